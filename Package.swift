@@ -1,0 +1,51 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "sepia",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sepia", targets: ["SepiaCLI"]),
+        .library(name: "SepiaImage", targets: ["SepiaImage"]),
+        .library(name: "SepiaCodecs", targets: ["SepiaCodecs"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, reached only from SepiaCodecs.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // The engine: pure Swift, no C and no I/O.
+        .target(name: "SepiaImage", swiftSettings: swiftSettings),
+        // Decoders, encoders and metadata over the C libraries.
+        .target(
+            name: "SepiaCodecs",
+            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS2", "CZlib"],
+            swiftSettings: swiftSettings),
+        // The `sepia` command.
+        .executableTarget(
+            name: "SepiaCLI",
+            dependencies: [
+                "SepiaImage", "SepiaCodecs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+
+        .testTarget(name: "SepiaImageTests", dependencies: ["SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

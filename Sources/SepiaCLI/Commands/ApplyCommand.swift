@@ -1,0 +1,180 @@
+import ArgumentParser
+import Foundation
+import SepiaCodecs
+import SepiaImage
+
+/// `sepia apply FILTER FILE… (-o OUT | --out-dir DIR)`.
+struct ApplyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Apply a Core Image filter to images.",
+        discussion: """
+            FILTER is a Core Image name (CISepiaTone) or Sepia's name (SepiaTone); `sepia filters` lists them. \
+            --intensity maps one 0-1 value onto the filter as Instafilter's slider does: the intensity key gets \
+            T, a radius T*200 and a scale T*10, each clamped to the parameter's range. --param sets any \
+            parameter by its Core Image key (inputIntensity) or short key (intensity); it wins over --intensity.
+            """)
+
+    @Argument(help: "The filter's name.")
+    var filter: String
+
+    @Argument(help: "Image files.", completion: .file())
+    var files: [String]
+
+    @Option(name: [.customShort("o"), .long], help: "Output file (one input only).", completion: .file())
+    var output: String?
+
+    @Option(name: .long, help: "Output folder; outputs keep the input's name.", completion: .directory)
+    var outDir: String?
+
+    @Option(name: .long, help: "One 0-1 value mapped onto the filter (Instafilter's slider).")
+    var intensity: Double?
+
+    @Option(name: .long, help: "KEY=VALUE; repeat for several parameters. Vectors: 0.6,0.45,0.3,1.")
+    var param: [String] = []
+
+    @Flag(name: .long, help: "Print a JSON summary for scripts.")
+    var json = false
+
+    @OptionGroup var encoding: EncodingOptions
+    @OptionGroup var decoding: DecodingOptions
+    @OptionGroup var rendering: RenderingOptions
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one image file") }
+        switch (output, outDir) {
+        case (nil, nil): throw ValidationError("give an output: -o FILE for one image, or --out-dir DIR")
+        case (.some, .some): throw ValidationError("-o and --out-dir cannot be used together")
+        case (.some(let out), nil):
+            if files.count > 1 { throw ValidationError("-o takes one input; use --out-dir for several") }
+            _ = try encoding.format(for: out)
+        default: break
+        }
+        if let intensity, !(0...1).contains(intensity) { throw ValidationError("--intensity must be between 0 and 1") }
+        _ = try makeFilter()
+    }
+
+    func makeFilter() throws -> any Filter {
+        guard let type = FilterRegistry.type(named: filter) else {
+            throw ValidationError(FilterError.unknownFilter(name: filter).description)
+        }
+        var values: [String: FilterValue] = [:]
+        if let intensity {
+            values = FilterRegistry.sliderParameters(for: type.descriptor, intensity: intensity)
+        }
+        for item in param {
+            guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+                throw ValidationError("--param takes KEY=VALUE, not '\(item)'")
+            }
+            let key = String(item[..<eq])
+            let value = FilterValue(parsing: String(item[item.index(after: eq)...]))
+            if let existing = type.descriptor.parameter(forKey: key) {
+                values[existing.key] = value
+            } else {
+                values[key] = value
+            }
+        }
+        do {
+            return try FilterRegistry.makeFilter(named: filter, parameters: values)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    private func outputPath(for input: String, format: ImageFormat?) throws -> (String, ImageFormat) {
+        if let output { return (output, try encoding.format(for: output)) }
+        let dir = outDir ?? "."
+        let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+        let chosen = format ?? .jpeg
+        return ((dir as NSString).appendingPathComponent(base + "." + chosen.fileExtension), chosen)
+    }
+
+    struct Outcome: Encodable {
+        let file: String
+        var output: String?
+        var status: String
+        var error: String?
+        var warnings: [String] = []
+    }
+
+    func run() async throws {
+        let filter = try makeFilter()
+        if let outDir {
+            do {
+                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+            } catch {
+                Terminal.error("cannot create the output folder \(outDir): \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.cannotCreate)
+            }
+        }
+        let context = RenderContext(options: RenderOptions(threadCount: rendering.threads))
+        let progress = ProgressBar(total: files.count, label: type(of: filter).descriptor.coreImageName, enabled: Terminal.isInteractive && !json)
+        var outcomes: [Outcome] = []
+        var worst: Int32 = 0
+        for input in files {
+            var outcome = Outcome(file: input, status: "ok")
+            do {
+                let source = try ImageDecoding.open(path: input, options: decoding.decodeOptions)
+                let preferred = encoding.format?.imageFormat ?? (source.format.isEncodable ? source.format : .jpeg)
+                let (path, format) = try outputPath(for: input, format: preferred)
+                let image = source.image.applying(filter)
+                let bytes: [UInt8]
+                do {
+                    bytes = try await ImageEncoding.encode(image, as: format, options: encoding.encodeOptions, context: context)
+                } catch let error as CodecError where error.file == nil {
+                    throw error.inFile(input)
+                }
+                outcome.warnings = source.decodeWarnings.all
+                do {
+                    try AtomicFile.write(bytes, to: path)
+                } catch {
+                    outcome.status = "error"
+                    outcome.error = "\(error)"
+                    worst = max(worst, ExitStatus.cannotCreate)
+                }
+                outcome.output = path
+            } catch {
+                outcome.status = "error"
+                outcome.error = "\(error)"
+                worst = max(worst, ExitStatus.code(for: error))
+            }
+            progress.advance(input)
+            if !json {
+                if let error = outcome.error {
+                    progress.finish()
+                    Terminal.error(error)
+                }
+                for warning in outcome.warnings { Terminal.warning("\(input): \(warning)") }
+            }
+            outcomes.append(outcome)
+        }
+        progress.finish()
+        let failed = outcomes.filter { $0.status != "ok" }.count
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.print(String(decoding: try encoder.encode(outcomes), as: UTF8.self))
+        } else if files.count > 1 {
+            Terminal.printError("\(files.count - failed) of \(files.count) images written" + (failed > 0 ? ", \(failed) failed" : ""))
+        }
+        if worst != 0 { throw ExitCode(worst) }
+    }
+}
+
+extension FilterValue {
+    /// Parses a command-line value: `true`/`false`, a number, or numbers separated by commas or spaces
+    /// (optionally in brackets).
+    init(parsing text: String) {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t == "true" || t == "false" {
+            self = .bool(t == "true")
+        } else if let n = Double(t) {
+            self = .number(n)
+        } else {
+            let inner = t.trimmingCharacters(in: CharacterSet(charactersIn: "[]()"))
+            let parts = inner.split(whereSeparator: { $0 == "," || $0 == " " })
+            let numbers = parts.compactMap { Double($0) }
+            self = numbers.count == parts.count && !parts.isEmpty ? .vector(numbers) : .string(t)
+        }
+    }
+}

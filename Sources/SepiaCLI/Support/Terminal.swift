@@ -1,0 +1,70 @@
+import Foundation
+
+/// Output for people on standard error, and whether it is a terminal.
+enum Terminal {
+    /// Whether standard error is an interactive terminal (progress bars are shown only then).
+    static let isInteractive = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+
+    /// Prints `message` to standard error, prefixed with "sepia: error: ".
+    static func error(_ message: String) {
+        printError("sepia: error: \(message)")
+    }
+
+    /// Prints `message` to standard error, prefixed with "sepia: warning: ".
+    static func warning(_ message: String) {
+        printError("sepia: warning: \(message)")
+    }
+
+    /// Prints a line to standard error.
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Prints a line to standard output.
+    static func print(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// A one-line progress bar on standard error, redrawn in place; silent when not on a terminal.
+final class ProgressBar {
+    private let total: Int
+    private let label: String
+    private let enabled: Bool
+    private var done = 0
+    private let started = Date()
+
+    init(total: Int, label: String, enabled: Bool = Terminal.isInteractive) {
+        self.total = total
+        self.label = label
+        self.enabled = enabled && total > 1
+        draw(current: "")
+    }
+
+    /// Marks one more item done.
+    func advance(_ item: String) {
+        done += 1
+        draw(current: item)
+    }
+
+    /// Erases the bar.
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    private func draw(current: String) {
+        guard enabled else { return }
+        let width = 28
+        let filled = total == 0 ? width : width * done / total
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let elapsed = Date().timeIntervalSince(started)
+        var eta = ""
+        if done > 0 && done < total {
+            let remaining = elapsed / Double(done) * Double(total - done)
+            eta = String(format: " ~%.0fs left", remaining)
+        }
+        let name = current.count > 40 ? "…" + current.suffix(39) : current
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(label) \(bar) \(done)/\(total)\(eta) \(name)".utf8))
+    }
+}

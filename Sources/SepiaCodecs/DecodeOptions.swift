@@ -1,0 +1,50 @@
+/// Limits and strictness for decoding untrusted files. The limits are on by default.
+public struct DecodeOptions: Sendable, Hashable {
+    /// The most pixels (width × height as declared in the header) an image may have. Checked from the header,
+    /// before any pixel memory is allocated. Default: 100 megapixels.
+    public var maximumPixels: Int
+    /// The longest side an image may have. Default: 65,535.
+    public var maximumDimension: Int
+    /// The largest file accepted, in bytes. Default: 256 MiB.
+    public var maximumFileBytes: Int
+    /// The most scans a progressive JPEG may have (each is a pass over the whole image). Default: 500.
+    public var maximumProgressiveScans: Int
+    /// When true, data the decoder would have to repair (a truncated JPEG padded with grey, corrupt entropy
+    /// data) is an error. Uploads use strict mode; by default damage is tolerated and reported as warnings.
+    public var strict: Bool
+
+    /// Creates options; the defaults are the limits above, lenient.
+    public init(
+        maximumPixels: Int = 100_000_000, maximumDimension: Int = 65_535, maximumFileBytes: Int = 256 << 20,
+        maximumProgressiveScans: Int = 500, strict: Bool = false
+    ) {
+        self.maximumPixels = maximumPixels
+        self.maximumDimension = maximumDimension
+        self.maximumFileBytes = maximumFileBytes
+        self.maximumProgressiveScans = maximumProgressiveScans
+        self.strict = strict
+    }
+
+    /// Throws unless a `width × height` image is within the limits.
+    func checkSize(width: Int, height: Int, format: ImageFormat) throws(CodecError) {
+        guard width > 0, height > 0 else {
+            throw CodecError(.corruptData, format: format, "the header declares an empty image (\(width)x\(height))")
+        }
+        if width > maximumDimension || height > maximumDimension {
+            throw CodecError(
+                .tooManyPixels, format: format,
+                "the image is \(width)x\(height) pixels, larger than the limit of \(maximumDimension) pixels per side")
+        }
+        let pixels = width.multipliedReportingOverflow(by: height)
+        if pixels.overflow || pixels.partialValue > maximumPixels {
+            let mp = Double(width) * Double(height) / 1e6
+            throw CodecError(
+                .tooManyPixels, format: format,
+                "the image is \(width)x\(height) (\(Self.megapixels(mp)) MP), more than the limit of \(Self.megapixels(Double(maximumPixels) / 1e6)) MP; raise the pixel limit to accept it")
+        }
+    }
+
+    private static func megapixels(_ value: Double) -> String {
+        value >= 100 ? String(Int(value.rounded())) : String((value * 10).rounded() / 10)
+    }
+}

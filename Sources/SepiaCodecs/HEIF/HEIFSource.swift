@@ -1,0 +1,230 @@
+internal import CHeif
+public import SepiaImage
+
+/// A HEIF file (HEIC with HEVC, or AVIF with AV1), decoded by libheif. libheif applies the container's
+/// rotation, mirroring and crop (`irot`, `imir`, `clap`), so EXIF orientation inside the file is informational
+/// only and never applied again.
+public struct HEIFSource: EncodedImage {
+    let bytes: EncodedBytes
+    /// `.heic` or `.avif`.
+    public let format: ImageFormat
+    let width: Int
+    let height: Int
+    let alpha: Bool
+    let bitDepth: Int
+    let sourceColor: SourceColor
+    let topLevelImages: Int
+    /// The file's metadata.
+    public let metadata: ImageMetadata
+    /// Warnings reported while decoding.
+    public let decodeWarnings = DecodeWarnings()
+
+    init(bytes: EncodedBytes, format: ImageFormat, options: DecodeOptions) throws(CodecError) {
+        let context = try HEIFContext(bytes: bytes, format: format, options: options)
+        let handle = try context.primaryImage()
+        defer { heif_image_handle_release(handle) }
+        let w = Int(heif_image_handle_get_width(handle))
+        let h = Int(heif_image_handle_get_height(handle))
+        try options.checkSize(width: w, height: h, format: format)
+
+        var exif: [UInt8]?
+        var xmp: [UInt8]?
+        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, nil))
+        if count > 0 {
+            var ids = [heif_item_id](repeating: 0, count: min(count, 64))
+            let n = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, nil, &ids, Int32(ids.count)))
+            for id in ids.prefix(n) {
+                let type = heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
+                let contentType = heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
+                let size = heif_image_handle_get_metadata_size(handle, id)
+                guard size > 0, size < 16 << 20 else { continue }
+                var block = [UInt8](repeating: 0, count: size)
+                let err = heif_image_handle_get_metadata(handle, id, &block)
+                guard err.code == heif_error_Ok else { continue }
+                if type == "Exif" && exif == nil && block.count > 4 {
+                    // 4-byte big-endian offset to the TIFF header, then the EXIF data.
+                    let skip = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
+                    if skip >= 0, 4 + skip < block.count { exif = Array(block[(4 + skip)...]) }
+                } else if type == "mime" && contentType == "application/rdf+xml" && xmp == nil {
+                    xmp = block
+                }
+            }
+        }
+        var metadata = ImageMetadata.assemble(exif: exif, xmp: xmp, photoshop: nil)
+        var color = SourceColor.sRGB
+        let profileType = heif_image_handle_get_color_profile_type(handle)
+        if profileType == heif_color_profile_type_prof || profileType == heif_color_profile_type_rICC {
+            let size = heif_image_handle_get_raw_color_profile_size(handle)
+            var icc = [UInt8](repeating: 0, count: size)
+            if size > 0, heif_image_handle_get_raw_color_profile(handle, &icc).code == heif_error_Ok,
+                let profile = ColorProfile(bytes: icc), profile.model == .rgb
+            {
+                metadata.colorProfile = profile.name
+                if let converted = profile.sourceColor() {
+                    color = converted
+                } else {
+                    metadata.warnings.append("the ICC profile (\(profile.name)) is not a matrix profile; sRGB is assumed")
+                }
+            } else {
+                metadata.warnings.append("the embedded ICC profile cannot be used; sRGB is assumed")
+            }
+        } else if profileType == heif_color_profile_type_nclx {
+            var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+            if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+                defer { heif_nclx_color_profile_free(nclx) }
+                let p = nclx.pointee
+                let primaries = Int(p.color_primaries.rawValue)
+                let transfer = Int(p.transfer_characteristics.rawValue)
+                if let curve = PrimariesConversion.curve(transferCharacteristic: transfer) {
+                    var matrix: Matrix3?
+                    if primaries != 1 && primaries != 2 && primaries != 0 {
+                        matrix = PrimariesConversion.matrixToSRGB(
+                            red: [Double(p.color_primary_red_x), Double(p.color_primary_red_y)],
+                            green: [Double(p.color_primary_green_x), Double(p.color_primary_green_y)],
+                            blue: [Double(p.color_primary_blue_x), Double(p.color_primary_blue_y)],
+                            white: [Double(p.color_primary_white_x), Double(p.color_primary_white_y)])
+                    }
+                    let name = Self.nclxName(primaries: primaries, transfer: transfer)
+                    color = SourceColor(name: name, curves: [curve, curve, curve], matrix: matrix)
+                    if name != "sRGB" { metadata.colorProfile = name }
+                } else {
+                    metadata.warnings.append("HDR transfer characteristic \(transfer) is shown without tone mapping")
+                }
+            }
+        }
+        self.bytes = bytes
+        self.format = format
+        width = w
+        height = h
+        alpha = heif_image_handle_has_alpha_channel(handle) != 0
+        bitDepth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+        sourceColor = color
+        topLevelImages = Int(heif_context_get_number_of_top_level_images(context.context))
+        self.metadata = metadata
+    }
+
+    private static func nclxName(primaries: Int, transfer: Int) -> String {
+        switch (primaries, transfer) {
+        case (1, 13), (1, 1), (1, 6), (2, _), (0, _): return "sRGB"
+        case (12, _): return "Display P3"
+        case (9, _): return "Rec. 2020"
+        case (11, _): return "DCI-P3"
+        default: return "nclx primaries \(primaries), transfer \(transfer)"
+        }
+    }
+
+    /// The primary image's size after the container's transforms.
+    public var pixelSize: IntSize { IntSize(width: width, height: height) }
+    /// Whether an alpha auxiliary image exists.
+    public var hasAlpha: Bool { alpha }
+    /// Full size only.
+    public var decodeScales: [Int] { [1] }
+    /// Always upright: libheif applies the container's transforms; EXIF orientation is not applied again.
+    public var orientation: Orientation { .up }
+    /// The colour space converted from.
+    public var colorSpace: String { metadata.colorProfile ?? "sRGB" }
+    /// Bit depth, alpha, number of images.
+    public var details: [String] {
+        var d = ["\(bitDepth)-bit"]
+        if alpha { d.append("alpha") }
+        if topLevelImages > 1 { d.append("\(topLevelImages) images: primary") }
+        return d
+    }
+
+    /// A libheif decoder.
+    public func makeDecoder(scale: Int) throws -> any RowDecoder {
+        HEIFFrameDecoder(source: self)
+    }
+}
+
+/// A libheif context over a file's bytes (which it reads without copying).
+final class HEIFContext {
+    let context: OpaquePointer
+    let format: ImageFormat
+
+    init(bytes: EncodedBytes, format: ImageFormat, options: DecodeOptions) throws(CodecError) {
+        guard let context = heif_context_alloc() else {
+            throw CodecError(.corruptData, format: format, "libheif could not allocate a context")
+        }
+        self.context = context
+        self.format = format
+        heif_context_set_maximum_image_size_limit(context, Int32(min(options.maximumDimension, Int(Int32.max))))
+        let err = heif_context_read_from_memory_without_copy(context, bytes.base, bytes.count, nil)
+        if err.code != heif_error_Ok { throw Self.error(err, format: format, "cannot read the file") }
+    }
+
+    deinit {
+        heif_context_free(context)
+    }
+
+    func primaryImage() throws(CodecError) -> OpaquePointer {
+        var handle: OpaquePointer?
+        let err = heif_context_get_primary_image_handle(context, &handle)
+        guard err.code == heif_error_Ok, let handle else { throw Self.error(err, format: format, "no primary image") }
+        return handle
+    }
+
+    static func error(_ err: heif_error, format: ImageFormat, _ what: String) -> CodecError {
+        let message = err.message.map { String(cString: $0) } ?? "unknown error"
+        switch err.code {
+        case heif_error_Unsupported_feature, heif_error_Unsupported_filetype:
+            return CodecError(.unsupportedFeature, format: format, "\(what): \(message)")
+        default:
+            return CodecError(.corruptData, format: format, "\(what): \(message)")
+        }
+    }
+}
+
+/// Decodes the primary image to interleaved 8-bit RGB(A).
+final class HEIFFrameDecoder: WholeFrameDecoder {
+    private let source: HEIFSource
+
+    init(source: HEIFSource) {
+        self.source = source
+        super.init(size: source.pixelSize, format: source.alpha ? .rgba8 : .rgb8, color: source.sourceColor)
+    }
+
+    override func decodeFrame(into base: UnsafeMutableRawPointer, bytesPerRow: Int) throws(CodecError) {
+        let fmt = source.format
+        let context = try HEIFContext(bytes: source.bytes, format: fmt, options: DecodeOptions(maximumPixels: Int.max))
+        let handle = try context.primaryImage()
+        defer { heif_image_handle_release(handle) }
+        let deep = source.bitDepth > 8
+        let chroma: heif_chroma
+        if deep {
+            chroma = source.alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
+        } else {
+            chroma = source.alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+        }
+        var image: OpaquePointer?
+        let err = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, nil)
+        guard err.code == heif_error_Ok, let image else { throw HEIFContext.error(err, format: fmt, "cannot decode the image") }
+        defer { heif_image_release(image) }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw CodecError(.corruptData, format: fmt, "the decoded image has no pixels")
+        }
+        let w = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let h = Int(heif_image_get_height(image, heif_channel_interleaved))
+        guard w == size.width, h == size.height else {
+            throw CodecError(.corruptData, format: fmt, "the decoded image is \(w)x\(h), not the \(size) the header declares")
+        }
+        let channels = format.bytesPerPixel
+        if deep {
+            let maxValue = Float((1 << source.bitDepth) - 1)
+            for y in 0..<h {
+                let src = UnsafeRawPointer(plane + y * Int(stride))
+                let dst = (base + y * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                for i in 0..<(w * channels) {
+                    let v = Float(src.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self).littleEndian)
+                    dst[i] = UInt8(min(255, (v * 255 / maxValue).rounded()))
+                }
+            }
+        } else {
+            for y in 0..<h {
+                (base + y * bytesPerRow).copyMemory(from: plane + y * Int(stride), byteCount: w * channels)
+            }
+        }
+    }
+
+}

@@ -1,0 +1,142 @@
+/// Converts decoded rows into working-space pixels: per-channel transfer curves by table lookup, an optional
+/// primaries matrix, then premultiplication.
+///
+/// Sendable: the tables are written once in `init` and only read afterwards.
+final class SourceRowConverter: @unchecked Sendable {
+    let format: SourcePixelFormat
+    private let curves: UnsafeMutablePointer<Float>  // 3 × 256: red, green, blue
+    private let matrix: Matrix3?
+
+    init(format: SourcePixelFormat, color: SourceColor) {
+        self.format = format
+        curves = .allocate(capacity: 768)
+        for c in 0..<3 {
+            for i in 0..<256 {
+                curves[c * 256 + i] = color.curves[c][i]
+            }
+        }
+        matrix = color.matrix
+    }
+
+    deinit {
+        curves.deallocate()
+    }
+
+    /// Converts `count` pixels starting at `src` into `dst`.
+    func convert(_ src: UnsafeRawPointer, count: Int, into dst: UnsafeMutablePointer<SIMD4<Float>>) {
+        let lr = curves
+        let lg = curves + 256
+        let lb = curves + 512
+        let s = src.assumingMemoryBound(to: UInt8.self)
+        switch format {
+        case .rgb8:
+            if let m = matrix {
+                for i in 0..<count {
+                    let p = s + 3 * i
+                    let v = m.apply(SIMD3(lr[Int(p[0])], lg[Int(p[1])], lb[Int(p[2])]))
+                    dst[i] = SIMD4(v, 1)
+                }
+            } else {
+                for i in 0..<count {
+                    let p = s + 3 * i
+                    dst[i] = SIMD4(lr[Int(p[0])], lg[Int(p[1])], lb[Int(p[2])], 1)
+                }
+            }
+        case .rgba8:
+            for i in 0..<count {
+                let p = s + 4 * i
+                var v = SIMD3(lr[Int(p[0])], lg[Int(p[1])], lb[Int(p[2])])
+                if let m = matrix { v = m.apply(v) }
+                let a = Float(p[3]) * (1 / 255)
+                dst[i] = SIMD4(v * a, a)
+            }
+        case .gray8:
+            for i in 0..<count {
+                let l = lr[Int(s[i])]
+                dst[i] = SIMD4(l, l, l, 1)
+            }
+        case .grayAlpha8:
+            for i in 0..<count {
+                let p = s + 2 * i
+                let a = Float(p[1]) * (1 / 255)
+                let l = lr[Int(p[0])] * a
+                dst[i] = SIMD4(l, l, l, a)
+            }
+        case .rgba16LinearPremultiplied:
+            let w = src.assumingMemoryBound(to: UInt16.self)
+            let scale: Float = 1 / 65535
+            for i in 0..<count {
+                let p = w + 4 * i
+                var v = SIMD3(Float(p[0]), Float(p[1]), Float(p[2])) * scale
+                if let m = matrix { v = m.apply(v) }
+                dst[i] = SIMD4(v, Float(p[3]) * scale)
+            }
+        }
+    }
+}
+
+/// Converts working-space pixels to 8-bit sRGB samples with straight alpha.
+enum OutputRowEncoder {
+    /// Encodes `count` pixels from `src` into `dst` in `layout`. Layouts without alpha composite the pixels
+    /// over `background` (linear light) first; `opaque` promises every alpha is 1.
+    static func encode(
+        _ src: UnsafePointer<SIMD4<Float>>, count: Int, layout: Bitmap.Layout, opaque: Bool,
+        background: SIMD3<Float>, table: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>
+    ) {
+        let scale = Float(SRGB.encodeTableSize - 1)
+        @inline(__always) func code(_ v: SIMD4<Float>) -> SIMD4<Int32> {
+            let c = v.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1)) * scale + 0.5
+            return SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int32>(c.rounded(.towardZero)))
+        }
+        switch layout {
+        case .rgb:
+            if opaque {
+                for i in 0..<count {
+                    let c = code(src[i])
+                    let d = dst + 3 * i
+                    d[0] = table[Int(c[0])]
+                    d[1] = table[Int(c[1])]
+                    d[2] = table[Int(c[2])]
+                }
+            } else {
+                let bg = SIMD4(background, 0)
+                for i in 0..<count {
+                    let p = src[i]
+                    let c = code(p + bg * (1 - p[3]))
+                    let d = dst + 3 * i
+                    d[0] = table[Int(c[0])]
+                    d[1] = table[Int(c[1])]
+                    d[2] = table[Int(c[2])]
+                }
+            }
+        case .rgba:
+            for i in 0..<count {
+                var p = src[i]
+                let a = min(max(p[3], 0), 1)
+                if a > 0 && a < 1 { p = p / a } else if a <= 0 { p = .zero }
+                let c = code(p)
+                let d = dst + 4 * i
+                d[0] = table[Int(c[0])]
+                d[1] = table[Int(c[1])]
+                d[2] = table[Int(c[2])]
+                d[3] = UInt8((a * 255).rounded())
+            }
+        case .gray:
+            let bg = SIMD4(background, 0)
+            for i in 0..<count {
+                let p = opaque ? src[i] : src[i] + bg * (1 - src[i][3])
+                let l = SIMD4<Float>(repeating: 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])
+                dst[i] = table[Int(code(l)[0])]
+            }
+        case .grayAlpha:
+            for i in 0..<count {
+                var p = src[i]
+                let a = min(max(p[3], 0), 1)
+                if a > 0 && a < 1 { p = p / a } else if a <= 0 { p = .zero }
+                let l = SIMD4<Float>(repeating: 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])
+                dst[2 * i] = table[Int(code(l)[0])]
+                dst[2 * i + 1] = UInt8((a * 255).rounded())
+            }
+        }
+    }
+}

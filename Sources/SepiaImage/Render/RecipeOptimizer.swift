@@ -1,0 +1,68 @@
+/// Rewrites a recipe before it is compiled, without changing what it renders:
+///
+/// - a resize of an oriented image becomes an orientation of a resized image, so the rotation (which needs
+///   a whole frame) works on the small result;
+/// - a resize of a decodable source asks the decoder to shrink while decoding (JPEG DCT scaling), leaving at
+///   least a 2× reduction to the Lanczos filter, as libvips' thumbnailer does;
+/// - a reduction by 4× or more first averages whole blocks, so the Lanczos filter stays short.
+struct RecipeOptimizer {
+    private var memo: [ObjectIdentifier: any RecipeNode] = [:]
+    private var scaledSources: [ObjectIdentifier: [Int: SourceRecipe]] = [:]
+    /// Keeps every node whose identifier is a memo key alive, so identifiers cannot be reused.
+    private var retained: [any RecipeNode] = []
+
+    mutating func optimize(_ node: any RecipeNode) -> any RecipeNode {
+        let id = ObjectIdentifier(node)
+        if let done = memo[id] { return done }
+        let result: any RecipeNode
+        if let resample = node as? ResampleRecipe {
+            result = optimizeResample(resample)
+        } else {
+            let inputs = node.inputs.map { optimize($0) }
+            result = node.replacingInputs(inputs)
+        }
+        memo[id] = result
+        retained.append(node)
+        return result
+    }
+
+    private mutating func optimizeResample(_ resample: ResampleRecipe) -> any RecipeNode {
+        let target = resample.extent
+        if let orient = resample.input as? OrientRecipe {
+            let o = orient.orientation
+            let innerSize = o.transformsSize ? target.size.transposed : target.size
+            let inner = ResampleRecipe(
+                input: orient.input, extent: IntRect(x: target.minX, y: target.minY, width: innerSize.width, height: innerSize.height))
+            return OrientRecipe(input: optimizeResample(inner), orientation: o)
+        }
+        var input: any RecipeNode
+        if let source = resample.input as? SourceRecipe, source.scale == 1 {
+            input = scaledSource(source, for: target.size)
+        } else {
+            input = optimize(resample.input)
+        }
+        let fx = Double(input.extent.width) / Double(target.width)
+        let fy = Double(input.extent.height) / Double(target.height)
+        let kx = fx >= 4 ? Int(fx / 2) : 1
+        let ky = fy >= 4 ? Int(fy / 2) : 1
+        if kx > 1 || ky > 1 {
+            input = BoxShrinkRecipe(input: input, factorX: kx, factorY: ky)
+        }
+        if input.extent == target { return input }
+        return ResampleRecipe(input: input, extent: target)
+    }
+
+    /// The source decoded at the largest reduction that leaves the resampler at least a 2× reduction.
+    private mutating func scaledSource(_ source: SourceRecipe, for size: IntSize) -> SourceRecipe {
+        let full = source.source.pixelSize
+        let factor = min(Double(full.width) / Double(size.width), Double(full.height) / Double(size.height))
+        let scale = source.source.decodeScales.filter { $0 >= 1 && Double($0) <= factor / 2 }.max() ?? 1
+        if scale == 1 { return source }
+        let id = ObjectIdentifier(source)
+        if let existing = scaledSources[id]?[scale] { return existing }
+        let scaled = SourceRecipe(source: source.source, scale: scale)
+        scaledSources[id, default: [:]][scale] = scaled
+        retained.append(source)
+        return scaled
+    }
+}

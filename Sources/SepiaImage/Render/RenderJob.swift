@@ -1,0 +1,261 @@
+import Foundation
+
+/// One render in progress: the tiles of the requested region, claimed by pool workers one at a time.
+///
+/// Streaming output is emitted in tile order by whichever worker completes the next tile due; workers do not
+/// run more than a few tiles ahead of the emitted one, which bounds memory. Sources that stream release rows
+/// as soon as the oldest unfinished tile no longer needs them.
+///
+/// Sendable: all mutable state is guarded by `condition`; output memory is written at disjoint places.
+final class RenderJob: @unchecked Sendable {
+    enum Output {
+        case pixels(UnsafeMutablePointer<SIMD4<Float>>)
+        case bitmap(UnsafeMutablePointer<UInt8>, Bitmap.Layout)
+        case stream(Bitmap.Layout, any RowSink)
+    }
+
+    let graph: RenderGraph
+    let region: IntRect
+    let tiles: [IntRect]
+    let output: Output
+    private let background: SIMD3<Float>
+    private let opaque: Bool
+    private let maxAhead: Int
+    /// For each streaming source, the first row (relative to its extent) that tile `i` or any later tile reads.
+    private let releaseRows: [(SourceRenderNode, [Int])]
+
+    private let condition = NSCondition()
+    private var nextTile = 0
+    private var inFlight = Set<Int>()
+    private var failure: (any Error)?
+    private var cancelled = false
+    private var pending: [Int: [UInt8]] = [:]
+    private var nextToEmit = 0
+    private var emitting = false
+    private var finished = false
+    private var completion: (@Sendable (Result<Void, any Error>) -> Void)?
+
+    init(graph: RenderGraph, region: IntRect, options: RenderOptions, output: Output) {
+        self.graph = graph
+        self.region = region
+        self.output = output
+        background = options.background
+        opaque = graph.root.extent.contains(region) && graph.isOpaque
+        maxAhead = 2 * options.threadCount + 2
+
+        var tiles: [IntRect] = []
+        let tileHeight = options.tileHeight
+        let tileWidth: Int
+        if case .stream = output {
+            tileWidth = region.width
+        } else {
+            tileWidth = options.tileWidth ?? region.width
+        }
+        var y = region.minY
+        while y < region.maxY {
+            let h = min(tileHeight, region.maxY - y)
+            var x = region.minX
+            while x < region.maxX {
+                let w = min(tileWidth, region.maxX - x)
+                tiles.append(IntRect(x: x, y: y, width: w, height: h))
+                x += w
+            }
+            y += h
+        }
+        self.tiles = tiles
+
+        var release: [(SourceRenderNode, [Int])] = []
+        if !graph.streamingSources.isEmpty {
+            var firstRows = graph.streamingSources.map { _ in [Int](repeating: Int.max, count: tiles.count) }
+            for (i, tile) in tiles.enumerated() {
+                let regions = graph.regions(for: tile)
+                for (s, source) in graph.streamingSources.enumerated() {
+                    if let r = regions[ObjectIdentifier(source)]?.intersection(source.extent), !r.isEmpty {
+                        firstRows[s][i] = r.minY - source.extent.minY
+                    }
+                }
+            }
+            for (s, source) in graph.streamingSources.enumerated() {
+                var suffix = firstRows[s]
+                if suffix.count > 1 {
+                    for i in stride(from: suffix.count - 2, through: 0, by: -1) {
+                        suffix[i] = min(suffix[i], suffix[i + 1])
+                    }
+                }
+                release.append((source, suffix))
+            }
+        }
+        releaseRows = release
+    }
+
+    /// Registers the completion handler; call before the job is submitted.
+    func onCompletion(_ handler: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        condition.lock()
+        completion = handler
+        condition.unlock()
+    }
+
+    /// Stops claiming tiles; the job completes with ``RenderError/cancelled``.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+        finishIfDone()
+    }
+
+    /// Whether no tile is left to claim.
+    var isExhausted: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure != nil || cancelled || nextTile >= tiles.count
+    }
+
+    /// Renders tiles until none is left; called by each pool worker.
+    func work() {
+        let scratch = WorkerScratch(slots: graph.scratchSlotCount)
+        let tileStorage = TileStorage(capacity: tiles.first?.area ?? 1)
+        while let index = claim() {
+            var rows: [UInt8]?
+            do {
+                rows = try compute(index, scratch: scratch, storage: tileStorage)
+            } catch {
+                record(error)
+            }
+            complete(index, rows: rows)
+        }
+    }
+
+    private func claim() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if failure != nil || cancelled || nextTile >= tiles.count { return nil }
+            if case .stream = output, nextTile >= nextToEmit + maxAhead {
+                condition.wait()
+                continue
+            }
+            let index = nextTile
+            nextTile += 1
+            inFlight.insert(index)
+            return index
+        }
+    }
+
+    private func compute(_ index: Int, scratch: WorkerScratch, storage: TileStorage) throws -> [UInt8]? {
+        let rect = tiles[index]
+        storage.reserve(rect.area)
+        let view = TileView(rect: rect, base: storage.base, stride: rect.width)
+        try graph.root.produce(into: view, scratch: scratch)
+        switch output {
+        case .pixels(let base):
+            for y in rect.minY..<rect.maxY {
+                let offset = (y - region.minY) * region.width + (rect.minX - region.minX)
+                (base + offset).update(from: view.row(y), count: rect.width)
+            }
+            return nil
+        case .bitmap(let base, let layout):
+            let channels = layout.channels
+            SRGB.encodeTable.withUnsafeBufferPointer { table in
+                guard let table = table.baseAddress else { return }
+                for y in rect.minY..<rect.maxY {
+                    let offset = ((y - region.minY) * region.width + (rect.minX - region.minX)) * channels
+                    OutputRowEncoder.encode(
+                        view.row(y), count: rect.width, layout: layout, opaque: opaque, background: background,
+                        table: table, into: base + offset)
+                }
+            }
+            return nil
+        case .stream(let layout, _):
+            let rowBytes = rect.width * layout.channels
+            var bytes = [UInt8](repeating: 0, count: rowBytes * rect.height)
+            SRGB.encodeTable.withUnsafeBufferPointer { table in
+                bytes.withUnsafeMutableBufferPointer { out in
+                    guard let table = table.baseAddress, let out = out.baseAddress else { return }
+                    for y in rect.minY..<rect.maxY {
+                        OutputRowEncoder.encode(
+                            view.row(y), count: rect.width, layout: layout, opaque: opaque, background: background,
+                            table: table, into: out + (y - rect.minY) * rowBytes)
+                    }
+                }
+            }
+            return bytes
+        }
+    }
+
+    private func record(_ error: any Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func complete(_ index: Int, rows: [UInt8]?) {
+        condition.lock()
+        inFlight.remove(index)
+        if let rows { pending[index] = rows }
+        releaseSourceRows()
+        if case .stream(_, let sink) = output, !emitting {
+            emitting = true
+            while failure == nil && !cancelled, let next = pending.removeValue(forKey: nextToEmit) {
+                condition.unlock()
+                var writeError: (any Error)?
+                do {
+                    try sink.write(rows: next, rowCount: tiles[nextToEmit].height)
+                } catch {
+                    writeError = error
+                }
+                condition.lock()
+                if let writeError, failure == nil { failure = writeError }
+                nextToEmit += 1
+                condition.broadcast()
+            }
+            emitting = false
+        }
+        condition.broadcast()
+        condition.unlock()
+        finishIfDone()
+    }
+
+    /// Called with `condition` held.
+    private func releaseSourceRows() {
+        guard !releaseRows.isEmpty else { return }
+        let oldest = inFlight.min() ?? nextTile
+        for (source, firstRows) in releaseRows {
+            if oldest >= firstRows.count {
+                source.releaseAll()
+            } else if firstRows[oldest] != Int.max {
+                source.releaseRows(below: firstRows[oldest])
+            }
+        }
+    }
+
+    private func finishIfDone() {
+        condition.lock()
+        guard !finished, inFlight.isEmpty, !emitting else {
+            condition.unlock()
+            return
+        }
+        let result: Result<Void, any Error>
+        if let failure {
+            result = .failure(failure)
+        } else if cancelled {
+            result = .failure(RenderError.cancelled)
+        } else if nextTile >= tiles.count {
+            if case .stream = output, nextToEmit < tiles.count {
+                condition.unlock()
+                return
+            }
+            result = .success(())
+        } else {
+            condition.unlock()
+            return
+        }
+        finished = true
+        let handler = completion
+        completion = nil
+        condition.unlock()
+        for source in graph.sources { source.releaseAll() }
+        handler?(result)
+    }
+}
