@@ -107,7 +107,7 @@ struct ApplyCommand: AsyncParsableCommand {
                 throw ExitCode(ExitStatus.cannotCreate)
             }
         }
-        let context = RenderContext(options: RenderOptions(threadCount: rendering.threads))
+        let context = RenderContext(options: rendering.renderOptions)
         let progress = ProgressBar(total: files.count, label: type(of: filter).descriptor.coreImageName, enabled: Terminal.isInteractive && !json)
         var outcomes: [Outcome] = []
         var worst: Int32 = 0

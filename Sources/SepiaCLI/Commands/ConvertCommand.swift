@@ -25,7 +25,7 @@ struct ConvertCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let format = try encoding.format(for: output)
-            let context = RenderContext(options: RenderOptions(threadCount: rendering.threads))
+            let context = RenderContext(options: rendering.renderOptions)
             let source = try ImageDecoding.open(path: file, options: decoding.decodeOptions)
             let bytes: [UInt8]
             do {

@@ -35,7 +35,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let format = try encoding.format(for: output)
-            let context = RenderContext(options: RenderOptions(threadCount: rendering.threads))
+            let context = RenderContext(options: rendering.renderOptions)
             let file = try ImageDecoding.open(path: file, options: decoding.decodeOptions)
             let image = file.image.thumbnail(size: size.intSize, mode: mode.contentMode)
             let bytes: [UInt8]

@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import SepiaCodecs
+import SepiaImage
 
 /// Limits and strictness for the inputs of a command.
 struct DecodingOptions: ParsableArguments {
@@ -23,6 +24,13 @@ struct DecodingOptions: ParsableArguments {
 struct RenderingOptions: ParsableArguments {
     @Option(name: .long, help: "Worker threads (default: one per core).")
     var threads: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Rows per rendered strip.", visibility: .hidden))
+    var tileHeight: Int = 64
+
+    var renderOptions: RenderOptions {
+        RenderOptions(threadCount: threads, tileHeight: tileHeight)
+    }
 
     func validate() throws {
         if let threads, threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }

@@ -84,9 +84,15 @@ enum OutputRowEncoder {
         background: SIMD3<Float>, table: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>
     ) {
         let scale = Float(SRGB.encodeTableSize - 1)
-        @inline(__always) func code(_ v: SIMD4<Float>) -> SIMD4<Int32> {
-            let c = v.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1)) * scale + 0.5
-            return SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int32>(c.rounded(.towardZero)))
+        /// Table indexes of a pixel's channels: clamped to 0...1 and rounded to 16 bits.
+        @inline(__always) func code(_ v: SIMD4<Float>) -> SIMD4<Int> {
+            @inline(__always) func one(_ x: Float) -> Int {
+                // Clamp (NaN becomes 0), scale, and round to nearest by adding 1.5 × 2^23: the integer then
+                // sits in the low mantissa bits, read without a checked float-to-int conversion.
+                let c = x > 0 ? (x < 1 ? x : 1) : 0
+                return Int((c * scale + 12_582_912).bitPattern & 0x3F_FFFF)
+            }
+            return SIMD4(one(v[0]), one(v[1]), one(v[2]), one(v[3]))
         }
         switch layout {
         case .rgb:

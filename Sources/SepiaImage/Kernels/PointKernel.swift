@@ -23,20 +23,7 @@ struct MatrixPointKernel: PointKernel {
         let bias = matrix.biasVector
         for i in 0..<count {
             let p = pixels[i]
-            var o = bias
-            o.addProduct(c0, SIMD4(repeating: p[0]))
-            o.addProduct(c1, SIMD4(repeating: p[1]))
-            o.addProduct(c2, SIMD4(repeating: p[2]))
-            o.addProduct(c3, SIMD4(repeating: p[3]))
-            pixels[i] = o
+            pixels[i] = bias + c0 * p[0] + c1 * p[1] + c2 * p[2] + c3 * p[3]
         }
-    }
-}
-
-extension SIMD4 where Scalar == Float {
-    /// `self += a * b`, lane by lane.
-    @inline(__always)
-    mutating func addProduct(_ a: SIMD4<Float>, _ b: SIMD4<Float>) {
-        self = self.addingProduct(a, b)
     }
 }

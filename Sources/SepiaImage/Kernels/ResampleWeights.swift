@@ -14,12 +14,15 @@ struct ResampleWeights: Sendable {
 
     /// Lanczos-3 weights mapping `inputCount` pixels starting at `inputStart` onto `outputCount` pixels.
     ///
-    /// Pixel centres are aligned (`x_in = (x_out + 0.5) · in/out − 0.5`). When shrinking, the kernel is widened
-    /// by the reduction factor so it averages every input pixel it covers. Taps beyond the edges are folded onto
-    /// the edge pixel (edge replication), and each set of weights is normalised to sum to 1.
-    static func lanczos3(inputStart: Int, inputCount: Int, outputCount: Int) -> ResampleWeights {
+    /// Pixel centres are aligned (`x_in = (x_out + 0.5) · span/out − 0.5`). `inputSpan` is the width of the
+    /// image in input pixels, normally `inputCount`; after a reduction whose last block was partial (shrink-on-
+    /// load, block averaging) it is the exact fraction, so the output stays aligned with the original image.
+    /// When shrinking, the kernel is widened by the reduction factor so it averages every input pixel it covers.
+    /// Taps beyond the edges are folded onto the edge pixel (edge replication), and each set of weights is
+    /// normalised to sum to 1.
+    static func lanczos3(inputStart: Int, inputCount: Int, inputSpan: Double? = nil, outputCount: Int) -> ResampleWeights {
         precondition(inputCount > 0 && outputCount > 0)
-        let ratio = Double(inputCount) / Double(outputCount)
+        let ratio = (inputSpan ?? Double(inputCount)) / Double(outputCount)
         let filterScale = max(1, ratio)
         let support = 3 * filterScale
         let maxTaps = Int((2 * support).rounded(.up)) + 2

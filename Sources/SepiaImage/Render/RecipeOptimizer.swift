@@ -36,20 +36,26 @@ struct RecipeOptimizer {
             return OrientRecipe(input: optimizeResample(inner), orientation: o)
         }
         var input: any RecipeNode
+        // The exact size of the image in the (reduced) input's pixels: reductions round partial blocks up.
+        var span = SIMD2(Double(resample.input.extent.width), Double(resample.input.extent.height))
         if let source = resample.input as? SourceRecipe, source.scale == 1 {
-            input = scaledSource(source, for: target.size)
+            let scaled = scaledSource(source, for: target.size)
+            span /= Double(scaled.scale)
+            input = scaled
         } else {
             input = optimize(resample.input)
         }
-        let fx = Double(input.extent.width) / Double(target.width)
-        let fy = Double(input.extent.height) / Double(target.height)
+        let fx = span.x / Double(target.width)
+        let fy = span.y / Double(target.height)
         let kx = fx >= 4 ? Int(fx / 2) : 1
         let ky = fy >= 4 ? Int(fy / 2) : 1
         if kx > 1 || ky > 1 {
             input = BoxShrinkRecipe(input: input, factorX: kx, factorY: ky)
+            span /= SIMD2(Double(kx), Double(ky))
         }
-        if input.extent == target { return input }
-        return ResampleRecipe(input: input, extent: target)
+        let exact = span == SIMD2(Double(input.extent.width), Double(input.extent.height))
+        if input.extent == target && exact { return input }
+        return ResampleRecipe(input: input, extent: target, inputSpan: exact ? nil : span)
     }
 
     /// The source decoded at the largest reduction that leaves the resampler at least a 2× reduction.

@@ -3,10 +3,13 @@ final class ResampleRenderNode: RenderNode, @unchecked Sendable {
     private let horizontal: ResampleWeights
     private let vertical: ResampleWeights
 
-    init(input: RenderNode, outputExtent: IntRect) {
+    /// `inputSpan` is the input's exact size in its own pixels when its last row or column is a partial block.
+    init(input: RenderNode, outputExtent: IntRect, inputSpan: SIMD2<Double>? = nil) {
         let inExtent = input.extent
-        horizontal = .lanczos3(inputStart: inExtent.minX, inputCount: inExtent.width, outputCount: outputExtent.width)
-        vertical = .lanczos3(inputStart: inExtent.minY, inputCount: inExtent.height, outputCount: outputExtent.height)
+        horizontal = .lanczos3(
+            inputStart: inExtent.minX, inputCount: inExtent.width, inputSpan: inputSpan?.x, outputCount: outputExtent.width)
+        vertical = .lanczos3(
+            inputStart: inExtent.minY, inputCount: inExtent.height, inputSpan: inputSpan?.y, outputCount: outputExtent.height)
         super.init(extent: outputExtent, inputs: [input])
     }
 

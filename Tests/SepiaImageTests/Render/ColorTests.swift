@@ -1,0 +1,38 @@
+@testable import SepiaImage
+import Testing
+
+@Suite struct ColorTests {
+    @Test("8-bit sRGB → linear → 8-bit sRGB is the identity for all 256 codes")
+    func roundTrip() async throws {
+        var bytes = [UInt8]()
+        for v in 0..<256 { bytes += [UInt8(v), UInt8(255 - v), UInt8((v * 7) % 256)] }
+        let bitmap = Bitmap(width: 256, height: 1, layout: .rgb, bytes: bytes)
+        let out = try await RenderContext(options: RenderOptions(threadCount: 1)).renderBitmap(Image(bitmap: bitmap))
+        #expect(out == bitmap)
+    }
+
+    @Test("the sRGB curve matches the IEC 61966-2-1 formula")
+    func curve() {
+        #expect(abs(SRGB.toLinear(0.5) - 0.214_041) < 1e-5)
+        #expect(abs(SRGB.fromLinear(0.214_041) - 0.5) < 1e-5)
+        #expect(SRGB.toLinear(0.04) == Float(0.04) / 12.92)
+    }
+
+    @Test("composed matrices equal applying them one after the other")
+    func composition() {
+        let a = ColorMatrix(rVector: [0.9, 0.1, 0, 0], gVector: [0.2, 0.7, 0.1, 0], bVector: [0, 0.3, 0.6, 0.1], biasVector: [0.01, 0.02, 0.03, 0])
+        let b = SepiaTone.sepiaMatrix.mixedWithIdentity(0.6)
+        let p: SIMD4<Float> = [0.3, 0.6, 0.2, 0.8]
+        let sequential = b.apply(to: a.apply(to: p))
+        let composed = a.followed(by: b).apply(to: p)
+        for i in 0..<4 { #expect(abs(sequential[i] - composed[i]) < 1e-6) }
+    }
+
+    @Test("consecutive colour matrices fold into one kernel")
+    func folding() {
+        let image = Image(pixels: TestImages.noise(4, 4)).applying(SepiaTone(intensity: 0.5)).applying(SepiaTone(intensity: 0.2))
+            .applyingColorMatrix(ColorMatrix(rVector: [0.5, 0, 0, 0]))
+        let chain = image.recipe as? PointRecipe
+        #expect(chain?.kernels.count == 1)
+    }
+}
