@@ -22,6 +22,8 @@ public protocol EncodedImage: ImageSource {
     var details: [String] { get }
     /// Problems met while decoding so far (lenient mode); empty when the data was clean.
     var decodeWarnings: DecodeWarnings { get }
+    /// The file the image was read from, if any; decoding errors name it.
+    var file: String? { get }
 }
 
 extension EncodedImage {
@@ -30,6 +32,14 @@ extension EncodedImage {
 
     /// The size as displayed, after orientation.
     public var displaySize: IntSize { orientation.displaySize(forStored: pixelSize) }
+}
+
+extension CodecError {
+    /// The error naming `file`, unless it already names one.
+    func naming(_ file: String?) -> CodecError {
+        guard self.file == nil, let file else { return self }
+        return inFile(file)
+    }
 }
 
 /// Warnings a decoder reported while decoding (corrupt data it repaired in lenient mode). Thread-safe.

@@ -11,6 +11,10 @@ import SepiaImage
 public enum ImageDecoding {
     /// Opens an image from bytes in memory.
     public static func open(_ bytes: EncodedBytes, options: DecodeOptions = DecodeOptions()) throws(CodecError) -> any EncodedImage {
+        try open(bytes, options: options, file: nil)
+    }
+
+    static func open(_ bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) -> any EncodedImage {
         guard bytes.count > 0 else { throw CodecError(.emptyInput, "the input is empty (0 bytes)") }
         if bytes.count > options.maximumFileBytes {
             throw CodecError(.fileTooLarge, "the input has \(bytes.count) bytes, more than the limit of \(options.maximumFileBytes)")
@@ -21,10 +25,10 @@ public enum ImageDecoding {
             throw CodecError(.unrecognizedFormat, "not an image Sepia recognises (first bytes: \(signature)); supported formats are JPEG, PNG, WebP, HEIC and AVIF")
         }
         switch format {
-        case .jpeg: return try JPEGSource(bytes: bytes, options: options)
-        case .png: return try PNGSource(bytes: bytes, options: options)
-        case .webp: return try WebPSource(bytes: bytes, options: options)
-        case .heic, .avif: return try HEIFSource(bytes: bytes, format: format, options: options)
+        case .jpeg: return try JPEGSource(bytes: bytes, options: options, file: file)
+        case .png: return try PNGSource(bytes: bytes, options: options, file: file)
+        case .webp: return try WebPSource(bytes: bytes, options: options, file: file)
+        case .heic, .avif: return try HEIFSource(bytes: bytes, format: format, options: options, file: file)
         default:
             throw CodecError(.unsupportedFormat, format: format, "this format is not supported; Sepia decodes JPEG, PNG, WebP, HEIC and AVIF")
         }
@@ -39,7 +43,7 @@ public enum ImageDecoding {
     public static func open(path: String, options: DecodeOptions = DecodeOptions()) throws(CodecError) -> any EncodedImage {
         do {
             let bytes = try EncodedBytes.read(contentsOf: path, maximumBytes: options.maximumFileBytes)
-            return try open(bytes, options: options)
+            return try open(bytes, options: options, file: path)
         } catch {
             throw error.file == nil ? error.inFile(path) : error
         }

@@ -7,14 +7,17 @@ class WholeFrameDecoder: RowDecoder {
     let size: IntSize
     let format: SourcePixelFormat
     let color: SourceColor
+    /// The file being decoded, named in errors.
+    let file: String?
     private var frame: [UInt8] = []
     private var decoded = false
     private var nextRow = 0
 
-    init(size: IntSize, format: SourcePixelFormat, color: SourceColor) {
+    init(size: IntSize, format: SourcePixelFormat, color: SourceColor, file: String?) {
         self.size = size
         self.format = format
         self.color = color
+        self.file = file
     }
 
     var decodesIncrementally: Bool { false }
@@ -28,7 +31,11 @@ class WholeFrameDecoder: RowDecoder {
         guard let base = buffer.baseAddress else { return 0 }
         let frameBytes = size.height * bytesPerRow
         if !decoded && buffer.count >= frameBytes {
-            try decodeFrame(into: base, bytesPerRow: bytesPerRow)
+            do {
+                try decodeFrame(into: base, bytesPerRow: bytesPerRow)
+            } catch {
+                throw error.naming(file)
+            }
             decoded = true
             nextRow = size.height
             return size.height
@@ -46,7 +53,7 @@ class WholeFrameDecoder: RowDecoder {
                     failure = CodecError(.corruptData, "\(error)")
                 }
             }
-            if let failure { throw failure }
+            if let failure { throw failure.naming(file) }
             frame = whole
             decoded = true
         }

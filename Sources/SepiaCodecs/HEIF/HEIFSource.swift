@@ -18,8 +18,10 @@ public struct HEIFSource: EncodedImage {
     public let metadata: ImageMetadata
     /// Warnings reported while decoding.
     public let decodeWarnings = DecodeWarnings()
+    /// The file read.
+    public let file: String?
 
-    init(bytes: EncodedBytes, format: ImageFormat, options: DecodeOptions) throws(CodecError) {
+    init(bytes: EncodedBytes, format: ImageFormat, options: DecodeOptions, file: String?) throws(CodecError) {
         let context = try HEIFContext(bytes: bytes, format: format, options: options)
         let handle = try context.primaryImage()
         defer { heif_image_handle_release(handle) }
@@ -92,6 +94,7 @@ public struct HEIFSource: EncodedImage {
                 }
             }
         }
+        self.file = file
         self.bytes = bytes
         self.format = format
         width = w
@@ -181,7 +184,7 @@ final class HEIFFrameDecoder: WholeFrameDecoder {
 
     init(source: HEIFSource) {
         self.source = source
-        super.init(size: source.pixelSize, format: source.alpha ? .rgba8 : .rgb8, color: source.sourceColor)
+        super.init(size: source.pixelSize, format: source.alpha ? .rgba8 : .rgb8, color: source.sourceColor, file: source.file)
     }
 
     override func decodeFrame(into base: UnsafeMutableRawPointer, bytesPerRow: Int) throws(CodecError) {

@@ -13,8 +13,10 @@ public struct JPEGSource: EncodedImage {
     public let metadata: ImageMetadata
     /// Warnings reported while decoding.
     public let decodeWarnings = DecodeWarnings()
+    /// The file read.
+    public let file: String?
 
-    init(bytes: EncodedBytes, options: DecodeOptions) throws(CodecError) {
+    init(bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) {
         let header = try JPEGHeader.parse(bytes)
         switch header.process {
         case .lossless, .arithmeticLossless:
@@ -58,6 +60,7 @@ public struct JPEGSource: EncodedImage {
                 metadata.warnings.append("the embedded ICC profile cannot be read; sRGB is assumed")
             }
         }
+        self.file = file
         self.bytes = bytes
         self.header = header
         self.options = options
@@ -103,7 +106,11 @@ public struct JPEGSource: EncodedImage {
 
     /// A libjpeg-turbo decoder at `scale`.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
-        try JPEGRowDecoder(source: self, scale: scale)
+        do {
+            return try JPEGRowDecoder(source: self, scale: scale)
+        } catch {
+            throw error.naming(file)
+        }
     }
 }
 
@@ -173,7 +180,7 @@ final class JPEGRowDecoder: RowDecoder {
                 }
             }
         }
-        guard status == SEPIA_JPEG_OK else { throw Self.error(status, message) }
+        guard status == SEPIA_JPEG_OK else { throw Self.error(status, message).naming(source.file) }
         let warnings = Int(sepia_jpeg_decoder_warning_count(decoder))
         if warnings > reportedWarnings {
             var first = [CChar](repeating: 0, count: 256)

@@ -15,8 +15,10 @@ public struct PNGSource: EncodedImage {
     public let metadata: ImageMetadata
     /// Warnings reported while decoding.
     public let decodeWarnings = DecodeWarnings()
+    /// The file read.
+    public let file: String?
 
-    init(bytes: EncodedBytes, options: DecodeOptions) throws(CodecError) {
+    init(bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) {
         let header = try PNGHeader.parse(bytes)
         try options.checkSize(width: header.width, height: header.height, format: .png)
         var metadata = ImageMetadata.assemble(exif: header.exif, xmp: header.xmp, photoshop: nil)
@@ -42,6 +44,7 @@ public struct PNGSource: EncodedImage {
                 metadata.warnings.append("the embedded ICC profile cannot be read; sRGB is assumed")
             }
         }
+        self.file = file
         self.bytes = bytes
         self.header = header
         self.sourceColor = color
@@ -92,7 +95,7 @@ final class PNGFrameDecoder: WholeFrameDecoder {
         } else {
             format = h.hasAlpha ? .grayAlpha8 : .gray8
         }
-        super.init(size: source.pixelSize, format: format, color: source.sourceColor)
+        super.init(size: source.pixelSize, format: format, color: source.sourceColor, file: source.file)
     }
 
     private var pngFormat: UInt32 {

@@ -16,8 +16,10 @@ public struct WebPSource: EncodedImage {
     public let metadata: ImageMetadata
     /// Warnings reported while decoding.
     public let decodeWarnings = DecodeWarnings()
+    /// The file read.
+    public let file: String?
 
-    init(bytes: EncodedBytes, options: DecodeOptions) throws(CodecError) {
+    init(bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) {
         let data = bytes.buffer
         guard data.count >= 12 else { throw CodecError(.truncatedData, format: .webp, "the file is too short") }
         func le32(_ i: Int) -> Int { Int(data[i]) | Int(data[i + 1]) << 8 | Int(data[i + 2]) << 16 | Int(data[i + 3]) << 24 }
@@ -65,6 +67,7 @@ public struct WebPSource: EncodedImage {
                 metadata.warnings.append("the embedded ICC profile cannot be used; sRGB is assumed")
             }
         }
+        self.file = file
         self.bytes = bytes
         width = Int(features.width)
         height = Int(features.height)
@@ -123,7 +126,7 @@ final class WebPFrameDecoder: WholeFrameDecoder {
         self.scale = scale
         super.init(
             size: IntSize(width: (source.width + scale - 1) / scale, height: (source.height + scale - 1) / scale),
-            format: source.hasAlpha ? .rgba8 : .rgb8, color: source.sourceColor)
+            format: source.hasAlpha ? .rgba8 : .rgb8, color: source.sourceColor, file: source.file)
     }
 
     override func decodeFrame(into base: UnsafeMutableRawPointer, bytesPerRow: Int) throws(CodecError) {

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// Runs the built `sepia` executable, as a user would.
+struct CommandRunner {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The `sepia` binary next to the test bundle.
+    static let executable: URL = {
+        let products = Bundle.main.bundleURL.deletingLastPathComponent()
+        for candidate in [products.appendingPathComponent("sepia"), URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sepia")] {
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return products.appendingPathComponent("sepia")
+    }()
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/testdata")
+
+    static func fixture(_ relative: String) -> String {
+        fixtures.appendingPathComponent(relative).path
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

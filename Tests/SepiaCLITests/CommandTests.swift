@@ -1,0 +1,110 @@
+import Foundation
+import SepiaCodecs
+import SepiaImage
+import Testing
+
+@Suite(.serialized) struct CommandTests {
+    @Test("info prints format, sizes, orientation and EXIF; --json is machine-readable")
+    func info() throws {
+        let photo = CommandRunner.fixture("photos/Apple_iPhone_5.jpg")
+        let text = try CommandRunner.run(["info", photo])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("JPEG"))
+        #expect(text.stdout.contains("orientation 3"))
+        #expect(text.stdout.contains("Apple iPhone 5"))
+        #expect(text.stdout.contains("47.62717,-122.33733"))
+
+        let json = try CommandRunner.run(["info", "--json", photo, CommandRunner.fixture("heic-avif/IMG_2682.heic")])
+        #expect(json.status == 0)
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.count == 2)
+        #expect(reports[0]["format"] as? String == "jpeg")
+        #expect((reports[0]["size"] as? [String: Int])?["width"] == 3264)
+        #expect(reports[0]["orientation"] as? Int == 3)
+        let metadata = try #require(reports[0]["metadata"] as? [String: Any])
+        #expect(metadata["cameraModel"] as? String == "iPhone 5")
+        #expect(reports[1]["colorSpace"] as? String == "Display P3")
+    }
+
+    @Test("exit codes: 65 for undecodable input, 66 for a missing file, 64 for usage")
+    func exitCodes() throws {
+        #expect(try CommandRunner.run(["info", CommandRunner.fixture("malformed/lottapixel.jpg")]).status == 65)
+        #expect(try CommandRunner.run(["info", "/nonexistent.jpg"]).status == 66)
+        #expect(try CommandRunner.run(["thumbnail"]).status == 64)
+        #expect(try CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/gps-datetime.jpg"), "--size", "0x5", "-o", "/tmp/x.jpg"]).status == 64)
+        #expect(try CommandRunner.run(["apply", "CINoSuchFilter", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status == 64)
+        #expect(try CommandRunner.run(["apply", "CISepiaTone", "--param", "inputIntensity=2", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status == 64)
+        let failure = try CommandRunner.run(["convert", CommandRunner.fixture("malformed/truncated_image.png"), "-o", "/tmp/x.png"])
+        #expect(failure.status == 65)
+        #expect(failure.stderr.contains("truncated_image.png"))
+    }
+
+    @Test("thumbnail sizes for fit, fill and stretch; the format follows the extension", arguments: [
+        ("fit", "png", 171, 256), ("fill", "jpg", 256, 256), ("stretch", "webp", 256, 100),
+    ])
+    func thumbnail(mode: String, ext: String, width: Int, height: Int) throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let out = folder.appendingPathComponent("thumb.\(ext)").path
+        let size = mode == "stretch" ? "256x100" : "256x256"
+        let result = try CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--size", size, "--mode", mode, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let file = try ImageDecoding.open(path: out)
+        #expect(file.format == ImageFormat(fileExtension: ext))
+        #expect(file.pixelSize == IntSize(width: width, height: height))
+        #expect(file.metadata.cameraMake == nil, "thumbnails carry no EXIF")
+    }
+
+    @Test("apply writes every input to the output folder and reports failures without stopping")
+    func applyBatch() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let inputs = ["photos/gps-datetime.jpg", "malformed/hopper.gif", "png-suite/basi6a08.png"].map(CommandRunner.fixture)
+        let result = try CommandRunner.run(["apply", "CISepiaTone", "--intensity", "0.8", "--out-dir", folder.path, "--json"] + inputs)
+        #expect(result.status == 65)
+        let outcomes = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(outcomes.map { $0["status"] as? String } == ["ok", "error", "ok"])
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("gps-datetime.jpg").path))
+        let png = try ImageDecoding.open(path: folder.appendingPathComponent("basi6a08.png").path)
+        #expect(png.hasAlpha, "PNG inputs stay PNG with their alpha")
+    }
+
+    @Test("apply CISepiaTone gives the sepia matrix's colours")
+    func applySepia() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let out = folder.appendingPathComponent("sepia.png").path
+        let input = CommandRunner.fixture("png-suite/cs8n2c08.png")
+        let result = try CommandRunner.run(["apply", "SepiaTone", "--param", "intensity=1", input, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let context = RenderContext(options: RenderOptions(threadCount: 1))
+        let expected = try await context.renderBitmap(try ImageDecoding.open(path: input).image.applying(SepiaTone(intensity: 1)), layout: .rgb)
+        let actual = try await context.renderBitmap(try ImageDecoding.open(path: out).image, layout: .rgb)
+        #expect(actual == expected)
+    }
+
+    @Test("convert turns a rotated HEIC upright and writes PNG")
+    func convert() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let out = folder.appendingPathComponent("upright.png").path
+        let result = try CommandRunner.run(["convert", CommandRunner.fixture("exif-orientation/Landscape_5.jpg"), "-o", out])
+        #expect(result.status == 0)
+        let file = try ImageDecoding.open(path: out)
+        #expect(file.pixelSize == IntSize(width: 1800, height: 1200))
+    }
+
+    @Test("an output that cannot be written exits with 73 and leaves nothing behind")
+    func unwritable() throws {
+        let result = try CommandRunner.run(["convert", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/nonexistent-folder/out.jpg"])
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("/nonexistent-folder/out.jpg"))
+    }
+
+    @Test("filters lists every filter with its attributes")
+    func filters() throws {
+        let result = try CommandRunner.run(["filters", "--json"])
+        #expect(result.status == 0)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let sepia = try #require(list.first { $0["coreImageName"] as? String == "CISepiaTone" })
+        let parameters = try #require(sepia["parameters"] as? [[String: Any]])
+        #expect(parameters.first?["coreImageKey"] as? String == "inputIntensity")
+        #expect(parameters.first?["sliderMaximum"] as? Double == 1)
+    }
+}
