@@ -1,15 +1,17 @@
 /// Maps colours to shades of brown: Core Image's `CISepiaTone`.
 ///
-/// The W3C Filter Effects sepia matrix, mixed with the identity by `intensity`, applied to linear-light
-/// colour (Core Image's working space):
+/// The classic sepia (the W3C Filter Effects `sepia()` matrix, also used by GPUImage, libvips and Pillow
+/// recipes) multiplies gamma-encoded luma by a warm tint: its rows are the luma weights scaled by
+/// `k = (1.351, 1.203, 0.937)`. Sepia works in linear light, like Core Image, so it applies the same tint to
+/// linear luminance, each tint channel carried through the sRGB transfer curve at mid-grey
+/// (`tint_c = toLinear(0.5·k_c) / toLinear(0.5)`, about `(1.934, 1.497, 0.869)`):
 ///
 /// ```
-/// R' = 0.393 R + 0.769 G + 0.189 B
-/// G' = 0.349 R + 0.686 G + 0.168 B
-/// B' = 0.272 R + 0.534 G + 0.131 B
-/// out = in + intensity · (sepia(in) − in)
+/// Y   = 0.2126 R + 0.7152 G + 0.0722 B          (linear light)
+/// out = in + intensity · (tint · Y − in)
 /// ```
-/// `intensity` is 0…1 (default 1); 0 is the identity. Alpha is preserved.
+/// Mid-tones match the W3C look, white becomes the same light cream, and the filter stays a colour matrix that
+/// folds with its neighbours. `intensity` is 0…1 (default 1); 0 is the identity. Alpha is preserved.
 public struct SepiaTone: PointFilter {
     /// Core Image name `CISepiaTone`; one parameter, `intensity`.
     public static let descriptor = FilterDescriptor(
@@ -21,8 +23,22 @@ public struct SepiaTone: PointFilter {
                     default: 1, minimum: 0, maximum: 1, slider: 0...1, identity: 0)
         ])
 
-    /// The full-strength sepia matrix (W3C Filter Effects `sepia()`).
-    public static let sepiaMatrix = ColorMatrix(rgb: ([0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]))
+    /// The W3C sepia row sums: the warm tint applied to gamma-encoded luma.
+    public static let w3cTint: SIMD3<Float> = [1.351, 1.203, 0.937]
+
+    /// The tint in linear light: `toLinear(0.5·k) / toLinear(0.5)` per channel.
+    public static let linearTint: SIMD3<Float> = {
+        let grey = SRGB.toLinear(0.5)
+        return SIMD3(
+            SRGB.toLinear(0.5 * w3cTint.x) / grey, SRGB.toLinear(0.5 * w3cTint.y) / grey, SRGB.toLinear(0.5 * w3cTint.z) / grey)
+    }()
+
+    /// Rec. 709 luminance weights for linear sRGB.
+    public static let luminance: SIMD3<Float> = [0.2126, 0.7152, 0.0722]
+
+    /// The full-strength matrix: `tint · Y`.
+    public static let sepiaMatrix = ColorMatrix(
+        rgb: (luminance * linearTint.x, luminance * linearTint.y, luminance * linearTint.z))
 
     /// Strength of the effect, 0…1. 0 is the identity.
     public var intensity: Float

@@ -21,26 +21,35 @@ final class ResampleRenderNode: RenderNode, @unchecked Sendable {
         return [IntRect(minX: xs.lowerBound, minY: ys.lowerBound, maxX: xs.upperBound, maxY: ys.upperBound)]
     }
 
+    /// Input rows are produced a few at a time and resampled horizontally at once, so only the narrow
+    /// intermediate (output width × input rows) is held, never the full-width input region.
+    private static let bandRows = 8
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         let rect = view.rect
         let source = inputRegions(for: rect)[0]
-        let input = scratchView(0, source, scratch)
-        try inputs[0].produce(into: input, scratch: scratch)
 
-        // Horizontal pass over every input row the tile needs.
+        // Horizontal pass over every input row the tile needs, band by band.
         let middle = scratchView(1, IntRect(x: rect.minX, y: source.minY, width: rect.width, height: source.height), scratch)
         let firstColumn = rect.minX - extent.minX
-        horizontal.weights.withUnsafeBufferPointer { w in
-            horizontal.starts.withUnsafeBufferPointer { starts in
-                horizontal.counts.withUnsafeBufferPointer { counts in
-                    guard let w = w.baseAddress, let starts = starts.baseAddress, let counts = counts.baseAddress else { return }
-                    for y in source.minY..<source.maxY {
-                        ResampleKernel.horizontal(
-                            input.row(y), srcStart: source.minX, into: middle.row(y), first: firstColumn,
-                            count: rect.width, weights: w, starts: starts, counts: counts, stride: horizontal.stride)
+        var bandStart = source.minY
+        while bandStart < source.maxY {
+            let bandHeight = min(Self.bandRows, source.maxY - bandStart)
+            let band = scratchView(0, IntRect(x: source.minX, y: bandStart, width: source.width, height: bandHeight), scratch)
+            try inputs[0].produce(into: band, scratch: scratch)
+            horizontal.weights.withUnsafeBufferPointer { w in
+                horizontal.starts.withUnsafeBufferPointer { starts in
+                    horizontal.counts.withUnsafeBufferPointer { counts in
+                        guard let w = w.baseAddress, let starts = starts.baseAddress, let counts = counts.baseAddress else { return }
+                        for y in bandStart..<(bandStart + bandHeight) {
+                            ResampleKernel.horizontal(
+                                band.row(y), srcStart: source.minX, into: middle.row(y), first: firstColumn,
+                                count: rect.width, weights: w, starts: starts, counts: counts, stride: horizontal.stride)
+                        }
                     }
                 }
             }
+            bandStart += bandHeight
         }
 
         // Vertical pass, one output row at a time.
@@ -88,11 +97,12 @@ final class BoxShrinkRenderNode: RenderNode, @unchecked Sendable {
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         let rect = view.rect
         let source = inputRegions(for: rect)[0]
-        let input = scratchView(0, source, scratch)
-        try inputs[0].produce(into: input, scratch: scratch)
         for y in rect.minY..<rect.maxY {
+            // One block row of input at a time: factorY rows, as wide as the tile needs.
             let sy0 = inputExtent.minY + (y - extent.minY) * factorY
             let sy1 = min(sy0 + factorY, inputExtent.maxY)
+            let input = scratchView(0, IntRect(minX: source.minX, minY: sy0, maxX: source.maxX, maxY: sy1), scratch)
+            try inputs[0].produce(into: input, scratch: scratch)
             let dst = view.row(y)
             for x in rect.minX..<rect.maxX {
                 let sx0 = inputExtent.minX + (x - extent.minX) * factorX

@@ -1,0 +1,19 @@
+// swift-tools-version:6.2
+// libFuzzer targets for Sepia's parsers, built with `swift build --sanitize=fuzzer --sanitize=address`
+// (libFuzzer provides main). Kept apart from the main package so its build never needs the fuzzer runtime.
+// Run with `scripts/fuzz`.
+import PackageDescription
+
+let package = Package(
+    name: "sepia-fuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "Root/sepia")],
+    targets: [
+        .executableTarget(
+            name: "HeaderFuzzer",
+            dependencies: [.product(name: "SepiaCodecs", package: "sepia")]),
+        .executableTarget(
+            name: "EXIFFuzzer",
+            dependencies: [.product(name: "SepiaCodecs", package: "sepia")]),
+    ]
+)

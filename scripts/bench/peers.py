@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Times sepia against libvips, ImageMagick and Pillow on the same photos, in one interleaved run.
+
+Every tool runs as a whole process (start-up, decode, operation, JPEG q85 encode, metadata stripped). The
+commands of one operation run in turn, round after round, so a slow or busy moment of this shared machine hits
+every tool alike; the table gives the median wall time, the median CPU time, the peak memory (max RSS) and
+sepia's ratio to each peer.
+
+    scripts/bench-peers PHOTOS_DIR [--runs N] [--only OP,OP] [--markdown FILE]
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SEPIA = os.path.join(ROOT, ".build", "release", "sepia")
+PILLOW = [sys.executable, os.path.join(HERE, "pillow_op.py")]
+
+
+def operations(photo, out):
+    """name -> list of (tool, argv). The first entry is sepia's; the second is the libvips reference."""
+    mat = os.path.join(out, "sepia.mat")
+    with open(mat, "w") as f:
+        f.write("3 3\n0.393 0.769 0.189\n0.349 0.686 0.168\n0.272 0.534 0.131\n")
+    j = lambda name: os.path.join(out, name)
+    return {
+        "thumb256": [
+            ("sepia", [SEPIA, "thumbnail", photo, "--size", "256", "-o", j("s-thumb.jpg")]),
+            ("vipsthumbnail", ["vipsthumbnail", "-s", "256", photo, "-o", j("v-thumb.jpg") + "[Q=85,strip]"]),
+            ("imagemagick", ["convert", "-define", "jpeg:size=512x512", photo, "-thumbnail", "256x256", "-strip",
+                             "-quality", "85", j("m-thumb.jpg")]),
+            ("pillow", PILLOW + ["thumb256", photo, j("p-thumb.jpg")]),
+        ],
+        "resize1024": [
+            ("sepia", [SEPIA, "thumbnail", photo, "--size", "1024", "-o", j("s-1024.jpg")]),
+            ("vipsthumbnail", ["vipsthumbnail", "-s", "1024", photo, "-o", j("v-1024.jpg") + "[Q=85,strip]"]),
+            ("imagemagick", ["convert", "-define", "jpeg:size=2048x2048", photo, "-resize", "1024x1024", "-strip",
+                             "-quality", "85", j("m-1024.jpg")]),
+            ("pillow", PILLOW + ["resize1024", photo, j("p-1024.jpg")]),
+        ],
+        "sepia": [
+            ("sepia", [SEPIA, "apply", "CISepiaTone", photo, "-o", j("s-sepia.jpg")]),
+            ("vips recomb", ["vips", "recomb", photo, j("v-sepia.jpg") + "[Q=85,strip]", mat]),
+            ("imagemagick", ["convert", photo, "-color-matrix", "0.393 0.769 0.189 0.349 0.686 0.168 0.272 0.534 0.131",
+                             "-strip", "-quality", "85", j("m-sepia.jpg")]),
+            ("pillow", PILLOW + ["sepia", photo, j("p-sepia.jpg")]),
+        ],
+    }
+
+
+def run_one(argv):
+    # os.wait4 gives the child's own rusage (CPU and max RSS) without a wrapper process.
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        try:
+            os.execvp(argv[0], argv)
+        finally:
+            os._exit(127)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError("%s failed with %d" % (" ".join(argv), os.waitstatus_to_exitcode(status)))
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("photos", help="folder with the benchmark photos (spices-24mp.jpg, bus-12mp.jpg)")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--images", default="spices-24mp.jpg")
+    parser.add_argument("--markdown", help="also write the table to this file")
+    args = parser.parse_args()
+    if not os.access(SEPIA, os.X_OK):
+        raise SystemExit("build sepia first: swift build -c release --static-swift-stdlib --product sepia")
+    lines = []
+    def emit(line=""):
+        print(line, flush=True)
+        lines.append(line)
+    emit("| image | operation | tool | wall s (median) | CPU s | max RSS MiB | sepia ÷ tool (wall) | sepia ÷ tool (RSS) |")
+    emit("|---|---|---|---|---|---|---|---|")
+    out = tempfile.mkdtemp(prefix="sepia-bench-")
+    try:
+        for image in args.images.split(","):
+            photo = os.path.join(args.photos, image)
+            if not os.path.exists(photo):
+                raise SystemExit("missing %s" % photo)
+            ops = operations(photo, out)
+            for name, commands in ops.items():
+                if args.only and name not in args.only.split(","):
+                    continue
+                samples = {tool: [] for tool, _ in commands}
+                for tool, argv in commands:  # warm-up: file cache and binaries
+                    run_one(argv)
+                for _ in range(args.runs):
+                    for tool, argv in commands:
+                        samples[tool].append(run_one(argv))
+                medians = {tool: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v),
+                                  statistics.median(s[2] for s in v)) for tool, v in samples.items()}
+                sepia = medians["sepia"]
+                for tool, _ in commands:
+                    wall, cpu, rss = medians[tool]
+                    ratio = "" if tool == "sepia" else "%.2f" % (sepia[0] / wall)
+                    rss_ratio = "" if tool == "sepia" else "%.2f" % (sepia[2] / rss)
+                    emit("| %s | %s | %s | %.3f | %.3f | %.0f | %s | %s |" % (image, name, tool, wall, cpu, rss, ratio, rss_ratio))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
