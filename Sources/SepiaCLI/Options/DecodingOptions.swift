@@ -26,7 +26,7 @@ struct RenderingOptions: ParsableArguments {
     var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp("Rows per rendered strip.", visibility: .hidden))
-    var tileHeight: Int = 64
+    var tileHeight: Int?
 
     var renderOptions: RenderOptions {
         RenderOptions(threadCount: threads, tileHeight: tileHeight)

@@ -11,6 +11,14 @@ public protocol Filter: Sendable, Hashable, Codable {
     static var descriptor: FilterDescriptor { get }
     /// The output recipe for `image`.
     func apply(to image: Image) -> Image
+    /// Checks constraints between parameters that the descriptor's ranges cannot express (a colour cube's data
+    /// must match its dimension). Called by ``FilterRegistry`` on filters made from data.
+    func validate() throws(FilterError)
+}
+
+extension Filter {
+    /// No constraints beyond the descriptor's by default.
+    public func validate() throws(FilterError) {}
 }
 
 /// A filter that changes each pixel independently of its neighbours (a Core Image colour kernel).
@@ -53,16 +61,17 @@ extension Image {
     }
 }
 
-/// Runs a point filter's per-pixel function over runs of pixels; specialised for each filter type.
-struct FilterPointKernel<F: PointFilter>: PointKernel {
-    let filter: F
+/// A filter that changes each pixel from its own value and its position (vignettes). Fused with
+/// neighbouring point filters like any other.
+public protocol PositionalPointFilter: Filter {
+    /// Transforms one unpremultiplied linear-light pixel whose centre is at (`x`, `y`) (pixel centres are at
+    /// half-integers: the top-left pixel's centre is (0.5, 0.5)).
+    func apply(to pixel: SIMD4<Float>, x: Float, y: Float) -> SIMD4<Float>
+}
 
-    var colorMatrix: ColorMatrix? { filter.colorMatrix }
-    var preservesAlpha: Bool { filter.preservesAlpha }
-
-    func apply(_ pixels: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
-        for i in 0..<count {
-            pixels[i] = filter.apply(to: pixels[i])
-        }
+extension PositionalPointFilter {
+    /// Appends the per-pixel function to the image's recipe.
+    public func apply(to image: Image) -> Image {
+        image.applyingPointKernel(PositionalPointKernel(filter: self))
     }
 }

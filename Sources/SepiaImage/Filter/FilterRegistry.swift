@@ -8,8 +8,41 @@ import Foundation
 public enum FilterRegistry {
     /// Every filter type.
     public static let allTypes: [any Filter.Type] = [
+        // Colour adjustment
+        ColorControls.self,
         ColorMatrix.self,
+        ExposureAdjust.self,
+        HighlightShadowAdjust.self,
+        // Colour effects
+        ColorCube.self,
+        ColorInvert.self,
+        ColorMonochrome.self,
+        ColorPosterize.self,
+        PhotoEffectChrome.self,
+        PhotoEffectFade.self,
+        PhotoEffectInstant.self,
+        PhotoEffectMono.self,
+        PhotoEffectNoir.self,
+        PhotoEffectProcess.self,
+        PhotoEffectTonal.self,
+        PhotoEffectTransfer.self,
         SepiaTone.self,
+        // Blur and sharpen
+        BoxBlur.self,
+        GaussianBlur.self,
+        SharpenLuminance.self,
+        UnsharpMask.self,
+        // Stylize
+        Crystallize.self,
+        Edges.self,
+        Pixellate.self,
+        Vignette.self,
+        VignetteEffect.self,
+        // Geometry
+        AffineTransform.self,
+        Crop.self,
+        LanczosScaleTransform.self,
+        StraightenFilter.self,
     ]
 
     private static let byName: [String: any Filter.Type] = {
@@ -119,11 +152,14 @@ public enum FilterRegistry {
     }
 
     private static func decode<F: Filter>(_ type: F.Type, from values: [String: FilterValue]) throws(FilterError) -> any Filter {
+        let filter: F
         do {
             let data = try JSONEncoder().encode(values)
-            return try JSONDecoder().decode(type, from: data)
+            filter = try JSONDecoder().decode(type, from: data)
         } catch {
             throw .invalidRecipe(reason: "\(F.descriptor.coreImageName): \(error)")
         }
+        try filter.validate()
+        return filter
     }
 }

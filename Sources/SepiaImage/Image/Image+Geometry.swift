@@ -71,3 +71,39 @@ extension Image {
         return scaled.cropped(to: IntRect(x: x, y: y, width: out.width, height: out.height)).translatedBy(dx: -x, dy: -y)
     }
 }
+
+extension Image {
+    /// The image transformed by an affine matrix (`CIImage.transformed(by:)`), resampled with a bicubic filter
+    /// that widens when shrinking. Pure scales and translations go through the Lanczos resampler instead. The
+    /// extent is the bounding box of the transformed extent.
+    public func transformed(by matrix: AffineMatrix) -> Image {
+        if matrix == .identity { return self }
+        if matrix.isAxisAligned, matrix.a > 0, matrix.d > 0, !extent.isInfinite, !extent.isEmpty {
+            // Scale + translate: exact Lanczos resampling when the result lands on whole pixels.
+            let w = Double(extent.width) * matrix.a, h = Double(extent.height) * matrix.d
+            let x = Double(extent.minX) * matrix.a + matrix.tx, y = Double(extent.minY) * matrix.d + matrix.ty
+            if abs(w - w.rounded()) < 1e-6, abs(h - h.rounded()) < 1e-6, abs(x - x.rounded()) < 1e-6, abs(y - y.rounded()) < 1e-6 {
+                let target = IntRect(x: Int(x.rounded()), y: Int(y.rounded()), width: Int(w.rounded()), height: Int(h.rounded()))
+                return Image(recipe: ResampleRecipe(input: recipe, extent: target))
+            }
+        }
+        return Image(recipe: AffineRecipe(input: recipe, transform: matrix))
+    }
+}
+
+extension Image {
+    /// The image blurred by a separable plan (clamp first to avoid fading edges).
+    func blurred(_ plan: BlurPlan) -> Image {
+        Image(recipe: BlurRecipe(input: recipe, plan: plan))
+    }
+
+    /// Combines this image with `other` pixel by pixel.
+    func blending(with other: Image, kernel: any BlendKernel) -> Image {
+        Image(recipe: BlendRecipe(a: recipe, b: other.recipe, kernel: kernel))
+    }
+
+    /// Applies a neighbourhood kernel; the output covers `extent` (default: this image's extent).
+    func applyingArea(_ kernel: any AreaKernel, extent: IntRect? = nil) -> Image {
+        Image(recipe: AreaRecipe(input: recipe, kernel: kernel, extent: extent ?? self.extent))
+    }
+}

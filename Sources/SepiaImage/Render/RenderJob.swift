@@ -44,7 +44,7 @@ final class RenderJob: @unchecked Sendable {
         maxAhead = 2 * options.threadCount + 2
 
         var tiles: [IntRect] = []
-        let tileHeight = options.tileHeight
+        let tileHeight = options.tileHeight ?? max(64, graph.nodes.compactMap(\.preferredTileHeight).max() ?? 64)
         let tileWidth: Int
         if case .stream = output {
             tileWidth = region.width
@@ -114,7 +114,7 @@ final class RenderJob: @unchecked Sendable {
     /// Renders tiles until none is left; called by each pool worker.
     func work() {
         let scratch = WorkerScratch(slots: graph.scratchSlotCount)
-        let tileStorage = TileStorage(capacity: tiles.first?.area ?? 1)
+        let tileStorage = TileStorage(capacity: min(tiles.first?.area ?? 1, Self.pieceWidth * 64))
         while let index = claim() {
             var rows: [UInt8]?
             do {
@@ -142,18 +142,40 @@ final class RenderJob: @unchecked Sendable {
         }
     }
 
+    /// Columns computed at a time inside a tile: the working-space pixels of one piece stay a few megabytes
+    /// even for tall, wide strips.
+    private static let pieceWidth = 512
+
     private func compute(_ index: Int, scratch: WorkerScratch, storage: TileStorage) throws -> [UInt8]? {
-        let rect = tiles[index]
-        storage.reserve(rect.area)
-        let view = TileView(rect: rect, base: storage.base, stride: rect.width)
-        try graph.root.produce(into: view, scratch: scratch)
+        let tile = tiles[index]
+        var bytes: [UInt8] = []
+        var layout = Bitmap.Layout.rgb
+        if case .stream(let streamLayout, _) = output {
+            layout = streamLayout
+            bytes = [UInt8](repeating: 0, count: tile.area * layout.channels)
+        }
+        var x = tile.minX
+        while x < tile.maxX {
+            let piece = IntRect(x: x, y: tile.minY, width: min(Self.pieceWidth, tile.maxX - x), height: tile.height)
+            storage.reserve(piece.area)
+            let view = TileView(rect: piece, base: storage.base, stride: piece.width)
+            try graph.root.produce(into: view, scratch: scratch)
+            try deliver(view, tile: tile, bytes: &bytes, layout: layout)
+            x += piece.width
+        }
+        if case .stream = output { return bytes }
+        return nil
+    }
+
+    /// Copies or encodes a computed piece of `tile` into the output.
+    private func deliver(_ view: TileView, tile: IntRect, bytes: inout [UInt8], layout: Bitmap.Layout) throws {
+        let rect = view.rect
         switch output {
         case .pixels(let base):
             for y in rect.minY..<rect.maxY {
                 let offset = (y - region.minY) * region.width + (rect.minX - region.minX)
                 (base + offset).update(from: view.row(y), count: rect.width)
             }
-            return nil
         case .bitmap(let base, let layout):
             let channels = layout.channels
             SRGB.encodeTable.withUnsafeBufferPointer { table in
@@ -165,21 +187,19 @@ final class RenderJob: @unchecked Sendable {
                         table: table, into: base + offset)
                 }
             }
-            return nil
-        case .stream(let layout, _):
-            let rowBytes = rect.width * layout.channels
-            var bytes = [UInt8](repeating: 0, count: rowBytes * rect.height)
+        case .stream:
+            let channels = layout.channels
+            let rowBytes = tile.width * channels
             SRGB.encodeTable.withUnsafeBufferPointer { table in
                 bytes.withUnsafeMutableBufferPointer { out in
                     guard let table = table.baseAddress, let out = out.baseAddress else { return }
                     for y in rect.minY..<rect.maxY {
                         OutputRowEncoder.encode(
                             view.row(y), count: rect.width, layout: layout, opaque: opaque, background: background,
-                            table: table, into: out + (y - rect.minY) * rowBytes)
+                            table: table, into: out + (y - tile.minY) * rowBytes + (rect.minX - tile.minX) * channels)
                     }
                 }
             }
-            return bytes
         }
     }
 

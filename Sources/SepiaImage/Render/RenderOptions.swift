@@ -4,8 +4,9 @@ import Foundation
 public struct RenderOptions: Sendable, Hashable {
     /// Worker threads; defaults to every core.
     public var threadCount: Int
-    /// Height in pixels of the tiles (strips) the output is split into.
-    public var tileHeight: Int
+    /// Height in pixels of the tiles (strips) the output is split into; `nil` lets the renderer choose (64 rows,
+    /// more for operations with a large vertical reach, such as blurs).
+    public var tileHeight: Int?
     /// Width of the tiles; `nil` renders full-width strips. Rows streamed to a ``RowSink`` always use strips.
     public var tileWidth: Int?
     /// The colour, in linear light, that transparent pixels are composited over when the output layout has
@@ -14,13 +15,13 @@ public struct RenderOptions: Sendable, Hashable {
     /// The largest output, in pixels, a render may produce.
     public var maximumOutputPixels: Int
 
-    /// Creates options; by default every core renders 64-row strips.
+    /// Creates options; by default every core renders strips of a height the renderer chooses.
     public init(
-        threadCount: Int? = nil, tileHeight: Int = 64, tileWidth: Int? = nil,
+        threadCount: Int? = nil, tileHeight: Int? = nil, tileWidth: Int? = nil,
         background: SIMD3<Float> = [1, 1, 1], maximumOutputPixels: Int = 400_000_000
     ) {
         self.threadCount = max(1, threadCount ?? ProcessInfo.processInfo.activeProcessorCount)
-        self.tileHeight = max(1, tileHeight)
+        self.tileHeight = tileHeight.map { max(1, $0) }
         self.tileWidth = tileWidth.map { max(1, $0) }
         self.background = background
         self.maximumOutputPixels = maximumOutputPixels

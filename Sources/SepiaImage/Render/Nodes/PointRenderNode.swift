@@ -28,7 +28,7 @@ final class PointRenderNode: RenderNode, @unchecked Sendable {
                 let n = min(Self.runLength, width - start)
                 let run = row + start
                 if unpremultiply { Self.unpremultiply(run, count: n) }
-                for kernel in kernels { kernel.apply(run, count: n) }
+                for kernel in kernels { kernel.apply(run, count: n, x: view.rect.minX + start, y: y) }
                 if premultiply { Self.premultiply(run, count: n) }
                 start += n
             }

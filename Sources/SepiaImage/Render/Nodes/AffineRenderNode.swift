@@ -1,0 +1,95 @@
+import Foundation
+
+/// Resamples its input through an affine transform. Each output pixel centre is mapped back into the input
+/// and sampled with a Catmull-Rom bicubic filter, widened by the reduction factor when the transform shrinks
+/// (so rotations of large images do not alias). Outside the input's extent samples are transparent.
+final class AffineRenderNode: RenderNode, @unchecked Sendable {
+    let transform: AffineMatrix
+    private let inverse: AffineMatrix
+    /// Filter scale along each output axis (≥ 1 when shrinking).
+    private let spread: Double
+    private let inputExtent: IntRect
+
+    init(input: RenderNode, transform: AffineMatrix, extent: IntRect) {
+        self.transform = transform
+        inverse = transform.inverted ?? .identity
+        // The largest input distance one output pixel covers.
+        let sx = (inverse.a * inverse.a + inverse.b * inverse.b).squareRoot()
+        let sy = (inverse.c * inverse.c + inverse.d * inverse.d).squareRoot()
+        spread = max(1, max(sx, sy))
+        inputExtent = input.extent
+        super.init(extent: transform.inverted == nil ? .zero : extent, inputs: [input])
+    }
+
+    override var scratchSlots: Int { 1 }
+
+    override var readsInputsOutOfOrder: Bool { !transform.isAxisAligned || transform.d < 0 }
+
+    private var support: Double { 2 * spread }
+
+    override func inputRegions(for rect: IntRect) -> [IntRect] {
+        let box = inverse.boundingBox(of: rect)
+        let margin = Int(support.rounded(.up)) + 1
+        return [box.insetBy(dx: -margin, dy: -margin).intersection(inputExtent)]
+    }
+
+    @inline(__always)
+    private static func catmullRom(_ x: Double) -> Double {
+        let t = abs(x)
+        if t < 1 { return 1.5 * t * t * t - 2.5 * t * t + 1 }
+        if t < 2 { return -0.5 * t * t * t + 2.5 * t * t - 4 * t + 2 }
+        return 0
+    }
+
+    override func render(into view: TileView, scratch: WorkerScratch) throws {
+        let region = inputRegions(for: view.rect)[0]
+        if region.isEmpty {
+            view.fill(.zero)
+            return
+        }
+        let input = scratchView(0, region, scratch)
+        try inputs[0].produce(into: input, scratch: scratch)
+        let support = self.support
+        let scale = 1 / spread
+        var wx = [Double](repeating: 0, count: Int(2 * support) + 3)
+        var wy = wx
+        for y in view.rect.minY..<view.rect.maxY {
+            let dst = view.row(y)
+            for x in view.rect.minX..<view.rect.maxX {
+                let p = inverse.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                let cx = p.x - 0.5, cy = p.y - 0.5
+                let x0 = max(Int((cx - support).rounded(.up)), region.minX)
+                let x1 = min(Int((cx + support).rounded(.down)), region.maxX - 1)
+                let y0 = max(Int((cy - support).rounded(.up)), region.minY)
+                let y1 = min(Int((cy + support).rounded(.down)), region.maxY - 1)
+                if x1 < x0 || y1 < y0 {
+                    dst[x - view.rect.minX] = .zero
+                    continue
+                }
+                // Weights over the full support (also outside the input, where pixels are transparent), so the
+                // edge fades instead of being stretched.
+                let fx0 = Int((cx - support).rounded(.up)), fy0 = Int((cy - support).rounded(.up))
+                let fx1 = Int((cx + support).rounded(.down)), fy1 = Int((cy + support).rounded(.down))
+                var totalX = 0.0, totalY = 0.0
+                for i in fx0...fx1 {
+                    let w = Self.catmullRom((Double(i) - cx) * scale)
+                    totalX += w
+                    if i >= x0 && i <= x1 { wx[i - x0] = w }
+                }
+                for j in fy0...fy1 {
+                    let w = Self.catmullRom((Double(j) - cy) * scale)
+                    totalY += w
+                    if j >= y0 && j <= y1 { wy[j - y0] = w }
+                }
+                var acc = SIMD4<Float>.zero
+                for j in y0...y1 {
+                    let row = input.pointer(x: x0, y: j)
+                    var line = SIMD4<Float>.zero
+                    for i in 0...(x1 - x0) { line += row[i] * Float(wx[i]) }
+                    acc += line * Float(wy[j - y0])
+                }
+                dst[x - view.rect.minX] = acc / Float(totalX * totalY)
+            }
+        }
+    }
+}
