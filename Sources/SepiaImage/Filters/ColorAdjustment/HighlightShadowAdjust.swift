@@ -44,7 +44,7 @@ public struct HighlightShadowAdjust: PointFilter {
     private var isIdentity: Bool { shadowAmount == 0 && highlightAmount == 1 }
 
     /// The tone curve's gain for encoded luma `l`.
-    func gain(_ l: Float) -> Float {
+    public func gain(_ l: Float) -> Float {
         let L = Double(l)
         func lift(_ s: Double) -> Double {
             max(0, pow(L, 1 / (s + 1)) - 0.76 * pow(L, 2 / (s + 1)) - L)

@@ -40,6 +40,7 @@ public struct StraightenFilter: Filter {
             .concatenating(AffineMatrix(rotationAngle: theta))
             .concatenating(AffineMatrix(scaleX: k, y: k))
             .concatenating(AffineMatrix(translationX: cx, y: cy))
-        return image.transformed(by: matrix).cropped(to: e)
+        // Clamped first, so samples near the frame read edge pixels rather than transparency.
+        return image.clampedToExtent().transformed(by: matrix).cropped(to: e)
     }
 }
