@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "sepia", targets: ["SepiaCLI"]),
         .library(name: "SepiaImage", targets: ["SepiaImage"]),
         .library(name: "SepiaCodecs", targets: ["SepiaCodecs"]),
+        .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,12 +29,14 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The engine: pure Swift, no C and no I/O.
-        .target(name: "SepiaImage", swiftSettings: swiftSettings),
+        .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: swiftSettings),
         // Decoders, encoders and metadata over the C libraries.
         .target(
             name: "SepiaCodecs",
             dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS2", "CZlib"],
             swiftSettings: swiftSettings),
+        // Core Image's API spelled over the engine, so Core Image code builds on Linux.
+        .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs"], swiftSettings: swiftSettings),
         // The `sepia` command.
         .executableTarget(
             name: "SepiaCLI",
@@ -45,6 +48,7 @@ let package = Package(
 
         .testTarget(name: "SepiaImageTests", dependencies: ["SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

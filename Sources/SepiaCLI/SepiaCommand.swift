@@ -12,6 +12,6 @@ struct SepiaCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            InfoCommand.self, ThumbnailCommand.self, ApplyCommand.self, ConvertCommand.self, FiltersCommand.self,
+            InfoCommand.self, ThumbnailCommand.self, ApplyCommand.self, StripCommand.self, ConvertCommand.self, FiltersCommand.self,
         ])
 }

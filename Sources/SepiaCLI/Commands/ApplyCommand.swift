@@ -15,11 +15,11 @@ struct ApplyCommand: AsyncParsableCommand {
             parameter by its Core Image key (inputIntensity) or short key (intensity); it wins over --intensity.
             """)
 
-    @Argument(help: "The filter's name.")
-    var filter: String
+    @Argument(help: "The filter's name (omit it with --recipe), then the image files.", completion: .file())
+    var filterAndFiles: [String] = []
 
-    @Argument(help: "Image files.", completion: .file())
-    var files: [String]
+    @Option(name: .long, help: "An edit recipe (JSON) to apply instead of one filter.", completion: .file())
+    var recipe: String?
 
     @Option(name: [.customShort("o"), .long], help: "Output file (one input only).", completion: .file())
     var output: String?
@@ -40,8 +40,16 @@ struct ApplyCommand: AsyncParsableCommand {
     @OptionGroup var decoding: DecodingOptions
     @OptionGroup var rendering: RenderingOptions
 
+    /// With --recipe every argument is a file; otherwise the first is the filter.
+    var filter: String { recipe == nil ? filterAndFiles.first ?? "" : "" }
+    var files: [String] { recipe == nil ? Array(filterAndFiles.dropFirst()) : filterAndFiles }
+
     func validate() throws {
+        if recipe == nil && filterAndFiles.isEmpty { throw ValidationError("give a filter name and image files, or --recipe FILE") }
         if files.isEmpty { throw ValidationError("give at least one image file") }
+        if recipe != nil && (intensity != nil || !param.isEmpty) {
+            throw ValidationError("--intensity and --param set one filter; a recipe carries its own parameters")
+        }
         switch (output, outDir) {
         case (nil, nil): throw ValidationError("give an output: -o FILE for one image, or --out-dir DIR")
         case (.some, .some): throw ValidationError("-o and --out-dir cannot be used together")
@@ -51,7 +59,25 @@ struct ApplyCommand: AsyncParsableCommand {
         default: break
         }
         if let intensity, !(0...1).contains(intensity) { throw ValidationError("--intensity must be between 0 and 1") }
-        _ = try makeFilter()
+        _ = try makeFilters()
+    }
+
+    /// The filters to apply: the recipe's steps, or the one named filter.
+    func makeFilters() throws -> [any Filter] {
+        if let recipe {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: recipe))
+            } catch {
+                throw ValidationError("cannot read the recipe \(recipe): \(error.localizedDescription)")
+            }
+            do {
+                return try EditRecipe.decode(data).makeFilters()
+            } catch {
+                throw ValidationError("\(recipe): \(error.description)")
+            }
+        }
+        return [try makeFilter()]
     }
 
     func makeFilter() throws -> any Filter {
@@ -98,7 +124,7 @@ struct ApplyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let filter = try makeFilter()
+        let filters = try makeFilters()
         if let outDir {
             do {
                 try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
@@ -108,7 +134,8 @@ struct ApplyCommand: AsyncParsableCommand {
             }
         }
         let context = RenderContext(options: rendering.renderOptions)
-        let progress = ProgressBar(total: files.count, label: type(of: filter).descriptor.coreImageName, enabled: Terminal.isInteractive && !json)
+        let label = recipe.map { ($0 as NSString).lastPathComponent } ?? filters.first.map { type(of: $0).descriptor.coreImageName } ?? "apply"
+        let progress = ProgressBar(total: files.count, label: label, enabled: Terminal.isInteractive && !json)
         var outcomes: [Outcome] = []
         var worst: Int32 = 0
         for input in files {
@@ -117,7 +144,7 @@ struct ApplyCommand: AsyncParsableCommand {
                 let source = try ImageDecoding.open(path: input, options: decoding.decodeOptions)
                 let preferred = encoding.format?.imageFormat ?? (source.format.isEncodable ? source.format : .jpeg)
                 let (path, format) = try outputPath(for: input, format: preferred)
-                let image = source.image.applying(filter)
+                let image = source.image.applying(filters)
                 let bytes: [UInt8]
                 do {
                     bytes = try await ImageEncoding.encode(image, as: format, options: encoding.encodeOptions, context: context)

@@ -34,7 +34,14 @@ struct FiltersCommand: AsyncParsableCommand {
         let parameters: [ParameterInfo]
     }
 
+    struct Listing: Encodable {
+        let catalog: [FilterItem]
+        let instafilter: [FilterItem]
+        let filters: [FilterInfo]
+    }
+
     func run() async throws {
+        let catalog = try FilterCatalog.bundled()
         let infos = FilterRegistry.descriptors.map { d in
             FilterInfo(
                 name: d.name, coreImageName: d.coreImageName, displayName: d.displayName,
@@ -49,9 +56,13 @@ struct FiltersCommand: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.print(String(decoding: try encoder.encode(infos), as: UTF8.self))
+            let listing = Listing(catalog: catalog, instafilter: FilterCatalog.instafilter, filters: infos)
+            Terminal.print(String(decoding: try encoder.encode(listing), as: UTF8.self))
             return
         }
+        Terminal.print("Catalog (FilterData.plist): " + catalog.map { "\($0.name) (\($0.filter))" }.joined(separator: ", "))
+        Terminal.print("Instafilter: " + FilterCatalog.instafilter.map(\.filter).joined(separator: ", "))
+        Terminal.print("")
         func format(_ d: Double?) -> String {
             guard let d else { return "-" }
             return d == d.rounded() && abs(d) < 1e9 ? String(Int(d)) : String(format: "%g", d)

@@ -1,0 +1,82 @@
+public import Foundation
+
+/// One entry of a filter menu: a Core Image filter name and the label people see. The LetsEat app's
+/// `FilterItem(filter:name:)`; the filter `None` stands for the unfiltered image.
+public struct FilterItem: Sendable, Hashable, Codable {
+    /// A Core Image filter name, or `None`.
+    public var filter: String
+    /// The label.
+    public var name: String
+
+    /// Creates an item.
+    public init(filter: String, name: String) {
+        self.filter = filter
+        self.name = name
+    }
+
+    /// Whether this item means "no filter".
+    public var isNone: Bool { filter == "None" }
+
+    /// The filter with default parameters; nil for `None`.
+    public func makeFilter() throws(FilterError) -> (any Filter)? {
+        isNone ? nil : try FilterRegistry.makeFilter(named: filter)
+    }
+
+    /// `image` with the item's filter (or unchanged for `None`).
+    public func apply(to image: Image) throws(FilterError) -> Image {
+        guard let filter = try makeFilter() else { return image }
+        return image.applying(filter)
+    }
+}
+
+/// The filter menu of the LetsEat app, read from its `FilterData.plist` (bundled byte for byte) with
+/// `PropertyListSerialization`: None, Mono, Sepia, Tonal, Noir, Fade, Chrome, Process, Transfer, Instant.
+public enum FilterCatalog {
+    /// Why a catalog could not be read.
+    public struct LoadError: Error, CustomStringConvertible, Sendable {
+        /// What is wrong.
+        public let reason: String
+        /// A sentence.
+        public var description: String { "cannot read the filter catalog: \(reason)" }
+    }
+
+    /// Reads a catalog: a property list holding an array of dictionaries with `filter` and `name` strings.
+    /// Every filter must be known (or `None`).
+    public static func load(propertyList data: Data) throws -> [FilterItem] {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw LoadError(reason: "not a property list (\(error.localizedDescription))")
+        }
+        guard let entries = object as? [[String: Any]] else {
+            throw LoadError(reason: "the property list is not an array of dictionaries")
+        }
+        return try entries.enumerated().map { index, entry in
+            guard let filter = entry["filter"] as? String, let name = entry["name"] as? String else {
+                throw LoadError(reason: "entry \(index) lacks a 'filter' or 'name' string")
+            }
+            if filter != "None" && FilterRegistry.type(named: filter) == nil {
+                throw LoadError(reason: "entry \(index) names the unknown filter '\(filter)'")
+            }
+            return FilterItem(filter: filter, name: name)
+        }
+    }
+
+    /// The bundled LetsEat catalog.
+    public static func bundled() throws -> [FilterItem] {
+        guard let url = Bundle.module.url(forResource: "FilterData", withExtension: "plist") else {
+            throw LoadError(reason: "FilterData.plist is missing from the SepiaImage resources")
+        }
+        return try load(propertyList: try Data(contentsOf: url))
+    }
+
+    /// Instafilter's menu, in its order: Crystallize, Edges, Gaussian Blur, Pixellate, Sepia Tone, Unsharp Mask,
+    /// Vignette. Its slider maps onto each with ``FilterRegistry/sliderParameters(for:intensity:)``.
+    public static let instafilter: [FilterItem] = [
+        FilterItem(filter: "CICrystallize", name: "Crystallize"), FilterItem(filter: "CIEdges", name: "Edges"),
+        FilterItem(filter: "CIGaussianBlur", name: "Gaussian Blur"), FilterItem(filter: "CIPixellate", name: "Pixellate"),
+        FilterItem(filter: "CISepiaTone", name: "Sepia Tone"), FilterItem(filter: "CIUnsharpMask", name: "Unsharp Mask"),
+        FilterItem(filter: "CIVignette", name: "Vignette"),
+    ]
+}

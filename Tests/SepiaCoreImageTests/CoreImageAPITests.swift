@@ -1,0 +1,90 @@
+import Foundation
+import SepiaCoreImage
+import SepiaImage
+import Testing
+
+@Suite struct CoreImageAPITests {
+    static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/testdata/jpeg-conformance/cat.jpg")
+
+    let context = CIContext()
+
+    @Test("CIFilter exposes Core Image's names, keys and attributes")
+    func introspection() throws {
+        let filter = try #require(CIFilter(name: "CIVignette"))
+        #expect(filter.inputKeys == ["inputImage", "inputIntensity", "inputRadius"])
+        #expect(filter.outputKeys == ["outputImage"])
+        let attributes = filter.attributes
+        #expect(attributes[kCIAttributeFilterName] as? String == "CIVignette")
+        let radius = try #require(attributes[kCIInputRadiusKey] as? [String: Any])
+        #expect((radius[kCIAttributeDefault] as? NSNumber)?.doubleValue == 1)
+        #expect((radius[kCIAttributeMax] as? NSNumber)?.doubleValue == 2)
+        #expect((radius[kCIAttributeSliderMax] as? NSNumber)?.doubleValue == 2)
+        #expect(CIFilter(name: "CINotAFilter") == nil)
+        #expect(CIFilter.filterNames(inCategory: kCICategoryBlur) == ["CIBoxBlur", "CIGaussianBlur"])
+    }
+
+    @Test("values round-trip through setValue and value(forKey:), typed and untyped")
+    func values() throws {
+        let sepia = CIFilter.sepiaTone()
+        #expect(sepia.intensity == 1)
+        sepia.intensity = 0.25
+        #expect((sepia.value(forKey: kCIInputIntensityKey) as? NSNumber)?.floatValue == 0.25)
+        let pixellate = CIFilter.pixellate()
+        #expect(pixellate.center == CGPoint(x: 150, y: 150))
+        pixellate.center = CGPoint(x: 10, y: 20)
+        #expect((pixellate.value(forKey: kCIInputCenterKey) as? CIVector)?.cgPointValue == CGPoint(x: 10, y: 20))
+        let mono = CIFilter.colorMonochrome()
+        #expect(mono.color.red == 0.6)
+        let t = CIFilter.affineTransform()
+        t.transform = CGAffineTransform(rotationAngle: 0.3)
+        #expect(abs(t.transform.b - sin(0.3)) < 1e-12)
+        let bad = try #require(CIFilter(name: "CISepiaTone"))
+        bad.setValue("lots", forKey: kCIInputIntensityKey)
+        #expect(bad.lastError != nil)
+        #expect((bad.value(forKey: kCIInputIntensityKey) as? NSNumber)?.doubleValue == 1)
+    }
+
+    @Test("geometry is in Core Image's y-up coordinates")
+    func coordinates() throws {
+        let image = try #require(CIImage(contentsOf: Self.photo))
+        #expect(image.extent == CGRect(x: 0, y: 0, width: 320, height: 240))
+        // The bottom 40 rows in Core Image coordinates are the last 40 rows of the picture.
+        let bottom = image.cropped(to: CGRect(x: 0, y: 0, width: 320, height: 40))
+        #expect(bottom.extent == CGRect(x: 0, y: 0, width: 320, height: 40))
+        let full = try #require(context.createCGImage(image, from: image.extent))
+        let strip = try #require(context.createCGImage(bottom, from: bottom.extent))
+        for x in [0, 100, 319] {
+            #expect(strip.bitmap.rgba(x: x, y: 39) == full.bitmap.rgba(x: x, y: 239))
+            #expect(strip.bitmap.rgba(x: x, y: 0) == full.bitmap.rgba(x: x, y: 200))
+        }
+        // A translation up moves the extent up.
+        #expect(image.transformed(by: CGAffineTransform(translationX: 5, y: 7)).extent == CGRect(x: 5, y: 7, width: 320, height: 240))
+        // Orientation keeps the origin and swaps the size.
+        #expect(image.oriented(.right).extent == CGRect(x: 0, y: 0, width: 240, height: 320))
+    }
+
+    @Test("CIContext writes JPEG and PNG representations")
+    func representations() throws {
+        let image = try #require(CIImage(contentsOf: Self.photo)).applyingFilter("CISepiaTone", parameters: [kCIInputIntensityKey: 0.8])
+        let space = CGColorSpaceCreateDeviceRGB()
+        let jpeg = try #require(context.jpegRepresentation(of: image, colorSpace: space))
+        #expect(jpeg.starts(with: [0xFF, 0xD8]))
+        let png = try #require(context.pngRepresentation(of: image, format: .RGBA8, colorSpace: space))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-ci-\(UUID().uuidString).jpg")
+        try context.writeJPEGRepresentation(of: image, to: url, colorSpace: space)
+        #expect(try Data(contentsOf: url).starts(with: [0xFF, 0xD8]))
+        #expect(context.jpegRepresentation(of: CIImage(color: .red), colorSpace: space) == nil, "an infinite image cannot be encoded")
+    }
+
+    @Test("the Core Image layer renders exactly what the engine renders")
+    func sameAsEngine() async throws {
+        let ci = try #require(CIImage(contentsOf: Self.photo)).applyingFilter("CIPhotoEffectNoir")
+        let cg = try #require(context.createCGImage(ci, from: ci.extent))
+        let engine = try await RenderContext().renderBitmap(
+            SepiaImage.Image(bitmap: try #require(CIImage(contentsOf: Self.photo).flatMap { context.createCGImage($0, from: $0.extent) }).bitmap)
+                .applying(PhotoEffectNoir()), layout: .rgba)
+        #expect(cg.bitmap == engine)
+    }
+}
