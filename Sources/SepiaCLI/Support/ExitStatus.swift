@@ -26,6 +26,8 @@ enum ExitStatus {
             }
         case is FilterError:
             return usage
+        case is FilterCatalog.LoadError:
+            return dataError
         case let render as RenderError:
             switch render {
             case .internalInconsistency: return software

@@ -1,25 +1,29 @@
 public import Foundation
 
 /// One entry of a filter menu: a Core Image filter name and the label people see. The LetsEat app's
-/// `FilterItem(filter:name:)`; the filter `None` stands for the unfiltered image.
+/// `FilterItem(filter:name:)`; the filter `None` stands for the unfiltered image. An entry may also preset
+/// parameters (an optional `parameters` dictionary in the property list, by Core Image key).
 public struct FilterItem: Sendable, Hashable, Codable {
     /// A Core Image filter name, or `None`.
     public var filter: String
     /// The label.
     public var name: String
+    /// Preset parameter values; missing ones take their defaults.
+    public var parameters: [String: FilterValue]
 
     /// Creates an item.
-    public init(filter: String, name: String) {
+    public init(filter: String, name: String, parameters: [String: FilterValue] = [:]) {
         self.filter = filter
         self.name = name
+        self.parameters = parameters
     }
 
     /// Whether this item means "no filter".
     public var isNone: Bool { filter == "None" }
 
-    /// The filter with default parameters; nil for `None`.
+    /// The filter with the preset parameters; nil for `None`.
     public func makeFilter() throws(FilterError) -> (any Filter)? {
-        isNone ? nil : try FilterRegistry.makeFilter(named: filter)
+        isNone ? nil : try FilterRegistry.makeFilter(named: filter, parameters: parameters)
     }
 
     /// `image` with the item's filter (or unchanged for `None`).
@@ -59,7 +63,40 @@ public enum FilterCatalog {
             if filter != "None" && FilterRegistry.type(named: filter) == nil {
                 throw LoadError(reason: "entry \(index) names the unknown filter '\(filter)'")
             }
-            return FilterItem(filter: filter, name: name)
+            var parameters: [String: FilterValue] = [:]
+            let descriptor = FilterRegistry.type(named: filter)?.descriptor
+            for (key, value) in entry["parameters"] as? [String: Any] ?? [:] {
+                let kind = descriptor?.parameter(forKey: key)?.kind
+                guard let converted = Self.value(value, boolean: kind == .boolean) else {
+                    throw LoadError(reason: "entry \(index): parameter '\(key)' is not a number, a list of numbers or a flag")
+                }
+                parameters[key] = converted
+            }
+            let item = FilterItem(filter: filter, name: name, parameters: parameters)
+            do {
+                _ = try item.makeFilter()
+            } catch {
+                throw LoadError(reason: "entry \(index): \(error)")
+            }
+            return item
+        }
+    }
+
+    /// A property-list value as a parameter value; `boolean` says how to read numbers and flags, which
+    /// Foundation bridges into each other.
+    private static func value(_ any: Any, boolean: Bool) -> FilterValue? {
+        if boolean {
+            if let b = any as? Bool { return .bool(b) }
+            return nil
+        }
+        switch any {
+        case let n as Double: return .number(n)
+        case let n as Int: return .number(Double(n))
+        case let n as NSNumber: return .number(n.doubleValue)
+        case let list as [Any]:
+            let numbers = list.compactMap { ($0 as? NSNumber)?.doubleValue ?? ($0 as? Double) ?? ($0 as? Int).map(Double.init) }
+            return numbers.count == list.count ? .vector(numbers) : nil
+        default: return nil
         }
     }
 
