@@ -101,10 +101,77 @@ import Testing
     func filters() throws {
         let result = try CommandRunner.run(["filters", "--json"])
         #expect(result.status == 0)
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let list = try #require(object["filters"] as? [[String: Any]])
+        #expect(list.count == FilterRegistry.allTypes.count)
+        let catalog = try #require(object["catalog"] as? [[String: Any]])
+        #expect(catalog.map { $0["name"] as? String } == (try FilterCatalog.bundled()).map(\.name))
+        #expect((object["instafilter"] as? [[String: Any]])?.count == FilterCatalog.instafilter.count)
         let sepia = try #require(list.first { $0["coreImageName"] as? String == "CISepiaTone" })
         let parameters = try #require(sepia["parameters"] as? [[String: Any]])
         #expect(parameters.first?["coreImageKey"] as? String == "inputIntensity")
         #expect(parameters.first?["sliderMaximum"] as? Double == 1)
+    }
+
+    @Test("apply --recipe runs the recipe's steps in order, the same as the library")
+    func applyRecipe() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let recipe = EditRecipe(filters: [SepiaTone(intensity: 0.7), Vignette(intensity: 1, radius: 1), ExposureAdjust(ev: 0.3)])
+        let recipeFile = folder.appendingPathComponent("look.json")
+        try recipe.encoded().write(to: recipeFile)
+        let input = CommandRunner.fixture("png-suite/basi2c08.png")
+        let out = folder.appendingPathComponent("look.png").path
+        let result = try CommandRunner.run(["apply", "--recipe", recipeFile.path, input, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let context = RenderContext(options: RenderOptions(threadCount: 1))
+        let expected = try await context.renderBitmap(try recipe.apply(to: try ImageDecoding.open(path: input).image), layout: .rgb)
+        let actual = try await context.renderBitmap(try ImageDecoding.open(path: out).image, layout: .rgb)
+        #expect(actual == expected)
+
+        let bad = folder.appendingPathComponent("bad.json")
+        try Data(#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone", "parameters": {"inputIntensity": 9}}]}"#.utf8).write(to: bad)
+        let refused = try CommandRunner.run(["apply", "--recipe", bad.path, input, "-o", folder.appendingPathComponent("never.png").path])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("inputIntensity"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never.png").path))
+    }
+
+    @Test("strip writes one thumbnail per catalog entry and a contact sheet")
+    func strip() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let sheet = folder.appendingPathComponent("sheet.png").path
+        let result = try CommandRunner.run([
+            "strip", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--size", "120x120", "--out-dir", folder.path, "--sheet", sheet,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted()
+        #expect(names.count == 10)
+        #expect(names.first == "00-None.jpg" && names.contains("02-Sepia.jpg"))
+        let thumbnail = try ImageDecoding.open(path: folder.appendingPathComponent("02-Sepia.jpg").path)
+        #expect(max(thumbnail.pixelSize.width, thumbnail.pixelSize.height) == 120)
+        let contact = try ImageDecoding.open(path: sheet)
+        #expect(contact.format == .png)
+        #expect(contact.pixelSize.width >= 120 * 5, "ten cells in at least two rows of five")
+
+        let insta = try CommandRunner.run([
+            "strip", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--instafilter", "--out-dir", folder.appendingPathComponent("insta").path,
+        ])
+        #expect(insta.status == 0, "\(insta.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("insta").path).count == FilterCatalog.instafilter.count)
+    }
+
+    @Test("a broken catalog is a data error naming the entry")
+    func brokenCatalog() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let catalog = folder.appendingPathComponent("catalog.plist")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array><dict><key>filter</key><string>CINotAFilter</string><key>name</key><string>Oops</string></dict></array></plist>
+            """.utf8).write(to: catalog)
+        let result = try CommandRunner.run([
+            "strip", CommandRunner.fixture("photos/gps-datetime.jpg"), "--catalog", catalog.path, "--out-dir", folder.appendingPathComponent("o").path,
+        ])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("CINotAFilter"), "\(result.stderr)")
     }
 }

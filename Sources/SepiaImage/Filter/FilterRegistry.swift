@@ -76,7 +76,7 @@ public enum FilterRegistry {
             guard let parameter = descriptor.parameter(forKey: key) else {
                 throw .unknownParameter(filter: descriptor.coreImageName, key: key, known: descriptor.parameters.map(\.key))
             }
-            values[parameter.key] = try validate(value, for: parameter, in: descriptor)
+            values[parameter.key] = try validate(value, for: parameter, in: descriptor, key: key)
         }
         return try decode(type, from: values)
     }
@@ -105,47 +105,51 @@ public enum FilterRegistry {
         return values
     }
 
-    static func validate(_ value: FilterValue, for parameter: FilterParameter, in descriptor: FilterDescriptor) throws(FilterError) -> FilterValue {
+    /// Checks `value` for `parameter`; errors name the parameter by `key`, the key as the caller wrote it.
+    static func validate(
+        _ value: FilterValue, for parameter: FilterParameter, in descriptor: FilterDescriptor, key: String? = nil
+    ) throws(FilterError) -> FilterValue {
         let name = descriptor.coreImageName
+        let key = key ?? parameter.key
         switch parameter.kind {
         case .boolean:
             switch value {
             case .bool: return value
             case .number(let n) where n == 0 || n == 1: return .bool(n == 1)
-            default: throw .wrongType(filter: name, key: parameter.key, expected: "true or false", value: value.description)
+            default: throw .wrongType(filter: name, key: key, expected: "true or false", value: value.description)
             }
         case .scalar, .distance, .angle, .count:
             guard case .number(let n) = value else {
-                throw .wrongType(filter: name, key: parameter.key, expected: "a number", value: value.description)
+                throw .wrongType(filter: name, key: key, expected: "a number", value: value.description)
             }
-            guard n.isFinite else { throw .notFinite(filter: name, key: parameter.key) }
+            guard n.isFinite else { throw .notFinite(filter: name, key: key) }
             if parameter.kind == .count && n != n.rounded() {
-                throw .wrongType(filter: name, key: parameter.key, expected: "a whole number", value: value.description)
+                throw .wrongType(filter: name, key: key, expected: "a whole number", value: value.description)
             }
             if let lo = parameter.minimum, n < lo {
-                throw .parameterOutOfRange(filter: name, key: parameter.key, value: n, minimum: parameter.minimum, maximum: parameter.maximum)
+                throw .parameterOutOfRange(filter: name, key: key, value: n, minimum: parameter.minimum, maximum: parameter.maximum)
             }
             if let hi = parameter.maximum, n > hi {
-                throw .parameterOutOfRange(filter: name, key: parameter.key, value: n, minimum: parameter.minimum, maximum: parameter.maximum)
+                throw .parameterOutOfRange(filter: name, key: key, value: n, minimum: parameter.minimum, maximum: parameter.maximum)
             }
             return value
         case .color, .position, .vector, .rectangle, .transform, .data:
             guard let numbers = value.numbers else {
-                throw .wrongType(filter: name, key: parameter.key, expected: "a list of numbers", value: value.description)
+                throw .wrongType(filter: name, key: key, expected: "a list of numbers", value: value.description)
             }
             if let count = parameter.kind.componentCount, numbers.count != count {
                 let expected = parameter.kind == .color && numbers.count == 3 ? nil : "\(count) numbers"
                 if let expected {
-                    throw .wrongType(filter: name, key: parameter.key, expected: expected, value: value.description)
+                    throw .wrongType(filter: name, key: key, expected: expected, value: value.description)
                 }
             }
-            if numbers.contains(where: { !$0.isFinite }) { throw .notFinite(filter: name, key: parameter.key) }
+            if numbers.contains(where: { !$0.isFinite }) { throw .notFinite(filter: name, key: key) }
             if parameter.kind == .color && numbers.count == 3 { return .vector(numbers + [1]) }
             if let lo = parameter.minimum, let bad = numbers.first(where: { $0 < lo }) {
-                throw .parameterOutOfRange(filter: name, key: parameter.key, value: bad, minimum: parameter.minimum, maximum: parameter.maximum)
+                throw .parameterOutOfRange(filter: name, key: key, value: bad, minimum: parameter.minimum, maximum: parameter.maximum)
             }
             if let hi = parameter.maximum, let bad = numbers.first(where: { $0 > hi }) {
-                throw .parameterOutOfRange(filter: name, key: parameter.key, value: bad, minimum: parameter.minimum, maximum: parameter.maximum)
+                throw .parameterOutOfRange(filter: name, key: key, value: bad, minimum: parameter.minimum, maximum: parameter.maximum)
             }
             return .vector(numbers)
         }

@@ -174,7 +174,10 @@ final class RenderJob: @unchecked Sendable {
         case .pixels(let base):
             for y in rect.minY..<rect.maxY {
                 let offset = (y - region.minY) * region.width + (rect.minX - region.minX)
-                (base + offset).update(from: view.row(y), count: rect.width)
+                let row = base + offset
+                row.update(from: view.row(y), count: rect.width)
+                // An opaque image's alpha is exactly 1; resampling weights can sum to 1 ± 1 ulp.
+                if opaque { for x in 0..<rect.width { row[x][3] = 1 } }
             }
         case .bitmap(let base, let layout):
             let channels = layout.channels

@@ -22,10 +22,10 @@ import Testing
     @Test("bad parameters are errors, never silently changed")
     func validation() {
         #expect(throws: FilterError.unknownFilter(name: "CIFoo")) { try FilterRegistry.makeFilter(named: "CIFoo") }
-        #expect(throws: FilterError.parameterOutOfRange(filter: "CISepiaTone", key: "intensity", value: 2, minimum: 0, maximum: 1)) {
+        #expect(throws: FilterError.parameterOutOfRange(filter: "CISepiaTone", key: "inputIntensity", value: 2, minimum: 0, maximum: 1)) {
             try FilterRegistry.makeFilter(named: "CISepiaTone", parameters: ["inputIntensity": .number(2)])
         }
-        #expect(throws: FilterError.notFinite(filter: "CISepiaTone", key: "intensity")) {
+        #expect(throws: FilterError.notFinite(filter: "CISepiaTone", key: "inputIntensity")) {
             try FilterRegistry.makeFilter(named: "CISepiaTone", parameters: ["inputIntensity": .number(.nan)])
         }
         #expect(throws: FilterError.self) { try FilterRegistry.makeFilter(named: "CISepiaTone", parameters: ["inputRadius": .number(1)]) }
