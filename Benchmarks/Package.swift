@@ -1,5 +1,5 @@
 // swift-tools-version:6.2
-// Sepia's benchmarks (ordo-one/package-benchmark), kept apart from the main package so its dependency graph
+// Sepia's benchmarks (ordo-one/benchmark), kept apart from the main package so its dependency graph
 // stays clean.  Run: cd Benchmarks && swift package benchmark
 // The photos are taken from $SEPIA_BENCH_PHOTOS (a folder holding spices-24mp.jpg), else from the test corpus.
 import PackageDescription
@@ -9,17 +9,17 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: "Root/sepia"),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "SepiaImage", package: "sepia"),
                 .product(name: "SepiaCodecs", package: "sepia"),
             ],
             path: "Benchmarks/EngineBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )

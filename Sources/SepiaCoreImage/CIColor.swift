@@ -1,5 +1,5 @@
 public import Foundation
-public import SepiaImage
+import SepiaImage
 
 /// An sRGB colour with alpha, components 0–1 (`CIColor`).
 public final class CIColor: Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import SepiaImage
 
 /// A mutable, string-keyed filter in Core Image's style (`CIFilter`), over Sepia's typed filters.

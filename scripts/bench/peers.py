@@ -51,7 +51,33 @@ def operations(photo, out):
                              "-strip", "-quality", "85", j("m-sepia.jpg")]),
             ("pillow", PILLOW + ["sepia", photo, j("p-sepia.jpg")]),
         ],
+        "blur10": [
+            ("sepia", [SEPIA, "apply", "CIGaussianBlur", "--param", "inputRadius=10", photo, "-o", j("s-blur.jpg")]),
+            ("vips gaussblur", ["vips", "gaussblur", photo, j("v-blur.jpg") + "[Q=85,strip]", "10"]),
+            ("pillow", PILLOW + ["blur10", photo, j("p-blur.jpg")]),
+        ],
+        # The LetsEat filter strip: ten 150 px thumbnails through every FilterData.plist entry, against the
+        # cost of one plain thumbnail by libvips.
+        "strip": [
+            ("sepia", [SEPIA, "strip", photo, "--size", "150x150", "--out-dir", j("strip")]),
+            ("vipsthumbnail", ["vipsthumbnail", "-s", "150", photo, "-o", j("v-150.jpg") + "[Q=85,strip]"]),
+        ],
+        # Fusion: three colour filters in one recipe against one of them; libvips runs the same three steps as
+        # one pipeline for comparison.
+        "fusion": [
+            ("sepia", [SEPIA, "apply", "--recipe", j("three.json"), photo, "-o", j("s-three.jpg")]),
+            ("sepia, one filter", [SEPIA, "apply", "CISepiaTone", photo, "-o", j("s-one.jpg")]),
+            ("vips recomb", ["vips", "recomb", photo, j("v-sepia2.jpg") + "[Q=85,strip]", mat]),
+        ],
     }
+
+
+def write_recipe(out):
+    with open(os.path.join(out, "three.json"), "w") as f:
+        f.write('{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": ['
+                '{"filter": "CISepiaTone", "parameters": {"inputIntensity": 0.8}}, '
+                '{"filter": "CIExposureAdjust", "parameters": {"inputEV": 0.3}}, '
+                '{"filter": "CIColorControls", "parameters": {"inputSaturation": 1.2, "inputContrast": 1.1}}]}')
 
 
 def run_one(argv):
@@ -90,6 +116,7 @@ def main():
     emit("| image | operation | tool | wall s (median) | CPU s | max RSS MiB | sepia ÷ tool (wall) | sepia ÷ tool (RSS) |")
     emit("|---|---|---|---|---|---|---|---|")
     out = tempfile.mkdtemp(prefix="sepia-bench-")
+    write_recipe(out)
     try:
         for image in args.images.split(","):
             photo = os.path.join(args.photos, image)

@@ -51,5 +51,20 @@ let benchmarks: @Sendable () -> Void = {
             let image = source().image.applying(SepiaTone())
             blackHole(try ImageEncoding.encodeSynchronously(image, as: .jpeg, context: context))
         }
+        // Three colour filters fuse into one pass: this should cost about what SepiaTone.full does.
+        Benchmark("Render.ColorChain3.full.\(name)") { _ in
+            let image = source().image.applying(SepiaTone(intensity: 0.8)).applying(ExposureAdjust(ev: 0.3))
+                .applying(ColorControls(saturation: 1.2, brightness: 0, contrast: 1.1))
+            blackHole(try ImageEncoding.encodeSynchronously(image, as: .jpeg, context: context))
+        }
+        Benchmark("Render.GaussianBlur10.full.\(name)") { _ in
+            let image = source().image.applying(GaussianBlur(radius: 10))
+            blackHole(try ImageEncoding.encodeSynchronously(image, as: .jpeg, context: context))
+        }
+        Benchmark("Render.FilterStrip.150.\(name)") { _ in
+            let items = try FilterCatalog.bundled()
+            let strip = try await FilterStrip.render(source().image, items: items, size: IntSize(width: 150, height: 150), context: context)
+            for thumbnail in strip { blackHole(try ImageEncoding.encode(thumbnail.bitmap, as: .jpeg)) }
+        }
     }
 }

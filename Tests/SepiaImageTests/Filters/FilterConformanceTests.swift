@@ -128,7 +128,7 @@ import Testing
             case .boolean:
                 #expect(throws: FilterError.self) { try FilterRegistry.makeFilter(named: name, parameters: [p.key: .string("yes")]) }
             case .scalar, .distance, .angle, .count:
-                #expect(throws: FilterError.notFinite(filter: name, key: p.key)) {
+                #expect(throws: FilterError.notFinite(filter: name, key: p.coreImageKey)) {
                     try FilterRegistry.makeFilter(named: name, parameters: [p.coreImageKey: .number(.nan)])
                 }
                 #expect(throws: FilterError.self) { try FilterRegistry.makeFilter(named: name, parameters: [p.key: .vector([1, 2])]) }
