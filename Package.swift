@@ -15,9 +15,12 @@ let package = Package(
         .library(name: "SepiaImage", targets: ["SepiaImage"]),
         .library(name: "SepiaCodecs", targets: ["SepiaCodecs"]),
         .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
+        .library(name: "SepiaLibrary", targets: ["SepiaLibrary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // C libraries, reached only from SepiaCodecs.
@@ -37,11 +40,20 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs"], swiftSettings: swiftSettings),
+        // The photo library: PhotoKit's model on SQLite (GRDB), content-addressed files, an image store.
+        .target(
+            name: "SepiaLibrary",
+            dependencies: [
+                "SepiaImage", "SepiaCodecs",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
         // The `sepia` command.
         .executableTarget(
             name: "SepiaCLI",
             dependencies: [
-                "SepiaImage", "SepiaCodecs",
+                "SepiaImage", "SepiaCodecs", "SepiaLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -49,7 +61,10 @@ let package = Package(
         .testTarget(name: "SepiaImageTests", dependencies: ["SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
-        .testTarget(name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaLibraryTests", dependencies: ["SepiaLibrary", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -73,6 +73,11 @@ public final class EncodedBytes: @unchecked Sendable {
         base.deallocate()
     }
 
+    /// Calls `body` with the bytes, which stay valid only for the call.
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(buffer)
+    }
+
     /// The bytes as a buffer.
     var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 

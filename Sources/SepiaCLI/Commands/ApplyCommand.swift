@@ -64,47 +64,8 @@ struct ApplyCommand: AsyncParsableCommand {
 
     /// The filters to apply: the recipe's steps, or the one named filter.
     func makeFilters() throws -> [any Filter] {
-        if let recipe {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: recipe))
-            } catch {
-                throw ValidationError("cannot read the recipe \(recipe): \(error.localizedDescription)")
-            }
-            do {
-                return try EditRecipe.decode(data).makeFilters()
-            } catch {
-                throw ValidationError("\(recipe): \(error.description)")
-            }
-        }
-        return [try makeFilter()]
-    }
-
-    func makeFilter() throws -> any Filter {
-        guard let type = FilterRegistry.type(named: filter) else {
-            throw ValidationError(FilterError.unknownFilter(name: filter).description)
-        }
-        var values: [String: FilterValue] = [:]
-        if let intensity {
-            values = FilterRegistry.sliderParameters(for: type.descriptor, intensity: intensity)
-        }
-        for item in param {
-            guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
-                throw ValidationError("--param takes KEY=VALUE, not '\(item)'")
-            }
-            let key = String(item[..<eq])
-            let value = FilterValue(parsing: String(item[item.index(after: eq)...]))
-            if let existing = type.descriptor.parameter(forKey: key) {
-                values[existing.key] = value
-            } else {
-                values[key] = value
-            }
-        }
-        do {
-            return try FilterRegistry.makeFilter(named: filter, parameters: values)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        if let recipe { return try FilterInvocation.loadRecipe(recipe).makeFilters() }
+        return [try FilterInvocation.makeFilter(named: filter, intensity: intensity, parameters: param)]
     }
 
     private func outputPath(for input: String, format: ImageFormat?) throws -> (String, ImageFormat) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SepiaCodecs
 import SepiaImage
+import SepiaLibrary
 
 /// The exit codes of `sepia`, after BSD's sysexits.
 enum ExitStatus {
@@ -14,6 +15,8 @@ enum ExitStatus {
     static let software: Int32 = 70
     /// An output could not be written.
     static let cannotCreate: Int32 = 73
+    /// Reading or writing the library failed.
+    static let ioError: Int32 = 74
 
     /// The exit code for `error`, raised while reading inputs or writing outputs.
     static func code(for error: any Error, writingOutput: Bool = false) -> Int32 {
@@ -28,6 +31,14 @@ enum ExitStatus {
             return usage
         case is FilterCatalog.LoadError:
             return dataError
+        case let library as LibraryError:
+            switch library.code {
+            case .invalidRequest: return usage
+            case .notFound: return noInput
+            case .duplicate, .unreadableImage, .invalidEditingOutput, .unsupportedAdjustment, .newerSchema, .objectDeleted:
+                return dataError
+            case .cannotOpen, .fileSystem, .database: return ioError
+            }
         case let render as RenderError:
             switch render {
             case .internalInconsistency: return software

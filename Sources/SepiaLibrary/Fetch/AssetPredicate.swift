@@ -1,0 +1,88 @@
+public import Foundation
+
+/// Which assets a fetch returns: a typed predicate (PhotoKit's `NSPredicate` on `PHAsset`, restricted to the
+/// keys it supports) that compiles to SQL. Combine with `&&`, `||` and `!`.
+///
+/// ```swift
+/// var options = FetchOptions()
+/// options.predicate = .isFavorite && .created(after: lastYear) && !.hasAdjustments
+/// ```
+public indirect enum AssetPredicate: Sendable, Hashable {
+    /// Favourites.
+    case isFavorite
+    /// Hidden assets (only meaningful with ``FetchOptions/includeHiddenAssets``).
+    case isHidden
+    /// Assets with a live edit.
+    case hasAdjustments
+    /// Assets of a media type.
+    case mediaType(MediaType)
+    /// A date property compared with a date.
+    case date(DateKey, Comparison, Date)
+    /// A size property compared with a number of pixels.
+    case size(SizeKey, Comparison, Int)
+    /// Assets whose camera model is exactly this (EXIF `Model`).
+    case cameraModel(String)
+    /// Assets whose camera maker is exactly this (EXIF `Make`).
+    case cameraMake(String)
+    /// Assets with GPS coordinates.
+    case hasLocation
+    /// Assets whose original file name contains this text (case-insensitive).
+    case filenameContains(String)
+    /// The asset with this identifier.
+    case identifier(String)
+    /// Assets with one of these identifiers.
+    case identifiers([String])
+    /// Assets taken in this year, in the place they were taken.
+    case creationYear(Int)
+    /// Assets taken in this month of this year.
+    case creationMonth(year: Int, month: Int)
+    /// Both.
+    case and(AssetPredicate, AssetPredicate)
+    /// Either.
+    case or(AssetPredicate, AssetPredicate)
+    /// Not.
+    case not(AssetPredicate)
+
+    /// The date properties a predicate can compare.
+    public enum DateKey: String, Sendable, Hashable, CaseIterable {
+        /// ``Asset/creationDate``.
+        case creationDate
+        /// ``Asset/modificationDate``.
+        case modificationDate
+        /// ``Asset/addedDate``.
+        case addedDate
+    }
+
+    /// The size properties a predicate can compare.
+    public enum SizeKey: String, Sendable, Hashable, CaseIterable {
+        /// ``Asset/pixelWidth``.
+        case pixelWidth
+        /// ``Asset/pixelHeight``.
+        case pixelHeight
+    }
+
+    /// A comparison.
+    public enum Comparison: String, Sendable, Hashable, CaseIterable {
+        case lessThan = "<"
+        case lessThanOrEqual = "<="
+        case equal = "="
+        case notEqual = "<>"
+        case greaterThanOrEqual = ">="
+        case greaterThan = ">"
+    }
+
+    /// Assets created after `date` (exclusive).
+    public static func created(after date: Date) -> AssetPredicate { .date(.creationDate, .greaterThan, date) }
+
+    /// Assets created before `date` (exclusive).
+    public static func created(before date: Date) -> AssetPredicate { .date(.creationDate, .lessThan, date) }
+
+    /// Both predicates.
+    public static func && (a: AssetPredicate, b: AssetPredicate) -> AssetPredicate { .and(a, b) }
+
+    /// Either predicate.
+    public static func || (a: AssetPredicate, b: AssetPredicate) -> AssetPredicate { .or(a, b) }
+
+    /// The negation.
+    public static prefix func ! (a: AssetPredicate) -> AssetPredicate { .not(a) }
+}

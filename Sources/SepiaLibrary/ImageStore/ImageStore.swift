@@ -1,0 +1,126 @@
+import Foundation
+public import SepiaCodecs
+public import SepiaImage
+import Synchronization
+
+/// Thumbnails and previews of the library's assets, kept apart from the records (Homepwner's `ImageStore`):
+/// a memory cache with a byte-cost limit and least-recently-used eviction, in front of the on-disk cache in
+/// the library's `cache/` folder. The memory cache sheds entries when the process comes under memory
+/// pressure; the disk cache is derived data and may be deleted at any time. An asset's images go when the
+/// asset goes.
+public final class ImageStore: Sendable {
+    let folder: LibraryFolder
+    let memory: LRUCache<RenditionKey, Rendition>
+    private let pressureMonitor: Mutex<MemoryPressureMonitor?> = Mutex(nil)
+
+    init(folder: LibraryFolder, memoryCostLimit: Int) {
+        self.folder = folder
+        memory = LRUCache(costLimit: memoryCostLimit)
+    }
+
+    /// The memory cache's limit in bytes of encoded image data.
+    public var memoryCostLimit: Int {
+        get { memory.costLimit }
+        set { memory.costLimit = newValue }
+    }
+
+    /// The bytes the memory cache holds now.
+    public var memoryCost: Int { memory.totalCost }
+
+    /// The number of renditions in memory.
+    public var memoryCount: Int { memory.count }
+
+    /// The rendition for `key`: from memory, else from disk (then kept in memory too).
+    public func rendition(for key: RenditionKey) -> Rendition? {
+        if let hit = memory.value(for: key) { return hit }
+        guard let fromDisk = diskRendition(for: key) else { return nil }
+        memory.insert(fromDisk, for: key, cost: fromDisk.cost)
+        return fromDisk
+    }
+
+    /// The rendition for `key` if it is in memory.
+    public func memoryRendition(for key: RenditionKey) -> Rendition? {
+        memory.value(for: key)
+    }
+
+    /// Keeps `rendition` in memory and, unless `diskToo` is false, on disk.
+    public func store(_ rendition: Rendition, for key: RenditionKey, diskToo: Bool = true) {
+        memory.insert(rendition, for: key, cost: rendition.cost)
+        if diskToo { try? writeToDisk(rendition, for: key) }
+    }
+
+    /// Removes every image of an asset from memory and disk, except the versions in `keeping`.
+    public func removeImages(forAsset assetID: String, keepingVersions keeping: Set<String> = []) {
+        memory.removeAll { $0.assetID == assetID && !keeping.contains($0.version) }
+        let cacheFolder = folder.cacheFolder(assetID: assetID)
+        if keeping.isEmpty {
+            try? FileManager.default.removeItem(atPath: cacheFolder)
+            return
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? [] {
+            if let key = RenditionKey(assetID: assetID, fileName: name), keeping.contains(key.version) { continue }
+            DurableFile.remove(cacheFolder + "/" + name)
+        }
+    }
+
+    /// Empties the memory cache (the disk cache stays).
+    public func removeAllFromMemory() {
+        memory.trim(toCost: 0)
+    }
+
+    /// Sheds memory for `pressure`: half the cache on a warning, all of it when critical.
+    public func handle(_ pressure: MemoryPressure) {
+        switch pressure {
+        case .normal: break
+        case .warning: memory.trim(toCost: memory.totalCost / 2)
+        case .critical: memory.trim(toCost: 0)
+        }
+    }
+
+    /// Starts watching memory pressure (polling every `interval`) and shedding accordingly.
+    public func watchMemoryPressure(sources: MemoryPressure.Sources = .system, interval: Duration = .seconds(2)) {
+        let monitor = MemoryPressureMonitor(sources: sources, interval: interval) { [weak self] level in
+            self?.handle(level)
+        }
+        pressureMonitor.withLock { $0 = monitor }
+    }
+
+    /// Stops watching memory pressure.
+    public func stopWatchingMemoryPressure() {
+        pressureMonitor.withLock { monitor in
+            monitor?.stop()
+            monitor = nil
+        }
+    }
+
+    // MARK: - Disk
+
+    /// The renditions of one version of an asset that are on disk.
+    func diskKeys(assetID: String, version: String) -> [RenditionKey] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.cacheFolder(assetID: assetID))) ?? []
+        return names.compactMap { RenditionKey(assetID: assetID, fileName: $0) }.filter { $0.version == version }
+    }
+
+    func diskRendition(for key: RenditionKey) -> Rendition? {
+        let path = folder.cacheFolder(assetID: key.assetID) + "/" + key.fileName
+        guard let bytes = try? EncodedBytes.read(contentsOf: path, maximumBytes: 64 << 20),
+            let file = try? ImageDecoding.open(bytes)
+        else { return nil }
+        let data = bytes.withUnsafeBytes { Array($0) }
+        return Rendition(data: data, pixelSize: file.displaySize)
+    }
+
+    func writeToDisk(_ rendition: Rendition, for key: RenditionKey) throws(LibraryError) {
+        let destination = folder.cacheFolder(assetID: key.assetID) + "/" + key.fileName
+        let folderPath = folder.cacheFolder(assetID: key.assetID)
+        if !FileManager.default.fileExists(atPath: folderPath) {
+            do {
+                try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
+            } catch {
+                throw LibraryError(.fileSystem, "cannot create the cache folder: \(error.localizedDescription)", subject: folderPath)
+            }
+        }
+        // Derived data: written atomically (no reader sees half a file) but not flushed to disk.
+        try DurableFile.write(rendition.data, to: destination, via: folder.temporaryFile(suffix: ".jpg"), sync: false)
+    }
+}

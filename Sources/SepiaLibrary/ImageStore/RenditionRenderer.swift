@@ -1,0 +1,41 @@
+import SepiaCodecs
+import SepiaImage
+
+/// Makes renditions: an upright image resized for a target size and mode, encoded as JPEG.
+struct RenditionRenderer: Sendable {
+    let context: RenderContext
+    let quality: Int
+
+    /// The renditions made for every asset when it is imported or edited, as Immich does: a preview that fits
+    /// 1440 × 1440 and a thumbnail that fits 256 × 256. Requests for smaller sizes are served from them.
+    static let preview = IntSize(width: 1440, height: 1440)
+    static let thumbnail = IntSize(width: 256, height: 256)
+
+    /// Renders `image` for `size` and `mode`.
+    func render(_ image: Image, size: IntSize, mode: ContentMode) async throws -> Rendition {
+        let bitmap = try await context.renderBitmap(image.thumbnail(size: size, mode: mode), layout: .rgb)
+        return try encode(bitmap)
+    }
+
+    /// The preview and the thumbnail of `image`: the thumbnail is resized from the preview's pixels, so the
+    /// source is decoded once.
+    func standardRenditions(of image: Image) async throws -> (preview: Rendition, thumbnail: Rendition) {
+        let large = try await context.renderBitmap(image.thumbnail(size: Self.preview, mode: .aspectFit), layout: .rgb)
+        let small = try await context.renderBitmap(
+            Image(bitmap: large).thumbnail(size: Self.thumbnail, mode: .aspectFit), layout: .rgb)
+        return (try encode(large), try encode(small))
+    }
+
+    func encode(_ bitmap: Bitmap) throws -> Rendition {
+        Rendition(
+            data: try ImageEncoding.encode(bitmap, as: .jpeg, options: EncodeOptions(quality: quality)), pixelSize: bitmap.size)
+    }
+
+    /// Renders and stores the standard renditions of one version of an asset on disk.
+    func storeStandardRenditions(of image: Image, assetID: String, version: String, in store: ImageStore) async throws {
+        let (preview, thumbnail) = try await standardRenditions(of: image)
+        try store.writeToDisk(preview, for: RenditionKey(assetID: assetID, version: version, size: Self.preview, mode: .aspectFit))
+        try store.writeToDisk(
+            thumbnail, for: RenditionKey(assetID: assetID, version: version, size: Self.thumbnail, mode: .aspectFit))
+    }
+}

@@ -1,0 +1,255 @@
+public import Foundation
+import SepiaCodecs
+
+/// Imports files and folders into a library: finds the images (recursively, skipping hidden files), prepares
+/// several at once, and commits them in batches, so a large import uses every core and a killed import loses
+/// at most the batch in flight. Duplicates (same SHA-256) are reported, not added; files that are not
+/// decodable images are skipped with the reason; a file imported before from the same path, unchanged since
+/// (size, modification time and inode), is not read again.
+public final class AssetImporter: Sendable {
+    /// The library imported into.
+    public let library: PhotoLibrary
+    /// An album every imported (or already present) asset is added to, created if needed.
+    public let albumTitle: String?
+    /// How many files are prepared at once.
+    public let concurrency: Int
+    /// How many prepared files one transaction commits at most.
+    public let batchSize: Int
+
+    /// An importer.
+    public init(
+        library: PhotoLibrary, albumTitle: String? = nil, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+        batchSize: Int = 16
+    ) {
+        self.library = library
+        self.albumTitle = albumTitle
+        self.concurrency = max(1, concurrency)
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// The regular files under `paths` (files as given, folders recursively, hidden entries left out), sorted,
+    /// and a failure for every path that does not exist.
+    public static func candidates(in paths: [String]) -> (files: [String], missing: [ImportItemResult]) {
+        var files: [String] = []
+        var missing: [ImportItemResult] = []
+        for raw in paths {
+            let path = URL(fileURLWithPath: raw).standardizedFileURL.path
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                missing.append(ImportItemResult(path: raw, status: .failed, reason: String(cString: strerror(errno))))
+                continue
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                var found: [String] = []
+                if let enumerator = FileManager.default.enumerator(
+                    at: URL(fileURLWithPath: path), includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+                {
+                    for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+                        found.append(url.standardizedFileURL.path)
+                    }
+                }
+                files += found.sorted()
+            } else if (info.st_mode & S_IFMT) == S_IFREG {
+                files.append(path)
+            } else {
+                missing.append(ImportItemResult(path: raw, status: .skipped, reason: "not a regular file"))
+            }
+        }
+        var seen = Set<String>()
+        return (files.filter { seen.insert($0).inserted }, missing)
+    }
+
+    /// What one worker made of one file.
+    private enum Prepared: Sendable {
+        case ready(PreparedAsset, ImportSource)
+        case known(ImportItemResult, ImportSource?)
+        case done(ImportItemResult)
+    }
+
+    /// Imports `paths`, calling `onResult` for every file as its outcome is final (imported files once their
+    /// batch has committed).
+    public func importFiles(
+        _ paths: [String], onResult: @escaping @Sendable (ImportItemResult, ImportProgress) -> Void = { _, _ in }
+    ) async throws(LibraryError) -> ImportSummary {
+        let start = Date()
+        let (files, missing) = Self.candidates(in: paths)
+        let total = files.count + missing.count
+        var summary = ImportSummary()
+        var completed = 0
+        func report(_ result: ImportItemResult) {
+            summary.count(result.status)
+            completed += 1
+            onResult(result, ImportProgress(completed: completed, total: total))
+        }
+        missing.forEach(report)
+
+        var albumID: String?
+        var createAlbum = false
+        if let albumTitle {
+            if let existing = try? library.album(albumTitle), existing.isEditable {
+                albumID = existing.id
+            } else {
+                albumID = ChangeRequests.newIdentifier()
+                createAlbum = true
+            }
+        }
+
+        var batch: [(PreparedAsset, ImportSource)] = []
+        var pendingSources: [ImportSource] = []
+        var pendingMembers: [(ImportItemResult)] = []
+        var lastCommit = Date()
+
+        func commit() async {
+            guard !batch.isEmpty || !pendingSources.isEmpty || !pendingMembers.isEmpty else { return }
+            let items = batch
+            let sources = pendingSources
+            let members = pendingMembers
+            batch = []
+            pendingSources = []
+            pendingMembers = []
+            lastCommit = Date()
+            let outcome = await commitBatch(
+                items, sources: sources, members: members.compactMap(\.assetID), albumID: albumID, createAlbum: createAlbum)
+            if outcome.albumCreated { createAlbum = false }
+            for result in members { report(result) }
+            for result in outcome.results { report(result) }
+        }
+
+        await withTaskGroup(of: Prepared.self) { group in
+            var next = 0
+            func launch() {
+                guard next < files.count else { return }
+                let path = files[next]
+                next += 1
+                group.addTask { await self.prepare(path) }
+            }
+            for _ in 0..<concurrency { launch() }
+            while let prepared = await group.next() {
+                launch()
+                switch prepared {
+                case .ready(let asset, let source):
+                    batch.append((asset, source))
+                case .known(let result, let source):
+                    if let source { pendingSources.append(source) }
+                    if albumID != nil { pendingMembers.append(result) } else { report(result) }
+                case .done(let result):
+                    report(result)
+                }
+                if batch.count >= batchSize || Date().timeIntervalSince(lastCommit) > 2 {
+                    await commit()
+                }
+            }
+        }
+        await commit()
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Prepares one file.
+    private func prepare(_ path: String) async -> Prepared {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return .done(ImportItemResult(path: path, status: .failed, reason: String(cString: strerror(errno))))
+        }
+        let source = ImportSource(
+            path: path, byteCount: Int(info.st_size),
+            modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9, inode: UInt64(info.st_ino),
+            contentHash: "")
+        if let known = try? library.store.importSource(path: path), known.byteCount == source.byteCount,
+            known.modificationTime == source.modificationTime, known.inode == source.inode,
+            let asset = try? library.store.asset(contentHash: known.contentHash)
+        {
+            return .known(ImportItemResult(path: path, status: .alreadyImported, assetID: asset.id), nil)
+        }
+        if let reason = Self.unsupportedReason(path) {
+            return .done(ImportItemResult(path: path, status: .skipped, reason: reason))
+        }
+        do {
+            let prepared = try await library.prepareAsset(fileAt: path)
+            var recorded = source
+            recorded.contentHash = prepared.asset.contentHash
+            return .ready(prepared, recorded)
+        } catch {
+            switch error.code {
+            case .duplicate:
+                var recorded = source
+                if let id = error.relatedID, let asset = try? library.asset(id) { recorded.contentHash = asset.contentHash }
+                return .known(
+                    ImportItemResult(path: path, status: .duplicate, assetID: error.relatedID, reason: error.reason),
+                    recorded.contentHash.isEmpty ? nil : recorded)
+            case .unreadableImage:
+                return .done(ImportItemResult(path: path, status: .skipped, reason: error.reason))
+            default:
+                return .done(ImportItemResult(path: path, status: .failed, reason: error.description))
+            }
+        }
+    }
+
+    /// Why a file is not worth reading, judged from its first bytes; nil when it may be an image.
+    static func unsupportedReason(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        if head.isEmpty { return "the file is empty" }
+        guard let format = ImageFormat.sniff(Array(head)) else {
+            return "not an image Sepia recognises; supported formats are JPEG, PNG, WebP, HEIC and AVIF"
+        }
+        if !format.isDecodable { return "\(format) is not supported; Sepia decodes JPEG, PNG, WebP, HEIC and AVIF" }
+        return nil
+    }
+
+    private struct BatchOutcome {
+        var results: [ImportItemResult] = []
+        var albumCreated = false
+    }
+
+    /// Commits prepared assets with their import records and album memberships in one transaction; if that
+    /// fails because another process imported one of them meanwhile, commits them one by one.
+    private func commitBatch(
+        _ items: [(PreparedAsset, ImportSource)], sources: [ImportSource], members: [String], albumID: String?, createAlbum: Bool
+    ) async -> BatchOutcome {
+        func requests(_ items: [(PreparedAsset, ImportSource)], sources: [ImportSource], members: [String], create: Bool)
+            -> [ChangeRequests.Request]
+        {
+            var requests: [ChangeRequests.Request] = []
+            if create, let albumID, let albumTitle { requests.append(.stored(.createAlbum(id: albumID, title: albumTitle))) }
+            for (prepared, _) in items { requests.append(.createPrepared(prepared)) }
+            for source in sources + items.map(\.1) { requests.append(.stored(.recordImportSource(source))) }
+            if let albumID {
+                let ids = items.map(\.0.localIdentifier) + members
+                if !ids.isEmpty { requests.append(.stored(.addAssets(albumID: albumID, assetIDs: ids))) }
+            }
+            return requests
+        }
+        var outcome = BatchOutcome()
+        do {
+            _ = try await library.apply(requests(items, sources: sources, members: members, create: createAlbum))
+            outcome.albumCreated = createAlbum
+            outcome.results = items.map { ImportItemResult(path: $0.1.path, status: .imported, assetID: $0.0.localIdentifier) }
+            return outcome
+        } catch where items.count > 1 || error.code == .duplicate {
+            // One at a time, so one duplicate or failure does not take the others with it.
+            var create = createAlbum
+            var first = true
+            for item in items {
+                do {
+                    _ = try await library.apply(requests([item], sources: first ? sources : [], members: first ? members : [], create: create))
+                    if create { outcome.albumCreated = true }
+                    create = false
+                    first = false
+                    outcome.results.append(ImportItemResult(path: item.1.path, status: .imported, assetID: item.0.localIdentifier))
+                } catch {
+                    let existing: Asset? = error.code == .duplicate ? (try? library.asset(contentHash: item.0.asset.contentHash)) ?? nil : nil
+                    outcome.results.append(
+                        ImportItemResult(
+                            path: item.1.path, status: existing != nil ? .duplicate : .failed, assetID: existing?.id,
+                            reason: error.description))
+                }
+            }
+            return outcome
+        } catch {
+            outcome.results = items.map { ImportItemResult(path: $0.1.path, status: .failed, reason: error.description) }
+            return outcome
+        }
+    }
+}

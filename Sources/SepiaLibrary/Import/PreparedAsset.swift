@@ -1,0 +1,22 @@
+import Foundation
+import SepiaCodecs
+
+/// An image made ready to join the library: checked, hashed, its original stored and its thumbnail and
+/// preview rendered, waiting for a change block to create the asset
+/// (``ChangeRequests/createAsset(from:)-(PreparedAsset)``). Preparing is the slow part of an import and runs
+/// outside any transaction, so many files can be prepared concurrently and committed together.
+public struct PreparedAsset: Sendable {
+    /// The identifier the asset will have.
+    public var localIdentifier: String { asset.id }
+    /// The asset as it will be created.
+    public let asset: Asset
+    /// The stored original.
+    let file: StoredFile
+    /// Where the original came from, to write it again if a concurrent clean-up removed it before the commit.
+    let origin: Origin
+
+    enum Origin: Sendable {
+        case file(String)
+        case bytes(EncodedBytes)
+    }
+}

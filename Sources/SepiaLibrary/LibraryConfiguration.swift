@@ -1,0 +1,37 @@
+public import SepiaCodecs
+public import SepiaImage
+
+/// How a library is opened and how it treats files.
+public struct LibraryConfiguration: Sendable {
+    /// Limits and strictness for imported files. Imports are strict by default: a file whose data is damaged
+    /// (truncated, corrupt entropy data) is refused rather than stored with grey patches.
+    public var decodeOptions: DecodeOptions
+    /// The memory cache's limit, in bytes of encoded images.
+    public var memoryCacheLimit: Int
+    /// JPEG quality of renditions (thumbnails and previews).
+    public var renditionQuality: Int
+    /// JPEG quality of rendered edits.
+    public var editQuality: Int
+    /// How often observers check for commits made by other processes.
+    public var changePollInterval: Duration
+    /// The render context for renditions and edits; nil makes one per library.
+    public var renderContext: RenderContext?
+    /// Whether the image store sheds memory under memory pressure.
+    public var watchesMemoryPressure: Bool
+
+    /// The defaults: strict imports with the standard limits, a 128 MiB memory cache, q82 renditions, q92
+    /// edits, 250 ms change polling.
+    public init(
+        decodeOptions: DecodeOptions = DecodeOptions(strict: true), memoryCacheLimit: Int = 128 << 20, renditionQuality: Int = 82,
+        editQuality: Int = 92, changePollInterval: Duration = .milliseconds(250), renderContext: RenderContext? = nil,
+        watchesMemoryPressure: Bool = true
+    ) {
+        self.decodeOptions = decodeOptions
+        self.memoryCacheLimit = memoryCacheLimit
+        self.renditionQuality = renditionQuality
+        self.editQuality = editQuality
+        self.changePollInterval = changePollInterval
+        self.renderContext = renderContext
+        self.watchesMemoryPressure = watchesMemoryPressure
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SepiaCodecs
+
+extension PhotoLibrary {
+    /// Runs a change block and applies its requests in one transaction (PhotoKit's `performChanges`): all of
+    /// them happen, or — if any fails — none does, and files written for them are removed.
+    ///
+    /// Files are prepared first, outside the transaction: new originals are checked, hashed, rendered and
+    /// stored durably, and edits' renders are moved into place. Only then does the transaction record the rows
+    /// that name them, so a process killed at any moment leaves a consistent library (at worst, files no row
+    /// names, removed the next time the library opens alone).
+    @discardableResult
+    public func performChanges(_ block: (ChangeRequests) throws -> Void) async throws(LibraryError) -> ChangeOutcome {
+        let requests = ChangeRequests()
+        do {
+            try block(requests)
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw LibraryError(.invalidRequest, "the change block failed: \(error)")
+        }
+        return try await apply(requests.requests)
+    }
+
+    func apply(_ requests: [ChangeRequests.Request]) async throws(LibraryError) -> ChangeOutcome {
+        var outcome = ChangeOutcome()
+        var changes: [StoredChange] = []
+        var prepared: [PreparedAsset] = []
+        var written: [StoredFile] = []
+        var newVersions: [(assetID: String, version: String)] = []
+        do throws(LibraryError) {
+            for request in requests {
+                switch request {
+                case .createFromFile(let id, let path):
+                    let bytes: EncodedBytes
+                    do {
+                        bytes = try EncodedBytes.read(contentsOf: path, maximumBytes: configuration.decodeOptions.maximumFileBytes)
+                    } catch {
+                        throw error.code == .fileSystem
+                            ? LibraryError(.fileSystem, error.reason, subject: path) : LibraryError.unreadable(error, file: path)
+                    }
+                    var info = stat()
+                    let date = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : Date()
+                    let asset = try await prepare(
+                        bytes, filename: (path as NSString).lastPathComponent, fileDate: date, origin: .file(path),
+                        displayName: path, id: id)
+                    prepared.append(asset)
+                case .createFromData(let id, let data, let filename):
+                    let bytes = EncodedBytes(data: data)
+                    let asset = try await prepare(
+                        bytes, filename: Self.safeFilename(filename), fileDate: Date(), origin: .bytes(bytes), displayName: filename,
+                        id: id)
+                    prepared.append(asset)
+                case .createPrepared(let asset):
+                    prepared.append(asset)
+                case .stored(let change):
+                    changes.append(change)
+                    if case .createAlbum(let id, _) = change { outcome.createdAlbumIDs.append(id) }
+                    continue
+                case .contentEditing(let assetID, let output):
+                    let adjustment = try await prepareEdit(output, assetID: assetID)
+                    written.append(StoredFile(kind: .render, hash: adjustment.renderedContentHash, format: .jpeg))
+                    newVersions.append((assetID, adjustment.id))
+                    changes.append(.setAdjustment(assetID: assetID, adjustment))
+                    continue
+                }
+                let asset = prepared[prepared.count - 1]
+                written.append(asset.file)
+                outcome.createdAssetIDs.append(asset.localIdentifier)
+                changes.append(.createAsset(NewAsset(asset: asset.asset, file: asset.file)))
+            }
+        } catch {
+            discard(written: written, assets: prepared.map(\.localIdentifier), versions: newVersions)
+            throw error
+        }
+
+        var attempt = 0
+        while true {
+            do {
+                let result = try store.commit(changes) { [folder] file in DurableFile.size(of: file.path(in: folder)) != nil }
+                outcome.generation = result.generation
+                didCommit(result)
+                return outcome
+            } catch let error where error.vanishedFile != nil && attempt < 3 {
+                // A concurrent clean-up removed a file this commit needs (same content, released by another
+                // change): write it again and retry.
+                attempt += 1
+                if let asset = prepared.first(where: { $0.file == error.vanishedFile }) {
+                    do {
+                        try restoreOriginal(of: asset)
+                    } catch {
+                        discard(written: written, assets: prepared.map(\.localIdentifier), versions: newVersions)
+                        throw error
+                    }
+                } else {
+                    discard(written: written, assets: prepared.map(\.localIdentifier), versions: newVersions)
+                    throw LibraryError(.fileSystem, "a rendered edit was removed while it was saved; save the edit again")
+                }
+            } catch {
+                discard(written: written, assets: prepared.map(\.localIdentifier), versions: newVersions)
+                throw error
+            }
+        }
+    }
+
+    /// Follows up on a commit: tells observers, removes files no row names any more, drops cached images of
+    /// deleted assets and of superseded versions.
+    func didCommit(_ result: CommitResult) {
+        monitor.didChange(generation: result.generation)
+        removeUnreferenced(result.releasedFiles)
+        for id in result.deletedAssetIDs { imageStore.removeImages(forAsset: id) }
+        if !result.reversionedAssetIDs.isEmpty, let assets = try? store.assets(ids: result.reversionedAssetIDs) {
+            for asset in assets { imageStore.removeImages(forAsset: asset.id, keepingVersions: ["original", asset.contentVersion]) }
+        }
+    }
+
+    /// Removes the files of a change that did not commit, unless some row names them (the same content may
+    /// belong to another asset or process).
+    func discard(written: [StoredFile], assets: [String], versions: [(assetID: String, version: String)]) {
+        removeUnreferenced(written)
+        for id in assets { imageStore.removeImages(forAsset: id) }
+        for (assetID, version) in versions {
+            let current = (try? store.assets(ids: [assetID]).first?.contentVersion) ?? "original"
+            if current != version { imageStore.removeImages(forAsset: assetID, keepingVersions: ["original", current]) }
+        }
+    }
+
+    func removeUnreferenced(_ files: [StoredFile]) {
+        guard !files.isEmpty else { return }
+        let folder = self.folder
+        try? store.withUnreferencedFiles(files) { unreferenced in
+            for file in unreferenced { DurableFile.remove(file.path(in: folder)) }
+            if !unreferenced.isEmpty {
+                DurableFile.flushFolder(folder.originals)
+                DurableFile.flushFolder(folder.renders)
+            }
+        }
+    }
+}

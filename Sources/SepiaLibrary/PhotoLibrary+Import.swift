@@ -1,0 +1,125 @@
+public import Foundation
+import SepiaCodecs
+import SepiaImage
+
+extension PhotoLibrary {
+    /// Prepares the image file at `path` to join the library: reads it (within the limits), checks it
+    /// decodes, hashes it, refuses it if the library already has it, renders its thumbnail and preview, and
+    /// stores the original durably. Commit it with ``ChangeRequests/createAsset(from:)-(PreparedAsset)``.
+    ///
+    /// - Throws: ``LibraryError/Code/duplicate`` (with the existing asset in ``LibraryError/relatedID``),
+    ///   ``LibraryError/Code/unreadableImage`` for files that are not decodable images, or file-system errors.
+    public func prepareAsset(fileAt path: String) async throws(LibraryError) -> PreparedAsset {
+        let bytes: EncodedBytes
+        do {
+            bytes = try EncodedBytes.read(contentsOf: path, maximumBytes: configuration.decodeOptions.maximumFileBytes)
+        } catch {
+            if error.code == .fileSystem { throw LibraryError(.fileSystem, error.reason, subject: path) }
+            throw LibraryError.unreadable(error, file: path)
+        }
+        var info = stat()
+        let fileDate = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : Date()
+        return try await prepare(
+            bytes, filename: (path as NSString).lastPathComponent, fileDate: fileDate, origin: .file(path), displayName: path)
+    }
+
+    /// Prepares an image from its encoded bytes (an upload); see ``prepareAsset(fileAt:)``.
+    public func prepareAsset(data: Data, filename: String, fileDate: Date? = nil) async throws(LibraryError) -> PreparedAsset {
+        let bytes = EncodedBytes(data: data)
+        return try await prepare(
+            bytes, filename: Self.safeFilename(filename), fileDate: fileDate ?? Date(), origin: .bytes(bytes), displayName: filename)
+    }
+
+    func prepare(
+        _ bytes: EncodedBytes, filename: String, fileDate: Date, origin: PreparedAsset.Origin, displayName: String,
+        id: String = ChangeRequests.newIdentifier()
+    ) async throws(LibraryError) -> PreparedAsset {
+        let file: any EncodedImage
+        do {
+            file = try ImageDecoding.open(bytes, options: configuration.decodeOptions)
+        } catch {
+            throw LibraryError.unreadable(error, file: displayName)
+        }
+        let hash = ContentHash.of(bytes)
+        if let existing = try store.asset(contentHash: hash) {
+            var error = LibraryError(.duplicate, "the file is already in the library as asset \(existing.id)", subject: displayName)
+            error.relatedID = existing.id
+            throw error
+        }
+        // Rendering the preview decodes the whole image: damaged data fails here, before anything is stored.
+        do {
+            try await renderer.storeStandardRenditions(of: file.image, assetID: id, version: "original", in: imageStore)
+        } catch {
+            imageStore.removeImages(forAsset: id)
+            if let codec = error as? CodecError { throw LibraryError.unreadable(codec, file: displayName) }
+            if let library = error as? LibraryError { throw library }
+            throw LibraryError(.unreadableImage, "cannot render the image: \(error)", subject: displayName)
+        }
+        let stored = StoredFile(kind: .original, hash: hash, format: file.format)
+        do {
+            try storeOriginal(bytes, as: stored)
+        } catch {
+            imageStore.removeImages(forAsset: id)
+            throw error
+        }
+        let now = Date()
+        let metadata = file.metadata
+        let size = file.displaySize
+        var asset = Asset(
+            id: id, mediaType: .image, pixelWidth: size.width, pixelHeight: size.height, creationDate: fileDate,
+            creationDateOffset: TimeZone.current.secondsFromGMT(for: fileDate), creationDateSource: .file,
+            modificationDate: now, addedDate: now, location: metadata.location, isFavorite: false, isHidden: false,
+            originalFilename: filename, contentHash: hash, originalFormat: file.format, originalByteCount: bytes.count,
+            originalOrientation: metadata.exifOrientation ?? 1, originalWidth: size.width, originalHeight: size.height,
+            cameraMake: metadata.cameraMake, cameraModel: metadata.cameraModel, currentAdjustmentID: nil, revision: 1, rowID: 0)
+        if let capture = metadata.captureDate {
+            asset.creationDate = capture.date
+            asset.creationDateOffset = capture.utcOffsetSeconds
+            asset.creationDateSource =
+                switch capture.origin {
+                case .exifOriginal, .xmp, .iptc: .capture
+                case .exifDigitized: .digitized
+                case .gps: .gps
+                case .exifModified: .modified
+                }
+        }
+        return PreparedAsset(asset: asset, file: stored, origin: origin)
+    }
+
+    /// Stores an original durably under its hash, unless it is already there.
+    func storeOriginal(_ bytes: EncodedBytes, as file: StoredFile) throws(LibraryError) {
+        let destination = file.path(in: folder)
+        if DurableFile.size(of: destination) == bytes.count { return }
+        try bytes.withUnsafeBytes { (raw) throws(LibraryError) in
+            try DurableFile.write(raw, to: destination, via: folder.temporaryFile(suffix: ".original"))
+        }
+    }
+
+    /// Writes a prepared original again (a concurrent clean-up removed it before the commit).
+    func restoreOriginal(of prepared: PreparedAsset) throws(LibraryError) {
+        let bytes: EncodedBytes
+        switch prepared.origin {
+        case .bytes(let kept):
+            bytes = kept
+        case .file(let path):
+            do {
+                bytes = try EncodedBytes.read(contentsOf: path, maximumBytes: configuration.decodeOptions.maximumFileBytes)
+            } catch {
+                throw LibraryError(.fileSystem, error.reason, subject: path)
+            }
+            guard ContentHash.of(bytes) == prepared.file.hash else {
+                throw LibraryError(.fileSystem, "the file changed while it was imported; import it again", subject: path)
+            }
+        }
+        try storeOriginal(bytes, as: prepared.file)
+    }
+
+    /// A file name safe to keep and show: the last path component, without control characters, at most 255
+    /// bytes.
+    static func safeFilename(_ name: String) -> String {
+        var base = (name as NSString).lastPathComponent.filter { !$0.isNewline && !($0.asciiValue.map { $0 < 32 || $0 == 127 } ?? false) }
+        if base.isEmpty || base == "." || base == ".." { base = "photo" }
+        while base.utf8.count > 255 { base.removeFirst() }
+        return base
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+public import SepiaImage
+
+/// A photo library on disk (PhotoKit's `PHPhotoLibrary`): assets, albums, edits and their files in one folder,
+/// recorded in SQLite. Open it once per process and share it; it is thread-safe, and several processes may
+/// have the same library open at once.
+///
+/// ```swift
+/// let library = try PhotoLibrary.open(at: "/srv/photos")
+/// let outcome = try await library.performChanges { changes in
+///     changes.createAsset(fromFile: "IMG_0042.HEIC")
+/// }
+/// let recents = try library.fetchAssets()
+/// for await details in library.changes(for: recents) { … }
+/// ```
+public final class PhotoLibrary: Sendable {
+    /// The library folder.
+    public let path: String
+    /// How the library was opened.
+    public let configuration: LibraryConfiguration
+    /// What opening the library cleaned up.
+    public let openingReport: OpeningReport
+    /// Thumbnails and previews, in memory and on disk.
+    public let imageStore: ImageStore
+    /// The render context renditions and edits use.
+    public let renderContext: RenderContext
+
+    let folder: LibraryFolder
+    let store: any LibraryStore
+    let lock: LibraryLock
+    let monitor: ChangeMonitor
+    let renderer: RenditionRenderer
+
+    /// What opening a library removed: files a killed process left behind.
+    public struct OpeningReport: Sendable, Hashable, Codable {
+        /// Whether no other process had the library open, so that clean-up could run.
+        public var cleanedUp: Bool
+        /// Stored files no row named (originals or renders of changes that never committed), relative to the
+        /// library folder.
+        public var removedOrphans: [String]
+        /// Temporary files of interrupted writes.
+        public var removedTemporaryFiles: Int
+        /// Cache folders of assets that no longer exist.
+        public var removedCacheFolders: Int
+    }
+
+    private init(
+        folder: LibraryFolder, configuration: LibraryConfiguration, store: any LibraryStore, lock: LibraryLock,
+        report: OpeningReport, generation: Int64
+    ) {
+        self.folder = folder
+        path = folder.root
+        self.configuration = configuration
+        self.store = store
+        self.lock = lock
+        openingReport = report
+        renderContext = configuration.renderContext ?? RenderContext()
+        renderer = RenditionRenderer(context: renderContext, quality: configuration.renditionQuality)
+        imageStore = ImageStore(folder: folder, memoryCostLimit: configuration.memoryCacheLimit)
+        monitor = ChangeMonitor(generation: generation, interval: configuration.changePollInterval) { [store] in
+            try? store.currentGeneration()
+        }
+        if configuration.watchesMemoryPressure { imageStore.watchMemoryPressure() }
+    }
+
+    /// Opens the library in `path`, creating it if the folder is empty or missing. When no other process has
+    /// it open, files left by an interrupted process are removed first and listed in ``openingReport``.
+    public static func open(at path: String, configuration: LibraryConfiguration = LibraryConfiguration()) throws(LibraryError)
+        -> PhotoLibrary
+    {
+        let folder = LibraryFolder(path)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.root, isDirectory: &isFolder), !isFolder.boolValue {
+            throw LibraryError(.cannotOpen, "is a file, not a library folder", subject: folder.root)
+        }
+        try folder.createFolders()
+        let lock = try LibraryLock(path: folder.lockFile)
+        let alone = lock.tryExclusive()
+        let store: SQLiteLibraryStore
+        var report = OpeningReport(cleanedUp: alone, removedOrphans: [], removedTemporaryFiles: 0, removedCacheFolders: 0)
+        do {
+            store = try SQLiteLibraryStore(path: folder.database)
+            if alone { report = try LibraryCleaner(folder: folder, store: store).removeLeftovers() }
+        } catch {
+            lock.holdShared()
+            throw error
+        }
+        lock.holdShared()
+        let generation = try store.currentGeneration()
+        return PhotoLibrary(
+            folder: folder, configuration: configuration, store: store, lock: lock, report: report, generation: generation)
+    }
+
+    /// Stops observers and background work. The library must not be used afterwards.
+    public func close() {
+        monitor.finishAll()
+        imageStore.stopWatchingMemoryPressure()
+    }
+
+    deinit {
+        monitor.finishAll()
+        imageStore.stopWatchingMemoryPressure()
+    }
+}

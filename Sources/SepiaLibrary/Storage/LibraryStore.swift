@@ -1,0 +1,172 @@
+import Foundation
+import SepiaCodecs
+
+/// Everything ``PhotoLibrary`` asks of its database, and nothing more. ``SQLiteLibraryStore`` implements it
+/// for the embedded library; a PostgreSQL store (several servers sharing one database and one storage volume)
+/// would implement the same operations. Files never go through the store: it records which files rows name,
+/// and the library writes them first.
+///
+/// Every method is one transaction. Writes are serialised across threads and processes; reads never wait
+/// for writes.
+protocol LibraryStore: Sendable {
+    // MARK: Fetching
+
+    /// The ordered keys of the assets `query` matches, and the change generation they reflect.
+    func snapshot(_ query: AssetQuery) throws(LibraryError) -> Snapshot
+    /// The ordered keys of the user albums.
+    func albumSnapshot() throws(LibraryError) -> Snapshot
+    /// Assets by key. Keys of assets deleted since a snapshot are answered from the change log while it keeps
+    /// them.
+    func assets(rowIDs: [Int64]) throws(LibraryError) -> [Int64: Asset]
+    /// User albums by key, with their visible asset counts.
+    func albums(rowIDs: [Int64]) throws(LibraryError) -> [Int64: Album]
+    /// Assets by identifier, in no particular order; unknown identifiers are left out.
+    func assets(ids: [String]) throws(LibraryError) -> [Asset]
+    /// Assets whose identifier starts with `prefix` (at most `limit`).
+    func assets(idPrefix: String, limit: Int) throws(LibraryError) -> [Asset]
+    /// The asset whose original has this hash.
+    func asset(contentHash: String) throws(LibraryError) -> Asset?
+    /// User albums by identifier or exact title.
+    func albums(matching idOrTitle: String) throws(LibraryError) -> [Album]
+    /// The number of visible assets in each smart album.
+    func smartAlbumCounts() throws(LibraryError) -> [SmartAlbum: Int]
+    /// The timeline: visible assets grouped by year, or by month within `year`.
+    func collectionLists(year: Int?) throws(LibraryError) -> [CollectionList]
+    /// An asset's adjustments, oldest first.
+    func adjustments(assetID: String) throws(LibraryError) -> [Adjustment]
+    /// One adjustment.
+    func adjustment(id: String) throws(LibraryError) -> Adjustment?
+
+    // MARK: Changes
+
+    /// The latest change generation.
+    func currentGeneration() throws(LibraryError) -> Int64
+    /// What changed after `generation`, or nil when the log no longer reaches back that far.
+    func changes(after generation: Int64) throws(LibraryError) -> ChangeLogSlice?
+    /// Applies `changes` in one transaction, in order: all of them or none. `fileExists` is asked, inside the
+    /// transaction, whether each file a new row names is in place; when one is not, the commit fails with a
+    /// ``LibraryError/vanishedFile`` so the caller can write it again and retry.
+    func commit(_ changes: [StoredChange], fileExists: (StoredFile) -> Bool) throws(LibraryError) -> CommitResult
+
+    // MARK: Files and maintenance
+
+    /// Which of `files` no row names any more; called inside one write transaction so that no other process
+    /// can start naming them meanwhile. `remove` deletes them while the transaction is open.
+    func withUnreferencedFiles(_ files: [StoredFile], remove: ([StoredFile]) -> Void) throws(LibraryError)
+    /// Every file rows name.
+    func allFileReferences() throws(LibraryError) -> [StoredFile]
+    /// Every asset identifier.
+    func allAssetIDs() throws(LibraryError) -> Set<String>
+    /// The database's own consistency check; empty when it is sound.
+    func integrityProblems() throws(LibraryError) -> [String]
+    /// What was imported from `path` before, if anything.
+    func importSource(path: String) throws(LibraryError) -> ImportSource?
+}
+
+/// The ordered keys of a fetch and the change generation they reflect.
+struct Snapshot: Sendable {
+    var rowIDs: [Int64]
+    var generation: Int64
+}
+
+/// Which assets to fetch: a scope and the options.
+struct AssetQuery: Sendable, Hashable {
+    enum Scope: Sendable, Hashable {
+        case library
+        case album(rowID: Int64)
+        case smartAlbum(SmartAlbum)
+        case collection(year: Int, month: Int?)
+    }
+
+    var scope: Scope
+    var options: FetchOptions
+}
+
+/// A file the library stores, as rows name it.
+struct StoredFile: Sendable, Hashable {
+    enum Kind: String, Sendable, Hashable {
+        case original
+        case render
+    }
+
+    var kind: Kind
+    var hash: String
+    /// The original's format (renders are JPEG).
+    var format: ImageFormat
+
+    func path(in folder: LibraryFolder) -> String {
+        kind == .original ? folder.original(hash: hash, format: format) : folder.render(hash: hash)
+    }
+}
+
+/// A file imported before: where it was, what it looked like, and its hash.
+struct ImportSource: Sendable, Hashable {
+    var path: String
+    var byteCount: Int
+    var modificationTime: Double
+    var inode: UInt64
+    var contentHash: String
+}
+
+/// What the change log says happened after a generation.
+struct ChangeLogSlice: Sendable {
+    var generation: Int64
+    var insertedAssets: Set<Int64> = []
+    var updatedAssets: Set<Int64> = []
+    var deletedAssets: Set<Int64> = []
+    var insertedAlbums: Set<Int64> = []
+    var updatedAlbums: Set<Int64> = []
+    var deletedAlbums: Set<Int64> = []
+    var assetIdentifiers: [Int64: String] = [:]
+    var albumIdentifiers: [Int64: String] = [:]
+}
+
+/// One change request, resolved to what the database must do.
+enum StoredChange: Sendable {
+    case createAsset(NewAsset)
+    case deleteAssets([String])
+    case setFavorite(assetID: String, Bool)
+    case setHidden(assetID: String, Bool)
+    case setCreationDate(assetID: String, Date, offset: Int?)
+    case setLocation(assetID: String, GPSLocation?)
+    case createAlbum(id: String, title: String)
+    case renameAlbum(id: String, title: String)
+    case deleteAlbums([String])
+    case addAssets(albumID: String, assetIDs: [String])
+    case insertAssets(albumID: String, assetIDs: [String], at: Int)
+    case removeAssets(albumID: String, assetIDs: [String])
+    case moveAssets(albumID: String, from: IndexSet, to: Int)
+    case setAdjustment(assetID: String, NewAdjustment)
+    case revert(assetID: String)
+    case recordImportSource(ImportSource)
+}
+
+/// A new asset, its original already stored.
+struct NewAsset: Sendable {
+    var asset: Asset
+    /// The stored original.
+    var file: StoredFile
+}
+
+/// A new adjustment, its render already stored.
+struct NewAdjustment: Sendable {
+    var id: String
+    var data: AdjustmentData
+    var renderedContentHash: String
+    var renderedWidth: Int
+    var renderedHeight: Int
+    var creationDate: Date
+    var baseAdjustmentID: String?
+}
+
+/// What a commit did that the library must follow up on.
+struct CommitResult: Sendable {
+    /// The generation after the commit (unchanged when nothing changed).
+    var generation: Int64
+    /// Files rows no longer name: delete them once no row does.
+    var releasedFiles: [StoredFile] = []
+    /// Assets deleted: their cached renditions go too.
+    var deletedAssetIDs: [String] = []
+    /// Assets whose current version changed (edit, revert): renditions of older versions go.
+    var reversionedAssetIDs: [String] = []
+}

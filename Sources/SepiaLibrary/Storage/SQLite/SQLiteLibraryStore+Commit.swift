@@ -1,0 +1,331 @@
+import Foundation
+import GRDB
+import SepiaCodecs
+
+extension SQLiteLibraryStore {
+    func commit(_ changes: [StoredChange], fileExists: (StoredFile) -> Bool) throws(LibraryError) -> CommitResult {
+        try write { db in
+            var result = CommitResult(generation: 0)
+            let now = Date().timeIntervalSince1970
+            for change in changes {
+                try Self.apply(change, db: db, now: now, fileExists: fileExists, result: &result)
+            }
+            try Self.pruneChangeLog(db)
+            result.generation = try Self.generation(db)
+            return result
+        }
+    }
+
+    private static func apply(
+        _ change: StoredChange, db: Database, now: Double, fileExists: (StoredFile) -> Bool, result: inout CommitResult
+    ) throws {
+        switch change {
+        case .createAsset(let new):
+            try insert(new, db: db, fileExists: fileExists)
+        case .deleteAssets(let ids):
+            for id in ids {
+                try delete(assetID: id, db: db, result: &result)
+            }
+        case .setFavorite(let id, let value):
+            try update(assetID: id, db: db, now: now, set: "isFavorite = ?", [value], unless: "isFavorite = ?", [value])
+        case .setHidden(let id, let value):
+            if try update(assetID: id, db: db, now: now, set: "isHidden = ?", [value], unless: "isHidden = ?", [value]) {
+                try touchAlbums(containing: id, db: db)
+            }
+        case .setCreationDate(let id, let date, let offset):
+            let (year, month) = localYearMonth(date, offset: offset)
+            try update(
+                assetID: id, db: db, now: now,
+                set: "creationDate = ?, creationDateOffset = ?, creationDateSource = 'user', localYear = ?, localMonth = ?",
+                [date.timeIntervalSince1970, offset, year, month])
+        case .setLocation(let id, let location):
+            try update(
+                assetID: id, db: db, now: now, set: "latitude = ?, longitude = ?, altitude = ?",
+                [location?.latitude, location?.longitude, location?.altitude])
+        case .createAlbum(let id, let title):
+            let position = (try Int64.fetchOne(db, sql: "SELECT max(position) FROM album") ?? -1) + 1
+            try db.execute(
+                sql: "INSERT INTO album (localIdentifier, title, creationDate, position) VALUES (?, ?, ?, ?)",
+                arguments: [id, try validTitle(title), now, position])
+            try log(db, entity: "album", rowID: db.lastInsertedRowID, identifier: id, operation: "insert")
+        case .renameAlbum(let id, let title):
+            let album = try albumRow(id, db: db)
+            try db.execute(
+                sql: "UPDATE album SET title = ?, revision = revision + 1 WHERE rowID = ?", arguments: [try validTitle(title), album])
+            try log(db, entity: "album", rowID: album, identifier: id, operation: "update")
+        case .deleteAlbums(let ids):
+            for id in ids {
+                let album = try albumRow(id, db: db)
+                let snapshot = try Row.fetchOne(db, sql: albumSelect + " WHERE al.rowID = ?", arguments: [album]).map(Self.album(from:))
+                try db.execute(sql: "DELETE FROM album WHERE rowID = ?", arguments: [album])
+                try log(
+                    db, entity: "album", rowID: album, identifier: id, operation: "delete",
+                    snapshot: try snapshot.map { try JSONEncoder().encode($0) })
+            }
+        case .addAssets(let albumID, let assetIDs):
+            let album = try albumRow(albumID, db: db)
+            let existing = Set(try Int64.fetchAll(db, sql: "SELECT assetRowID FROM albumMember WHERE albumRowID = ?", arguments: [album]))
+            var position = (try Int64.fetchOne(db, sql: "SELECT max(position) FROM albumMember WHERE albumRowID = ?", arguments: [album]) ?? -1) + 1
+            var added = Set<Int64>()
+            for id in assetIDs {
+                let asset = try assetRow(id, db: db)
+                guard !existing.contains(asset), added.insert(asset).inserted else { continue }
+                try db.execute(
+                    sql: "INSERT INTO albumMember (albumRowID, assetRowID, position) VALUES (?, ?, ?)", arguments: [album, asset, position])
+                position += 1
+            }
+            if !added.isEmpty { try touchAlbum(album, identifier: albumID, db: db) }
+        case .insertAssets(let albumID, let assetIDs, let index):
+            let album = try albumRow(albumID, db: db)
+            var members = try Int64.fetchAll(
+                db, sql: "SELECT assetRowID FROM albumMember WHERE albumRowID = ? ORDER BY position, assetRowID", arguments: [album])
+            guard (0...members.count).contains(index) else {
+                throw LibraryError(
+                    .invalidRequest, "cannot insert at index \(index): the album has \(members.count) assets", subject: albumID)
+            }
+            var rows: [Int64] = []
+            for id in assetIDs {
+                let asset = try assetRow(id, db: db)
+                if members.contains(asset) || rows.contains(asset) {
+                    throw LibraryError(.invalidRequest, "the asset is already in the album; move it instead", subject: id)
+                }
+                rows.append(asset)
+            }
+            members.insert(contentsOf: rows, at: index)
+            try renumber(album: album, members: members, inserting: Set(rows), db: db)
+            if !rows.isEmpty { try touchAlbum(album, identifier: albumID, db: db) }
+        case .removeAssets(let albumID, let assetIDs):
+            let album = try albumRow(albumID, db: db)
+            var removed = 0
+            for id in assetIDs {
+                let asset = try assetRow(id, db: db)
+                try db.execute(sql: "DELETE FROM albumMember WHERE albumRowID = ? AND assetRowID = ?", arguments: [album, asset])
+                removed += db.changesCount
+            }
+            if removed > 0 { try touchAlbum(album, identifier: albumID, db: db) }
+        case .moveAssets(let albumID, let from, let to):
+            let album = try albumRow(albumID, db: db)
+            var members = try Int64.fetchAll(
+                db, sql: "SELECT assetRowID FROM albumMember WHERE albumRowID = ? ORDER BY position, assetRowID", arguments: [album])
+            guard let last = from.last, last < members.count, let first = from.first, first >= 0 else {
+                throw LibraryError(.invalidRequest, "the indexes to move are outside the album's \(members.count) assets", subject: albumID)
+            }
+            let moving = from.map { members[$0] }
+            for index in from.reversed() { members.remove(at: index) }
+            guard (0...members.count).contains(to) else {
+                throw LibraryError(
+                    .invalidRequest, "cannot move to index \(to): \(members.count) assets remain once the moved ones are taken out",
+                    subject: albumID)
+            }
+            members.insert(contentsOf: moving, at: to)
+            try renumber(album: album, members: members, inserting: [], db: db)
+            try touchAlbum(album, identifier: albumID, db: db)
+        case .setAdjustment(let id, let adjustment):
+            let render = StoredFile(kind: .render, hash: adjustment.renderedContentHash, format: .jpeg)
+            guard fileExists(render) else { throw StoreRetry.fileVanished(render) }
+            guard let row = try Row.fetchOne(db, sql: "SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", arguments: [id])
+            else { throw LibraryError.notFound(asset: id) }
+            let asset: Int64 = row[0]
+            if let base = adjustment.baseAdjustmentID {
+                let baseRender = try String.fetchOne(
+                    db, sql: "SELECT renderedContentHash FROM adjustment WHERE localIdentifier = ? AND assetRowID = ?",
+                    arguments: [base, asset])
+                guard baseRender != nil else {
+                    throw LibraryError(
+                        .invalidEditingOutput, "the edit started from an earlier edit's render, which is no longer kept; edit again",
+                        subject: id)
+                }
+            }
+            if let previous: String = row[1] {
+                // The previous edit's render, and the render it was based on, go unless the new edit builds on them.
+                for candidate in try editAndBase(previous, db: db) where candidate != adjustment.baseAdjustmentID {
+                    result.releasedFiles += try releaseRender(of: candidate, keeping: adjustment.renderedContentHash, db: db)
+                }
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO adjustment (localIdentifier, assetRowID, formatIdentifier, formatVersion, data, creationDate,
+                      renderedContentHash, renderedWidth, renderedHeight, baseAdjustmentID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    adjustment.id, asset, adjustment.data.formatIdentifier, adjustment.data.formatVersion, adjustment.data.data,
+                    adjustment.creationDate.timeIntervalSince1970, adjustment.renderedContentHash, adjustment.renderedWidth,
+                    adjustment.renderedHeight, adjustment.baseAdjustmentID,
+                ])
+            try update(
+                assetID: id, db: db, now: now, set: "currentAdjustmentID = ?, pixelWidth = ?, pixelHeight = ?",
+                [adjustment.id, adjustment.renderedWidth, adjustment.renderedHeight])
+            result.reversionedAssetIDs.append(id)
+        case .revert(let id):
+            guard let row = try Row.fetchOne(db, sql: "SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", arguments: [id])
+            else { throw LibraryError.notFound(asset: id) }
+            guard let current: String = row[1] else { return }
+            for candidate in try editAndBase(current, db: db) {
+                result.releasedFiles += try releaseRender(of: candidate, keeping: nil, db: db)
+            }
+            try update(
+                assetID: id, db: db, now: now,
+                set: "currentAdjustmentID = NULL, pixelWidth = originalWidth, pixelHeight = originalHeight", [])
+            result.reversionedAssetIDs.append(id)
+        case .recordImportSource(let source):
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO importSource (path, byteCount, modificationTime, inode, contentHash) VALUES (?, ?, ?, ?, ?)",
+                arguments: [source.path, source.byteCount, source.modificationTime, Int64(bitPattern: source.inode), source.contentHash])
+        }
+    }
+
+    /// A commit must be retried: a file it names was removed by a concurrent clean-up.
+    enum StoreRetry: Error {
+        case fileVanished(StoredFile)
+    }
+
+    private static func insert(_ new: NewAsset, db: Database, fileExists: (StoredFile) -> Bool) throws {
+        let a = new.asset
+        if let existing = try String.fetchOne(db, sql: "SELECT localIdentifier FROM asset WHERE contentHash = ?", arguments: [a.contentHash]) {
+            throw LibraryError(.duplicate, "the file is already in the library as asset \(existing)", subject: a.originalFilename)
+        }
+        guard fileExists(new.file) else { throw StoreRetry.fileVanished(new.file) }
+        let (year, month) = localYearMonth(a.creationDate, offset: a.creationDateOffset)
+        try db.execute(
+            sql: """
+                INSERT INTO asset (localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, creationDateOffset,
+                  creationDateSource, localYear, localMonth, modificationDate, addedDate, latitude, longitude, altitude,
+                  isFavorite, isHidden, originalFilename, contentHash, originalFormat, originalByteCount, originalOrientation,
+                  originalWidth, originalHeight, cameraMake, cameraModel)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                a.id, a.mediaType.rawValue, a.pixelWidth, a.pixelHeight, a.creationDate.timeIntervalSince1970,
+                a.creationDateOffset, a.creationDateSource.rawValue, year, month, a.modificationDate.timeIntervalSince1970,
+                a.addedDate.timeIntervalSince1970, a.location?.latitude, a.location?.longitude, a.location?.altitude,
+                a.isFavorite, a.isHidden, a.originalFilename, a.contentHash, a.originalFormat.rawValue, a.originalByteCount,
+                a.originalOrientation, a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel,
+            ])
+        try log(db, entity: "asset", rowID: db.lastInsertedRowID, identifier: a.id, operation: "insert")
+    }
+
+    private static func delete(assetID: String, db: Database, result: inout CommitResult) throws {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(assetColumns) FROM asset a WHERE a.localIdentifier = ?", arguments: [assetID])
+        else { throw LibraryError.notFound(asset: assetID) }
+        let asset = Self.asset(from: row)
+        try touchAlbums(containing: assetID, db: db)
+        result.releasedFiles.append(StoredFile(kind: .original, hash: asset.contentHash, format: asset.originalFormat))
+        for hash in try String.fetchAll(
+            db, sql: "SELECT renderedContentHash FROM adjustment WHERE assetRowID = ? AND renderedContentHash IS NOT NULL",
+            arguments: [asset.rowID])
+        {
+            result.releasedFiles.append(StoredFile(kind: .render, hash: hash, format: .jpeg))
+        }
+        try db.execute(sql: "UPDATE asset SET currentAdjustmentID = NULL WHERE rowID = ?", arguments: [asset.rowID])
+        try db.execute(sql: "DELETE FROM asset WHERE rowID = ?", arguments: [asset.rowID])
+        try log(
+            db, entity: "asset", rowID: asset.rowID, identifier: assetID, operation: "delete", snapshot: try JSONEncoder().encode(asset))
+        result.deletedAssetIDs.append(assetID)
+    }
+
+    /// Updates an asset, bumping its revision and modification date, unless `unless` already holds. Returns
+    /// whether it changed.
+    @discardableResult
+    private static func update(
+        assetID: String, db: Database, now: Double, set assignments: String, _ values: [(any DatabaseValueConvertible)?],
+        unless condition: String? = nil, _ conditionValues: [(any DatabaseValueConvertible)?] = []
+    ) throws -> Bool {
+        let rowID = try assetRow(assetID, db: db)
+        var sql = "UPDATE asset SET \(assignments), revision = revision + 1, modificationDate = ? WHERE rowID = ?"
+        var arguments = values + [now, rowID]
+        if let condition {
+            sql += " AND NOT (\(condition))"
+            arguments += conditionValues
+        }
+        try db.execute(sql: sql, arguments: StatementArguments(arguments))
+        guard db.changesCount > 0 else { return false }
+        try log(db, entity: "asset", rowID: rowID, identifier: assetID, operation: "update")
+        return true
+    }
+
+    /// An adjustment and the one it was based on, if any.
+    private static func editAndBase(_ id: String, db: Database) throws -> [String] {
+        let base = try String.fetchOne(db, sql: "SELECT baseAdjustmentID FROM adjustment WHERE localIdentifier = ?", arguments: [id])
+        return [id] + (base.map { [$0] } ?? [])
+    }
+
+    /// Marks the render of adjustment `id` as superseded and returns it, unless it is `keeping`.
+    private static func releaseRender(of id: String, keeping: String?, db: Database) throws -> [StoredFile] {
+        guard let hash = try String.fetchOne(db, sql: "SELECT renderedContentHash FROM adjustment WHERE localIdentifier = ?", arguments: [id])
+        else { return [] }
+        try db.execute(sql: "UPDATE adjustment SET renderedContentHash = NULL WHERE localIdentifier = ?", arguments: [id])
+        return hash == keeping ? [] : [StoredFile(kind: .render, hash: hash, format: .jpeg)]
+    }
+
+    private static func assetRow(_ id: String, db: Database) throws -> Int64 {
+        guard let row = try Int64.fetchOne(db, sql: "SELECT rowID FROM asset WHERE localIdentifier = ?", arguments: [id]) else {
+            throw LibraryError.notFound(asset: id)
+        }
+        return row
+    }
+
+    private static func albumRow(_ id: String, db: Database) throws -> Int64 {
+        if let smart = SmartAlbum(id: id) {
+            throw LibraryError(.invalidRequest, "\(smart.title) is a smart album: its assets follow from a rule and cannot be edited", subject: id)
+        }
+        guard let row = try Int64.fetchOne(db, sql: "SELECT rowID FROM album WHERE localIdentifier = ?", arguments: [id]) else {
+            throw LibraryError.notFound(album: id)
+        }
+        return row
+    }
+
+    private static func validTitle(_ title: String) throws -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw LibraryError(.invalidRequest, "an album title cannot be empty") }
+        guard trimmed.count <= 500, !trimmed.contains(where: { $0.isNewline }) else {
+            throw LibraryError(.invalidRequest, "an album title must be one line of at most 500 characters")
+        }
+        return trimmed
+    }
+
+    private static func renumber(album: Int64, members: [Int64], inserting: Set<Int64>, db: Database) throws {
+        for (position, asset) in members.enumerated() {
+            if inserting.contains(asset) {
+                try db.execute(
+                    sql: "INSERT INTO albumMember (albumRowID, assetRowID, position) VALUES (?, ?, ?)", arguments: [album, asset, position])
+            } else {
+                try db.execute(
+                    sql: "UPDATE albumMember SET position = ? WHERE albumRowID = ? AND assetRowID = ? AND position <> ?",
+                    arguments: [position, album, asset, position])
+            }
+        }
+    }
+
+    private static func touchAlbum(_ album: Int64, identifier: String, db: Database) throws {
+        try db.execute(sql: "UPDATE album SET revision = revision + 1 WHERE rowID = ?", arguments: [album])
+        try log(db, entity: "album", rowID: album, identifier: identifier, operation: "update")
+    }
+
+    private static func touchAlbums(containing assetID: String, db: Database) throws {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT al.rowID, al.localIdentifier FROM album al JOIN albumMember m ON m.albumRowID = al.rowID
+                JOIN asset a ON a.rowID = m.assetRowID WHERE a.localIdentifier = ?
+                """, arguments: [assetID])
+        for row in rows {
+            try touchAlbum(row[0], identifier: row[1], db: db)
+        }
+    }
+
+    /// The calendar year and month of `date` in the place it was taken (UTC when the offset is unknown).
+    static func localYearMonth(_ date: Date, offset: Int?) -> (Int, Int) {
+        let seconds = Int64((date.timeIntervalSince1970 + Double(offset ?? 0)).rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        // Civil-from-days (H. Hinnant).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month))
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import GRDB
+import SepiaCodecs
+
+extension SQLiteLibraryStore {
+    /// The columns ``asset(from:)`` reads, in order.
+    static let assetColumns = """
+        a.rowID, a.localIdentifier, a.mediaType, a.pixelWidth, a.pixelHeight, a.creationDate, a.creationDateOffset,
+        a.creationDateSource, a.modificationDate, a.addedDate, a.latitude, a.longitude, a.altitude, a.isFavorite,
+        a.isHidden, a.originalFilename, a.contentHash, a.originalFormat, a.originalByteCount, a.originalOrientation,
+        a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.currentAdjustmentID, a.revision
+        """
+
+    static func asset(from row: Row) -> Asset {
+        let latitude: Double? = row[10]
+        let longitude: Double? = row[11]
+        let location = latitude.flatMap { lat in longitude.flatMap { GPSLocation(latitude: lat, longitude: $0, altitude: row[12]) } }
+        return Asset(
+            id: row[1], mediaType: MediaType(rawValue: row[2]) ?? .unknown, pixelWidth: row[3], pixelHeight: row[4],
+            creationDate: Date(timeIntervalSince1970: row[5]), creationDateOffset: row[6],
+            creationDateSource: CreationDateSource(rawValue: row[7]) ?? .file,
+            modificationDate: Date(timeIntervalSince1970: row[8]), addedDate: Date(timeIntervalSince1970: row[9]),
+            location: location, isFavorite: row[13], isHidden: row[14], originalFilename: row[15], contentHash: row[16],
+            originalFormat: ImageFormat(rawValue: row[17]) ?? .jpeg, originalByteCount: row[18], originalOrientation: row[19],
+            originalWidth: row[20], originalHeight: row[21], cameraMake: row[22], cameraModel: row[23],
+            currentAdjustmentID: row[24], revision: row[25], rowID: row[0])
+    }
+
+    // MARK: - Snapshots
+
+    func snapshot(_ query: AssetQuery) throws(LibraryError) -> Snapshot {
+        let (sql, arguments) = Self.compile(query)
+        return try read { db in
+            Snapshot(rowIDs: try Int64.fetchAll(db, sql: sql, arguments: arguments), generation: try Self.generation(db))
+        }
+    }
+
+    func albumSnapshot() throws(LibraryError) -> Snapshot {
+        try read { db in
+            Snapshot(
+                rowIDs: try Int64.fetchAll(db, sql: "SELECT rowID FROM album ORDER BY position, rowID"),
+                generation: try Self.generation(db))
+        }
+    }
+
+    /// The SQL selecting the keys of the assets `query` matches, in order.
+    static func compile(_ query: AssetQuery) -> (String, StatementArguments) {
+        let options = query.options
+        var from = "asset a"
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        var naturalOrder = "a.creationDate ASC, a.rowID ASC"
+        var includeHidden = options.includeHiddenAssets
+        switch query.scope {
+        case .library:
+            break
+        case .album(let rowID):
+            from = "albumMember m JOIN asset a ON a.rowID = m.assetRowID"
+            conditions.append("m.albumRowID = ?")
+            arguments.append(rowID)
+            naturalOrder = "m.position ASC, a.rowID ASC"
+        case .smartAlbum(.recents):
+            break
+        case .smartAlbum(.favorites):
+            conditions.append("a.isFavorite")
+        case .smartAlbum(.edited):
+            conditions.append("a.currentAdjustmentID IS NOT NULL")
+        case .smartAlbum(.hidden):
+            conditions.append("a.isHidden")
+            includeHidden = true
+        case .collection(let year, let month):
+            conditions.append("a.localYear = ?")
+            arguments.append(year)
+            if let month {
+                conditions.append("a.localMonth = ?")
+                arguments.append(month)
+            }
+        }
+        if !includeHidden { conditions.append("a.isHidden = 0") }
+        if let predicate = options.predicate {
+            conditions.append(compile(predicate, into: &arguments))
+        }
+        var sql = "SELECT a.rowID FROM \(from)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if options.sortDescriptors.isEmpty {
+            sql += " ORDER BY " + naturalOrder
+        } else {
+            let terms = options.sortDescriptors.map { "a.\($0.key.rawValue) \($0.ascending ? "ASC" : "DESC")" }
+            let tiebreak = options.sortDescriptors[0].ascending ? "a.rowID ASC" : "a.rowID DESC"
+            sql += " ORDER BY " + (terms + [tiebreak]).joined(separator: ", ")
+        }
+        if options.fetchLimit > 0 {
+            sql += " LIMIT ?"
+            arguments.append(options.fetchLimit)
+        }
+        return (sql, StatementArguments(arguments))
+    }
+
+    static func compile(_ predicate: AssetPredicate, into arguments: inout [(any DatabaseValueConvertible)?]) -> String {
+        switch predicate {
+        case .isFavorite:
+            return "a.isFavorite"
+        case .isHidden:
+            return "a.isHidden"
+        case .hasAdjustments:
+            return "a.currentAdjustmentID IS NOT NULL"
+        case .mediaType(let type):
+            arguments.append(type.rawValue)
+            return "a.mediaType = ?"
+        case .date(let key, let comparison, let date):
+            arguments.append(date.timeIntervalSince1970)
+            return "a.\(key.rawValue) \(comparison.rawValue) ?"
+        case .size(let key, let comparison, let value):
+            arguments.append(value)
+            return "a.\(key.rawValue) \(comparison.rawValue) ?"
+        case .cameraModel(let model):
+            arguments.append(model)
+            return "a.cameraModel = ?"
+        case .cameraMake(let make):
+            arguments.append(make)
+            return "a.cameraMake = ?"
+        case .hasLocation:
+            return "a.latitude IS NOT NULL"
+        case .filenameContains(let text):
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_")
+            arguments.append("%" + escaped + "%")
+            return "a.originalFilename LIKE ? ESCAPE '\\'"
+        case .identifier(let id):
+            arguments.append(id)
+            return "a.localIdentifier = ?"
+        case .identifiers(let ids):
+            arguments.append(jsonArray(ids))
+            return "a.localIdentifier IN (SELECT value FROM json_each(?))"
+        case .creationYear(let year):
+            arguments.append(year)
+            return "a.localYear = ?"
+        case .creationMonth(let year, let month):
+            arguments.append(year)
+            arguments.append(month)
+            return "(a.localYear = ? AND a.localMonth = ?)"
+        case .and(let a, let b):
+            return "(" + compile(a, into: &arguments) + " AND " + compile(b, into: &arguments) + ")"
+        case .or(let a, let b):
+            return "(" + compile(a, into: &arguments) + " OR " + compile(b, into: &arguments) + ")"
+        case .not(let a):
+            return "NOT (" + compile(a, into: &arguments) + ")"
+        }
+    }
+
+    static func jsonArray(_ strings: [String]) -> String {
+        let data = (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func jsonArray(_ keys: [Int64]) -> String {
+        "[" + keys.map(String.init).joined(separator: ",") + "]"
+    }
+
+    // MARK: - Objects
+
+    func assets(rowIDs: [Int64]) throws(LibraryError) -> [Int64: Asset] {
+        guard !rowIDs.isEmpty else { return [:] }
+        return try read { db in
+            var found: [Int64: Asset] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.rowID IN (SELECT value FROM json_each(?))",
+                arguments: [Self.jsonArray(rowIDs)])
+            while let row = try rows.next() {
+                let asset = Self.asset(from: row)
+                found[asset.rowID] = asset
+            }
+            if found.count < rowIDs.count {
+                let missing = rowIDs.filter { found[$0] == nil }
+                let snapshots = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT rowID, snapshot FROM change WHERE entity = 'asset' AND operation = 'delete'
+                        AND rowID IN (SELECT value FROM json_each(?))
+                        """,
+                    arguments: [Self.jsonArray(missing)])
+                while let row = try snapshots.next() {
+                    if let data: Data = row[1], let asset = try? JSONDecoder().decode(Asset.self, from: data) {
+                        found[row[0]] = asset
+                    }
+                }
+            }
+            return found
+        }
+    }
+
+    func assets(ids: [String]) throws(LibraryError) -> [Asset] {
+        guard !ids.isEmpty else { return [] }
+        return try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier IN (SELECT value FROM json_each(?))",
+                arguments: [Self.jsonArray(ids)]
+            ).map(Self.asset(from:))
+        }
+    }
+
+    func assets(idPrefix: String, limit: Int) throws(LibraryError) -> [Asset] {
+        let lower = idPrefix.lowercased()
+        return try read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier >= ? AND a.localIdentifier < ? ORDER BY a.localIdentifier LIMIT ?",
+                arguments: [lower, lower + "\u{10FFFF}", limit]
+            ).map(Self.asset(from:))
+        }
+    }
+
+    func asset(contentHash: String) throws(LibraryError) -> Asset? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.contentHash = ?", arguments: [contentHash])
+                .map(Self.asset(from:))
+        }
+    }
+
+    static let albumSelect = """
+        SELECT al.rowID, al.localIdentifier, al.title, al.creationDate, al.revision,
+          (SELECT count(*) FROM albumMember m JOIN asset a ON a.rowID = m.assetRowID
+           WHERE m.albumRowID = al.rowID AND a.isHidden = 0)
+        FROM album al
+        """
+
+    static func album(from row: Row) -> Album {
+        Album(
+            id: row[1], title: row[2], kind: .regular, creationDate: Date(timeIntervalSince1970: row[3]), assetCount: row[5],
+            revision: row[4], rowID: row[0])
+    }
+
+    func albums(rowIDs: [Int64]) throws(LibraryError) -> [Int64: Album] {
+        guard !rowIDs.isEmpty else { return [:] }
+        return try read { db in
+            var found: [Int64: Album] = [:]
+            for row in try Row.fetchAll(
+                db, sql: Self.albumSelect + " WHERE al.rowID IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(rowIDs)])
+            {
+                let album = Self.album(from: row)
+                found[album.rowID] = album
+            }
+            if found.count < rowIDs.count {
+                let missing = rowIDs.filter { found[$0] == nil }
+                for row in try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT rowID, snapshot FROM change WHERE entity = 'album' AND operation = 'delete'
+                        AND rowID IN (SELECT value FROM json_each(?))
+                        """,
+                    arguments: [Self.jsonArray(missing)])
+                {
+                    if let data: Data = row[1], let album = try? JSONDecoder().decode(Album.self, from: data) {
+                        found[row[0]] = album
+                    }
+                }
+            }
+            return found
+        }
+    }
+
+    func albums(matching idOrTitle: String) throws(LibraryError) -> [Album] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: Self.albumSelect + " WHERE al.localIdentifier = ? OR al.title = ? ORDER BY al.position, al.rowID",
+                arguments: [idOrTitle, idOrTitle]
+            ).map(Self.album(from:))
+        }
+    }
+
+    func smartAlbumCounts() throws(LibraryError) -> [SmartAlbum: Int] {
+        try read { db in
+            var counts: [SmartAlbum: Int] = [:]
+            for kind in SmartAlbum.allCases {
+                let query = AssetQuery(scope: .smartAlbum(kind), options: FetchOptions())
+                let (sql, arguments) = Self.compile(query)
+                counts[kind] = try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
+            }
+            return counts
+        }
+    }
+
+    func collectionLists(year: Int?) throws(LibraryError) -> [CollectionList] {
+        try read { db in
+            if let year {
+                return try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT localMonth, count(*), min(creationDate), max(creationDate) FROM asset
+                        WHERE isHidden = 0 AND localYear = ? GROUP BY localMonth ORDER BY localMonth
+                        """, arguments: [year]
+                ).map { row in
+                    CollectionList(
+                        kind: .month, year: year, month: row[0], assetCount: row[1], startDate: Date(timeIntervalSince1970: row[2]),
+                        endDate: Date(timeIntervalSince1970: row[3]))
+                }
+            }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT localYear, count(*), min(creationDate), max(creationDate) FROM asset
+                    WHERE isHidden = 0 GROUP BY localYear ORDER BY localYear
+                    """
+            ).map { row in
+                CollectionList(
+                    kind: .year, year: row[0], month: nil, assetCount: row[1], startDate: Date(timeIntervalSince1970: row[2]),
+                    endDate: Date(timeIntervalSince1970: row[3]))
+            }
+        }
+    }
+
+    static func adjustment(from row: Row) -> Adjustment {
+        Adjustment(
+            id: row["localIdentifier"], assetID: row["assetID"],
+            data: AdjustmentData(formatIdentifier: row["formatIdentifier"], formatVersion: row["formatVersion"], data: row["data"]),
+            creationDate: Date(timeIntervalSince1970: row["creationDate"]), renderedContentHash: row["renderedContentHash"],
+            renderedWidth: row["renderedWidth"], renderedHeight: row["renderedHeight"], baseAdjustmentID: row["baseAdjustmentID"])
+    }
+
+    static let adjustmentSelect = """
+        SELECT j.localIdentifier, a.localIdentifier AS assetID, j.formatIdentifier, j.formatVersion, j.data, j.creationDate,
+          j.renderedContentHash, j.renderedWidth, j.renderedHeight, j.baseAdjustmentID
+        FROM adjustment j JOIN asset a ON a.rowID = j.assetRowID
+        """
+
+    func adjustments(assetID: String) throws(LibraryError) -> [Adjustment] {
+        try read { db in
+            try Row.fetchAll(db, sql: Self.adjustmentSelect + " WHERE a.localIdentifier = ? ORDER BY j.rowID", arguments: [assetID])
+                .map(Self.adjustment(from:))
+        }
+    }
+
+    func adjustment(id: String) throws(LibraryError) -> Adjustment? {
+        try read { db in
+            try Row.fetchOne(db, sql: Self.adjustmentSelect + " WHERE j.localIdentifier = ?", arguments: [id])
+                .map(Self.adjustment(from:))
+        }
+    }
+
+    func importSource(path: String) throws(LibraryError) -> ImportSource? {
+        try read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT path, byteCount, modificationTime, inode, contentHash FROM importSource WHERE path = ?",
+                arguments: [path]
+            ).map { row in
+                ImportSource(
+                    path: row[0], byteCount: row[1], modificationTime: row[2], inode: UInt64(bitPattern: row[3] as Int64),
+                    contentHash: row[4])
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import GRDB
+
+extension SQLiteLibraryStore {
+    /// The schema, as forward-only migrations. Each runs in one transaction; applied ones are recorded in the
+    /// database, so a library opened by an older Sepia is recognised.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // Integer keys are AUTOINCREMENT so that a deleted row's key is never given to a new row: fetch
+            // results hold keys, and a reused key would make a new asset look like an old one changed.
+            try db.execute(
+                sql: """
+                    CREATE TABLE asset (
+                      rowID INTEGER PRIMARY KEY AUTOINCREMENT,
+                      localIdentifier TEXT NOT NULL UNIQUE,
+                      mediaType INTEGER NOT NULL,
+                      pixelWidth INTEGER NOT NULL CHECK (pixelWidth > 0),
+                      pixelHeight INTEGER NOT NULL CHECK (pixelHeight > 0),
+                      creationDate DOUBLE NOT NULL,
+                      creationDateOffset INTEGER,
+                      creationDateSource TEXT NOT NULL,
+                      localYear INTEGER NOT NULL,
+                      localMonth INTEGER NOT NULL,
+                      modificationDate DOUBLE NOT NULL,
+                      addedDate DOUBLE NOT NULL,
+                      latitude DOUBLE,
+                      longitude DOUBLE,
+                      altitude DOUBLE,
+                      isFavorite BOOLEAN NOT NULL DEFAULT 0,
+                      isHidden BOOLEAN NOT NULL DEFAULT 0,
+                      originalFilename TEXT NOT NULL,
+                      contentHash TEXT NOT NULL UNIQUE,
+                      originalFormat TEXT NOT NULL,
+                      originalByteCount INTEGER NOT NULL,
+                      originalOrientation INTEGER NOT NULL,
+                      originalWidth INTEGER NOT NULL,
+                      originalHeight INTEGER NOT NULL,
+                      cameraMake TEXT,
+                      cameraModel TEXT,
+                      currentAdjustmentID TEXT REFERENCES adjustment(localIdentifier) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED,
+                      revision INTEGER NOT NULL DEFAULT 1
+                    );
+                    CREATE INDEX asset_byCreationDate ON asset(isHidden, creationDate);
+                    CREATE INDEX asset_byAddedDate ON asset(isHidden, addedDate);
+                    CREATE INDEX asset_byModificationDate ON asset(isHidden, modificationDate);
+                    CREATE INDEX asset_byLocalMonth ON asset(isHidden, localYear, localMonth, creationDate);
+                    CREATE INDEX asset_favorites ON asset(creationDate) WHERE isFavorite;
+                    CREATE INDEX asset_edited ON asset(creationDate) WHERE currentAdjustmentID IS NOT NULL;
+
+                    CREATE TABLE adjustment (
+                      rowID INTEGER PRIMARY KEY AUTOINCREMENT,
+                      localIdentifier TEXT NOT NULL UNIQUE,
+                      assetRowID INTEGER NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+                      formatIdentifier TEXT NOT NULL,
+                      formatVersion TEXT NOT NULL,
+                      data BLOB NOT NULL,
+                      creationDate DOUBLE NOT NULL,
+                      renderedContentHash TEXT,
+                      renderedWidth INTEGER NOT NULL,
+                      renderedHeight INTEGER NOT NULL,
+                      baseAdjustmentID TEXT
+                    );
+                    CREATE INDEX adjustment_byAsset ON adjustment(assetRowID);
+                    CREATE INDEX adjustment_byRender ON adjustment(renderedContentHash) WHERE renderedContentHash IS NOT NULL;
+
+                    CREATE TABLE album (
+                      rowID INTEGER PRIMARY KEY AUTOINCREMENT,
+                      localIdentifier TEXT NOT NULL UNIQUE,
+                      title TEXT NOT NULL CHECK (length(title) > 0),
+                      creationDate DOUBLE NOT NULL,
+                      position INTEGER NOT NULL,
+                      revision INTEGER NOT NULL DEFAULT 1
+                    );
+
+                    CREATE TABLE albumMember (
+                      albumRowID INTEGER NOT NULL REFERENCES album(rowID) ON DELETE CASCADE,
+                      assetRowID INTEGER NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+                      position INTEGER NOT NULL,
+                      PRIMARY KEY (albumRowID, assetRowID)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX albumMember_byPosition ON albumMember(albumRowID, position);
+                    CREATE INDEX albumMember_byAsset ON albumMember(assetRowID);
+
+                    CREATE TABLE importSource (
+                      path TEXT PRIMARY KEY,
+                      byteCount INTEGER NOT NULL,
+                      modificationTime DOUBLE NOT NULL,
+                      inode INTEGER NOT NULL,
+                      contentHash TEXT NOT NULL
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE change (
+                      generation INTEGER PRIMARY KEY AUTOINCREMENT,
+                      entity TEXT NOT NULL,
+                      rowID INTEGER NOT NULL,
+                      localIdentifier TEXT NOT NULL,
+                      operation TEXT NOT NULL,
+                      snapshot BLOB,
+                      date DOUBLE NOT NULL
+                    );
+                    CREATE INDEX change_byObject ON change(entity, rowID);
+
+                    CREATE TABLE libraryInfo (
+                      key TEXT PRIMARY KEY,
+                      value
+                    ) WITHOUT ROWID;
+                    INSERT INTO libraryInfo (key, value) VALUES ('changeLogStart', 0);
+                    """)
+        }
+        return migrator
+    }
+}
