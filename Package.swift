@@ -62,7 +62,9 @@ let package = Package(
         .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "SepiaLibraryTests", dependencies: ["SepiaLibrary", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+            name: "SepiaLibraryTests",
+            dependencies: ["SepiaLibrary", "SepiaCodecs", "SepiaImage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary"], swiftSettings: swiftSettings),
     ],

@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+@testable import SepiaLibrary
+import Testing
+
+@Suite struct StorageTests {
+    @Test("the library folder has the documented layout, and the database runs in WAL mode")
+    func layout() async throws {
+        let folder = TestLibrary.temporaryFolder()
+        let library = try TestLibrary.open(at: folder)
+        try await TestLibrary.addPhotos(1, to: library)
+        for entry in ["library.sqlite", "library.lock", "originals", "renders", "cache", "tmp"] {
+            #expect(FileManager.default.fileExists(atPath: folder + "/" + entry), "\(entry)")
+        }
+        let store = try #require(library.store as? SQLiteLibraryStore)
+        let mode = try store.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        #expect(TestLibrary.files(under: folder + "/originals").allSatisfy { $0.range(of: #"^[0-9a-f]{2}/[0-9a-f]{64}\.jpg$"#, options: .regularExpression) != nil })
+    }
+
+    @Test("opening a library alone removes files of changes that never committed, and says which")
+    func orphansAtOpen() async throws {
+        let folder = TestLibrary.temporaryFolder()
+        var library: PhotoLibrary? = try TestLibrary.open(at: folder)
+        let id = try await TestLibrary.addPhotos(1, to: library!)[0]
+        library?.close()
+        library = nil
+
+        let orphan = folder + "/originals/ab/" + String(repeating: "ab", count: 32) + ".jpg"
+        do {
+            // Given one process with the library open
+            let first = try TestLibrary.open(at: folder)
+            // And what a killed import leaves: an original with no row, a temporary file, a cache folder
+            try FileManager.default.createDirectory(atPath: folder + "/originals/ab", withIntermediateDirectories: true)
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: orphan))
+            try Data([4]).write(to: URL(fileURLWithPath: folder + "/tmp/half-written.original"))
+            try FileManager.default.createDirectory(atPath: folder + "/cache/ff/ffff-gone", withIntermediateDirectories: true)
+            // When another opens it, nothing is removed: the first may be writing those files
+            let other = try TestLibrary.open(at: folder)
+            #expect(!other.openingReport.cleanedUp)
+            let check = try other.check()
+            #expect(check.isSound, "unnamed files are notes while another process may be writing them")
+            #expect(check.notes.contains { $0.contains("another process") })
+            #expect(FileManager.default.fileExists(atPath: orphan))
+            other.close()
+            first.close()
+        }
+
+        // When it opens alone, they are removed and reported
+        let reopened = try TestLibrary.open(at: folder)
+        #expect(reopened.openingReport.cleanedUp)
+        #expect(reopened.openingReport.removedOrphans == ["originals/ab/" + String(repeating: "ab", count: 32) + ".jpg"])
+        #expect(reopened.openingReport.removedTemporaryFiles == 1)
+        #expect(reopened.openingReport.removedCacheFolders == 1)
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(try reopened.asset(id).id == id)
+        #expect(try reopened.check().isSound)
+    }
+
+    @Test("check finds missing and damaged files and explains them")
+    func checkFindsDamage() async throws {
+        let folder = TestLibrary.temporaryFolder()
+        let library = try TestLibrary.open(at: folder)
+        let ids = try await TestLibrary.addPhotos(3, to: library)
+        #expect(try library.check().isSound)
+
+        let damaged = library.originalPath(of: try library.asset(ids[0]))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let missing = library.originalPath(of: try library.asset(ids[1]))
+        try FileManager.default.removeItem(atPath: missing)
+
+        let report = try library.check()
+        #expect(!report.isSound)
+        #expect(report.problems.count == 2)
+        #expect(report.problems.contains { $0.contains("does not match its SHA-256") })
+        #expect(report.problems.contains { $0.contains("missing") })
+        // The quick check only sees the missing file.
+        #expect(try library.check(verifyingHashes: false).problems.count == 1)
+    }
+
+    @Test("a library folder that is a file, or a database from a newer Sepia, is refused with a clear error")
+    func refusedFolders() throws {
+        let file = TestLibrary.temporaryFolder() + "/not-a-folder"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(throws: LibraryError.self) { try PhotoLibrary.open(at: file) }
+
+        let folder = TestLibrary.temporaryFolder()
+        let library = try TestLibrary.open(at: folder)
+        let store = try #require(library.store as? SQLiteLibraryStore)
+        try store.pool.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v999')")
+        }
+        library.close()
+        do {
+            _ = try PhotoLibrary.open(at: folder)
+            Issue.record("a newer library was opened")
+        } catch {
+            #expect(error.code == .newerSchema)
+            #expect(error.description.contains("newer version of Sepia"))
+        }
+    }
+}

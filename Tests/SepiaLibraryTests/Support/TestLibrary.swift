@@ -1,0 +1,71 @@
+import Foundation
+import SepiaCodecs
+import SepiaImage
+@testable import SepiaLibrary
+
+/// Temporary library folders and test photos.
+enum TestLibrary {
+    /// The public corpus.
+    static let corpus: URL = {
+        if let override = ProcessInfo.processInfo.environment["SEPIA_TESTDATA"] { return URL(fileURLWithPath: override) }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/testdata")
+    }()
+
+    static func fixture(_ relative: String) -> String {
+        corpus.appendingPathComponent(relative).path
+    }
+
+    /// A new, empty folder.
+    static func temporaryFolder(_ label: String = "library") -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-\(label)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    /// A library in a new folder, with a small render context and no memory-pressure polling.
+    static func open(at path: String = temporaryFolder(), pollInterval: Duration = .milliseconds(50)) throws -> PhotoLibrary {
+        try PhotoLibrary.open(
+            at: path,
+            configuration: LibraryConfiguration(
+                changePollInterval: pollInterval, renderContext: RenderContext(options: RenderOptions(threadCount: 2)),
+                watchesMemoryPressure: false))
+    }
+
+    /// A small JPEG whose content (and so hash) depends on `seed`.
+    static func uniqueJPEG(_ seed: Int, width: Int = 24, height: Int = 16) -> Data {
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+        for i in bytes.indices {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[i] = UInt8(truncatingIfNeeded: state)
+        }
+        let bitmap = Bitmap(width: width, height: height, layout: .rgb, bytes: bytes)
+        return Data(try! ImageEncoding.encode(bitmap, as: .jpeg, options: EncodeOptions(quality: 95)))
+    }
+
+    /// Adds `count` unique small photos and returns their identifiers.
+    @discardableResult
+    static func addPhotos(_ count: Int, to library: PhotoLibrary, startingAt seed: Int = 0) async throws -> [String] {
+        var prepared: [PreparedAsset] = []
+        for i in 0..<count {
+            prepared.append(try await library.prepareAsset(data: uniqueJPEG(seed + i), filename: "photo-\(seed + i).jpg",
+                fileDate: Date(timeIntervalSince1970: 1_600_000_000 + Double(seed + i) * 3600)))
+        }
+        let outcome = try await library.performChanges { changes in
+            for p in prepared { changes.createAsset(from: p) }
+        }
+        return outcome.createdAssetIDs
+    }
+
+    /// The files below `folder`, relative to it.
+    static func files(under folder: String) -> [String] {
+        (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { relative in
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isFolder)
+            return !isFolder.boolValue
+        }.sorted()
+    }
+}
