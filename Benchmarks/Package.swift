@@ -21,5 +21,14 @@ let package = Package(
             ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "LibraryBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SepiaLibrary", package: "sepia"),
+                .product(name: "SepiaCodecs", package: "sepia"),
+            ],
+            path: "Benchmarks/LibraryBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )

@@ -25,7 +25,21 @@ struct CommandRunner {
         fixtures.appendingPathComponent(relative).path
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs `sepia` with `arguments` on a thread of its own, so that waiting for it never holds one of the
+    /// few threads Swift concurrency shares between tests.
+    static func run(_ arguments: [String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                do {
+                    continuation.resume(returning: try runBlocking(arguments))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    static func runBlocking(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

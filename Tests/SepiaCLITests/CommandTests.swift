@@ -5,16 +5,16 @@ import Testing
 
 @Suite(.serialized) struct CommandTests {
     @Test("info prints format, sizes, orientation and EXIF; --json is machine-readable")
-    func info() throws {
+    func info() async throws {
         let photo = CommandRunner.fixture("photos/Apple_iPhone_5.jpg")
-        let text = try CommandRunner.run(["info", photo])
+        let text = try await CommandRunner.run(["info", photo])
         #expect(text.status == 0)
         #expect(text.stdout.contains("JPEG"))
         #expect(text.stdout.contains("orientation 3"))
         #expect(text.stdout.contains("Apple iPhone 5"))
         #expect(text.stdout.contains("47.62717,-122.33733"))
 
-        let json = try CommandRunner.run(["info", "--json", photo, CommandRunner.fixture("heic-avif/IMG_2682.heic")])
+        let json = try await CommandRunner.run(["info", "--json", photo, CommandRunner.fixture("heic-avif/IMG_2682.heic")])
         #expect(json.status == 0)
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(reports.count == 2)
@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test("exit codes: 65 for undecodable input, 66 for a missing file, 64 for usage")
-    func exitCodes() throws {
-        #expect(try CommandRunner.run(["info", CommandRunner.fixture("malformed/lottapixel.jpg")]).status == 65)
-        #expect(try CommandRunner.run(["info", "/nonexistent.jpg"]).status == 66)
-        #expect(try CommandRunner.run(["thumbnail"]).status == 64)
-        #expect(try CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/gps-datetime.jpg"), "--size", "0x5", "-o", "/tmp/x.jpg"]).status == 64)
-        #expect(try CommandRunner.run(["apply", "CINoSuchFilter", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status == 64)
-        #expect(try CommandRunner.run(["apply", "CISepiaTone", "--param", "inputIntensity=2", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status == 64)
-        let failure = try CommandRunner.run(["convert", CommandRunner.fixture("malformed/truncated_image.png"), "-o", "/tmp/x.png"])
+    func exitCodes() async throws {
+        #expect(try await CommandRunner.run(["info", CommandRunner.fixture("malformed/lottapixel.jpg")]).status == 65)
+        #expect(try await CommandRunner.run(["info", "/nonexistent.jpg"]).status == 66)
+        #expect(try await CommandRunner.run(["thumbnail"]).status == 64)
+        #expect(try await CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/gps-datetime.jpg"), "--size", "0x5", "-o", "/tmp/x.jpg"]).status == 64)
+        #expect(try await CommandRunner.run(["apply", "CINoSuchFilter", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status == 64)
+        #expect(try await CommandRunner.run(["apply", "CISepiaTone", "--param", "inputIntensity=2", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status == 64)
+        let failure = try await CommandRunner.run(["convert", CommandRunner.fixture("malformed/truncated_image.png"), "-o", "/tmp/x.png"])
         #expect(failure.status == 65)
         #expect(failure.stderr.contains("truncated_image.png"))
     }
@@ -42,11 +42,11 @@ import Testing
     @Test("thumbnail sizes for fit, fill and stretch; the format follows the extension", arguments: [
         ("fit", "png", 171, 256), ("fill", "jpg", 256, 256), ("stretch", "webp", 256, 100),
     ])
-    func thumbnail(mode: String, ext: String, width: Int, height: Int) throws {
+    func thumbnail(mode: String, ext: String, width: Int, height: Int) async throws {
         let folder = try CommandRunner.temporaryFolder()
         let out = folder.appendingPathComponent("thumb.\(ext)").path
         let size = mode == "stretch" ? "256x100" : "256x256"
-        let result = try CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--size", size, "--mode", mode, "-o", out])
+        let result = try await CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--size", size, "--mode", mode, "-o", out])
         #expect(result.status == 0, "\(result.stderr)")
         let file = try ImageDecoding.open(path: out)
         #expect(file.format == ImageFormat(fileExtension: ext))
@@ -55,10 +55,10 @@ import Testing
     }
 
     @Test("apply writes every input to the output folder and reports failures without stopping")
-    func applyBatch() throws {
+    func applyBatch() async throws {
         let folder = try CommandRunner.temporaryFolder()
         let inputs = ["photos/gps-datetime.jpg", "malformed/hopper.gif", "png-suite/basi6a08.png"].map(CommandRunner.fixture)
-        let result = try CommandRunner.run(["apply", "CISepiaTone", "--intensity", "0.8", "--out-dir", folder.path, "--json"] + inputs)
+        let result = try await CommandRunner.run(["apply", "CISepiaTone", "--intensity", "0.8", "--out-dir", folder.path, "--json"] + inputs)
         #expect(result.status == 65)
         let outcomes = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(outcomes.map { $0["status"] as? String } == ["ok", "error", "ok"])
@@ -72,7 +72,7 @@ import Testing
         let folder = try CommandRunner.temporaryFolder()
         let out = folder.appendingPathComponent("sepia.png").path
         let input = CommandRunner.fixture("png-suite/cs8n2c08.png")
-        let result = try CommandRunner.run(["apply", "SepiaTone", "--param", "intensity=1", input, "-o", out])
+        let result = try await CommandRunner.run(["apply", "SepiaTone", "--param", "intensity=1", input, "-o", out])
         #expect(result.status == 0, "\(result.stderr)")
         let context = RenderContext(options: RenderOptions(threadCount: 1))
         let expected = try await context.renderBitmap(try ImageDecoding.open(path: input).image.applying(SepiaTone(intensity: 1)), layout: .rgb)
@@ -81,25 +81,25 @@ import Testing
     }
 
     @Test("convert turns a rotated HEIC upright and writes PNG")
-    func convert() throws {
+    func convert() async throws {
         let folder = try CommandRunner.temporaryFolder()
         let out = folder.appendingPathComponent("upright.png").path
-        let result = try CommandRunner.run(["convert", CommandRunner.fixture("exif-orientation/Landscape_5.jpg"), "-o", out])
+        let result = try await CommandRunner.run(["convert", CommandRunner.fixture("exif-orientation/Landscape_5.jpg"), "-o", out])
         #expect(result.status == 0)
         let file = try ImageDecoding.open(path: out)
         #expect(file.pixelSize == IntSize(width: 1800, height: 1200))
     }
 
     @Test("an output that cannot be written exits with 73 and leaves nothing behind")
-    func unwritable() throws {
-        let result = try CommandRunner.run(["convert", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/nonexistent-folder/out.jpg"])
+    func unwritable() async throws {
+        let result = try await CommandRunner.run(["convert", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/nonexistent-folder/out.jpg"])
         #expect(result.status == 73)
         #expect(result.stderr.contains("/nonexistent-folder/out.jpg"))
     }
 
     @Test("filters lists every filter with its attributes")
-    func filters() throws {
-        let result = try CommandRunner.run(["filters", "--json"])
+    func filters() async throws {
+        let result = try await CommandRunner.run(["filters", "--json"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let list = try #require(object["filters"] as? [[String: Any]])
@@ -121,7 +121,7 @@ import Testing
         try recipe.encoded().write(to: recipeFile)
         let input = CommandRunner.fixture("png-suite/basi2c08.png")
         let out = folder.appendingPathComponent("look.png").path
-        let result = try CommandRunner.run(["apply", "--recipe", recipeFile.path, input, "-o", out])
+        let result = try await CommandRunner.run(["apply", "--recipe", recipeFile.path, input, "-o", out])
         #expect(result.status == 0, "\(result.stderr)")
         let context = RenderContext(options: RenderOptions(threadCount: 1))
         let expected = try await context.renderBitmap(try recipe.apply(to: try ImageDecoding.open(path: input).image), layout: .rgb)
@@ -130,17 +130,17 @@ import Testing
 
         let bad = folder.appendingPathComponent("bad.json")
         try Data(#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone", "parameters": {"inputIntensity": 9}}]}"#.utf8).write(to: bad)
-        let refused = try CommandRunner.run(["apply", "--recipe", bad.path, input, "-o", folder.appendingPathComponent("never.png").path])
+        let refused = try await CommandRunner.run(["apply", "--recipe", bad.path, input, "-o", folder.appendingPathComponent("never.png").path])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("inputIntensity"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never.png").path))
     }
 
     @Test("strip writes one thumbnail per catalog entry and a contact sheet")
-    func strip() throws {
+    func strip() async throws {
         let folder = try CommandRunner.temporaryFolder()
         let sheet = folder.appendingPathComponent("sheet.png").path
-        let result = try CommandRunner.run([
+        let result = try await CommandRunner.run([
             "strip", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--size", "120x120", "--out-dir", folder.path, "--sheet", sheet,
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -153,7 +153,7 @@ import Testing
         #expect(contact.format == .png)
         #expect(contact.pixelSize.width >= 120 * 5, "ten cells in at least two rows of five")
 
-        let insta = try CommandRunner.run([
+        let insta = try await CommandRunner.run([
             "strip", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--instafilter", "--out-dir", folder.appendingPathComponent("insta").path,
         ])
         #expect(insta.status == 0, "\(insta.stderr)")
@@ -161,14 +161,14 @@ import Testing
     }
 
     @Test("a broken catalog is a data error naming the entry")
-    func brokenCatalog() throws {
+    func brokenCatalog() async throws {
         let folder = try CommandRunner.temporaryFolder()
         let catalog = folder.appendingPathComponent("catalog.plist")
         try Data("""
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><array><dict><key>filter</key><string>CINotAFilter</string><key>name</key><string>Oops</string></dict></array></plist>
             """.utf8).write(to: catalog)
-        let result = try CommandRunner.run([
+        let result = try await CommandRunner.run([
             "strip", CommandRunner.fixture("photos/gps-datetime.jpg"), "--catalog", catalog.path, "--out-dir", folder.appendingPathComponent("o").path,
         ])
         #expect(result.status == 65)

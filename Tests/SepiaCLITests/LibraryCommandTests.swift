@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test("import a folder, list it, edit and revert one photo, export it, and check the library")
-    func workflow() throws {
+    func workflow() async throws {
         let library = try CommandRunner.temporaryFolder().appendingPathComponent("lib").path
         // A folder of real photos (the smaller ones of the corpus, to keep the debug build quick).
         let photos = try CommandRunner.temporaryFolder().appendingPathComponent("photos").path
@@ -22,7 +22,7 @@ import Testing
         try FileManager.default.copyItem(atPath: CommandRunner.fixture("exif-orientation/Landscape_5.jpg"), toPath: photos + "/Landscape_5.jpg")
 
         // Import: every photo, into an album; JSON Lines, one per file, then a summary.
-        let imported = try CommandRunner.run(["import", photos, CommandRunner.fixture("malformed/hopper.gif"), "--library", library, "--album", "Trip", "--json"])
+        let imported = try await CommandRunner.run(["import", photos, CommandRunner.fixture("malformed/hopper.gif"), "--library", library, "--album", "Trip", "--json"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let lines = try imported.stdout.split(separator: "\n").map { try Self.json(String($0)) as? [String: Any] }
         let summary = try #require(lines.last??["summary"] as? [String: Any])
@@ -33,89 +33,89 @@ import Testing
         #expect((skipped?["reason"] as? String)?.contains("GIF is not supported") == true)
 
         // Re-import: nothing is read again.
-        let again = try CommandRunner.run(["import", photos, "--library", library])
+        let again = try await CommandRunner.run(["import", photos, "--library", library])
         #expect(again.status == 0)
         #expect(again.stdout.contains("0 imported, \(photoCount) already in the library"), "\(again.stdout)")
 
         // List, oldest first, with short identifiers; JSON has every field.
-        let list = try CommandRunner.run(["list", "--library", library])
+        let list = try await CommandRunner.run(["list", "--library", library])
         #expect(list.status == 0)
         #expect(list.stdout.split(separator: "\n").count == photoCount)
         let iphoneLine = try #require(list.stdout.split(separator: "\n").first { $0.contains("Apple_iPhone_5.jpg") })
         #expect(iphoneLine.contains("2012-09-29 16:11") && iphoneLine.contains("3264x2448"))
         let short = String(iphoneLine.prefix(8))
-        let listed = try #require(try Self.json(try CommandRunner.run(["list", "--library", library, "--json", "--year", "2012"]).stdout) as? [[String: Any]])
+        let listed = try #require(try Self.json(try await CommandRunner.run(["list", "--library", library, "--json", "--year", "2012"]).stdout) as? [[String: Any]])
         #expect(listed.count == 1 && listed[0]["cameraModel"] as? String == "iPhone 5")
 
         // Albums and the timeline.
-        let albums = try #require(try Self.json(try CommandRunner.run(["albums", "--library", library, "--json", "--timeline"]).stdout) as? [String: Any])
+        let albums = try #require(try Self.json(try await CommandRunner.run(["albums", "--library", library, "--json", "--timeline"]).stdout) as? [String: Any])
         #expect((albums["albums"] as? [[String: Any]])?.first?["assetCount"] as? Int == photoCount)
         #expect((albums["timeline"] as? [[String: Any]])?.contains { $0["id"] as? String == "2012" } == true)
 
         // Edit with a filter and Instafilter's slider, then append a second step; the history shows both.
-        let edit = try CommandRunner.run(["edit", short, "CISepiaTone", "--intensity", "0.7", "--library", library, "--json"])
+        let edit = try await CommandRunner.run(["edit", short, "CISepiaTone", "--intensity", "0.7", "--library", library, "--json"])
         #expect(edit.status == 0, "\(edit.stderr)")
         let edited = try #require(try Self.json(edit.stdout) as? [String: Any])
         #expect(edited["hasAdjustments"] as? Bool == true)
-        #expect(try CommandRunner.run(["edit", short, "CIVignette", "--append", "--library", library]).status == 0)
-        let history = try #require(try Self.json(try CommandRunner.run(["history", short, "--library", library, "--json"]).stdout) as? [[String: Any]])
+        #expect(try await CommandRunner.run(["edit", short, "CIVignette", "--append", "--library", library]).status == 0)
+        let history = try #require(try Self.json(try await CommandRunner.run(["history", short, "--library", library, "--json"]).stdout) as? [[String: Any]])
         #expect(history.count == 2 && history[1]["isCurrent"] as? Bool == true)
         #expect((history[1]["recipe"] as? String)?.contains("CIVignette") == true)
 
         // Export the edit (a JPEG, upright) and the original (byte for byte).
         let out = try CommandRunner.temporaryFolder().path
-        #expect(try CommandRunner.run(["export", short, "--out-dir", out, "--library", library]).status == 0)
+        #expect(try await CommandRunner.run(["export", short, "--out-dir", out, "--library", library]).status == 0)
         let exported = try ImageDecoding.open(path: out + "/Apple_iPhone_5.jpg")
         #expect(exported.orientation == .up && exported.pixelSize == IntSize(width: 3264, height: 2448))
-        #expect(try CommandRunner.run(["export", short, "--original", "--out-dir", out, "--library", library]).status == 0)
+        #expect(try await CommandRunner.run(["export", short, "--original", "--out-dir", out, "--library", library]).status == 0)
         let copies = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(copies.count == 2)
         let original = try Data(contentsOf: URL(fileURLWithPath: out + "/" + copies.first { $0 != "Apple_iPhone_5.jpg" }!))
         #expect(original == (try Data(contentsOf: URL(fileURLWithPath: CommandRunner.fixture("photos/Apple_iPhone_5.jpg")))))
 
         // Revert: the original again, the history kept.
-        #expect(try CommandRunner.run(["revert", short, "--library", library]).status == 0)
-        #expect(try CommandRunner.run(["list", "--edited", "--library", library]).stdout.isEmpty)
+        #expect(try await CommandRunner.run(["revert", short, "--library", library]).status == 0)
+        #expect(try await CommandRunner.run(["list", "--edited", "--library", library]).stdout.isEmpty)
 
         // Favourite, hide, album edits.
-        #expect(try CommandRunner.run(["favorite", short, "--library", library]).status == 0)
-        #expect(try CommandRunner.run(["list", "--favorites", "--library", library]).stdout.contains("Apple_iPhone_5.jpg"))
-        #expect(try CommandRunner.run(["albums", "create", "Best", "--library", library]).status == 0)
-        #expect(try CommandRunner.run(["albums", "add", "Best", short, "--library", library]).status == 0)
-        #expect(try CommandRunner.run(["list", "--album", "Best", "--library", library]).stdout.contains(short))
-        #expect(try CommandRunner.run(["hide", short, "--library", library]).status == 0)
-        #expect(!(try CommandRunner.run(["list", "--library", library]).stdout.contains(short)))
+        #expect(try await CommandRunner.run(["favorite", short, "--library", library]).status == 0)
+        #expect(try await CommandRunner.run(["list", "--favorites", "--library", library]).stdout.contains("Apple_iPhone_5.jpg"))
+        #expect(try await CommandRunner.run(["albums", "create", "Best", "--library", library]).status == 0)
+        #expect(try await CommandRunner.run(["albums", "add", "Best", short, "--library", library]).status == 0)
+        #expect(try await CommandRunner.run(["list", "--album", "Best", "--library", library]).stdout.contains(short))
+        #expect(try await CommandRunner.run(["hide", short, "--library", library]).status == 0)
+        #expect(!(try await CommandRunner.run(["list", "--library", library]).stdout.contains(short)))
 
         // Check: sound.
-        let check = try CommandRunner.run(["check", "--library", library])
+        let check = try await CommandRunner.run(["check", "--library", library])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("ok: \(photoCount) photos"))
 
         // Deleting needs --yes.
-        let refused = try CommandRunner.run(["delete", short, "--library", library])
+        let refused = try await CommandRunner.run(["delete", short, "--library", library])
         #expect(refused.status == 64)
-        #expect(try CommandRunner.run(["delete", short, "--yes", "--library", library]).status == 0)
-        #expect(try CommandRunner.run(["check", "--library", library]).status == 0)
+        #expect(try await CommandRunner.run(["delete", short, "--yes", "--library", library]).status == 0)
+        #expect(try await CommandRunner.run(["check", "--library", library]).status == 0)
     }
 
     @Test("errors name what failed: unknown photos, ambiguous prefixes, bad filters, a damaged library")
-    func errors() throws {
+    func errors() async throws {
         let library = try CommandRunner.temporaryFolder().appendingPathComponent("lib").path
-        #expect(try CommandRunner.run(["import", CommandRunner.fixture("photos/gps-datetime.jpg"), "--library", library]).status == 0)
-        let unknown = try CommandRunner.run(["edit", "ffffffff", "CISepiaTone", "--library", library])
+        #expect(try await CommandRunner.run(["import", CommandRunner.fixture("photos/gps-datetime.jpg"), "--library", library]).status == 0)
+        let unknown = try await CommandRunner.run(["edit", "ffffffff", "CISepiaTone", "--library", library])
         #expect(unknown.status == 66)
         #expect(unknown.stderr.contains("ffffffff") && unknown.stderr.contains("sepia list"))
-        let badFilter = try CommandRunner.run(["edit", "ffff", "CINothing", "--library", library])
+        let badFilter = try await CommandRunner.run(["edit", "ffff", "CINothing", "--library", library])
         #expect(badFilter.status == 64)
 
         // Damage an original: check fails with 65 and says which file.
-        let listed = try #require(try Self.json(try CommandRunner.run(["list", "--json", "--library", library]).stdout) as? [[String: Any]])
+        let listed = try #require(try Self.json(try await CommandRunner.run(["list", "--json", "--library", library]).stdout) as? [[String: Any]])
         let hash = try #require(listed.first?["contentHash"] as? String)
         let path = library + "/originals/" + hash.prefix(2) + "/" + hash + ".jpg"
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes[bytes.count - 10] ^= 0x55
         try bytes.write(to: URL(fileURLWithPath: path))
-        let check = try CommandRunner.run(["check", "--library", library])
+        let check = try await CommandRunner.run(["check", "--library", library])
         #expect(check.status == 65)
         #expect(check.stdout.contains(hash) && check.stdout.contains("SHA-256"))
     }

@@ -72,6 +72,21 @@ def operations(photo, out):
     }
 
 
+def import_operation(folder, out):
+    """Import of a folder (thumbnails 256 px and previews 1440 px made at import, as Immich does) against
+    vipsthumbnail making the same two sizes of every photo. Each run starts from an empty library."""
+    photos = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.lower().endswith((".jpg", ".jpeg")))
+    library = os.path.join(out, "library")
+    vips = " && ".join(
+        "vipsthumbnail -s %d %s -o '%s'" % (size, " ".join("'%s'" % p for p in photos),
+                                            os.path.join(out, "%%s-%d.jpg[Q=82,strip]" % size))
+        for size in (1440, 256))
+    return len(photos), [
+        ("sepia import", ["sh", "-c", "rm -rf '%s' && '%s' import '%s' --library '%s' >/dev/null" % (library, SEPIA, folder, library)]),
+        ("vipsthumbnail 1440 + 256", ["sh", "-c", vips]),
+    ]
+
+
 def write_recipe(out):
     with open(os.path.join(out, "three.json"), "w") as f:
         f.write('{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": ['
@@ -106,6 +121,8 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--images", default="spices-24mp.jpg")
     parser.add_argument("--markdown", help="also write the table to this file")
+    parser.add_argument("--import-folder", default=os.path.join(ROOT, "Tests", "Fixtures", "testdata", "photos"),
+                        help="the photos the import operation imports (default: the corpus photos)")
     args = parser.parse_args()
     if not os.access(SEPIA, os.X_OK):
         raise SystemExit("build sepia first: swift build -c release --static-swift-stdlib --product sepia")
@@ -140,6 +157,23 @@ def main():
                     ratio = "" if tool == "sepia" else "%.2f" % (sepia[0] / wall)
                     rss_ratio = "" if tool == "sepia" else "%.2f" % (sepia[2] / rss)
                     emit("| %s | %s | %s | %.3f | %.3f | %.0f | %s | %s |" % (image, name, tool, wall, cpu, rss, ratio, rss_ratio))
+        if not args.only or "import" in args.only.split(","):
+            count, commands = import_operation(args.import_folder, out)
+            samples = {tool: [] for tool, _ in commands}
+            for tool, argv in commands:
+                run_one(argv)
+            for _ in range(args.runs):
+                for tool, argv in commands:
+                    samples[tool].append(run_one(argv))
+            medians = {tool: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
+                              statistics.median(x[2] for x in v)) for tool, v in samples.items()}
+            sepia = medians["sepia import"]
+            for tool, _ in commands:
+                wall, cpu, rss = medians[tool]
+                ratio = "" if tool == "sepia import" else "%.2f" % (sepia[0] / wall)
+                rss_ratio = "" if tool == "sepia import" else "%.2f" % (sepia[2] / rss)
+                emit("| %d photos (%.1f/s) | import | %s | %.3f | %.3f | %.0f | %s | %s |" % (
+                    count, count / wall, tool, wall, cpu, rss, ratio, rss_ratio))
     finally:
         shutil.rmtree(out, ignore_errors=True)
     if args.markdown:

@@ -1,0 +1,77 @@
+import Benchmark
+import Foundation
+import SepiaCodecs
+@_spi(Benchmarks) import SepiaLibrary
+
+/// A library in a new temporary folder with `count` assets (rows only: these benchmarks measure the database).
+func makeLibrary(assets count: Int) -> (PhotoLibrary, [String]) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-bench-\(UUID().uuidString)").path
+    do {
+        let library = try PhotoLibrary.open(at: folder, configuration: LibraryConfiguration(watchesMemoryPressure: false))
+        var ids: [String] = []
+        // Dates interleave across batches so that sorting by date is not insertion order.
+        for batch in 0..<(count + 9_999) / 10_000 {
+            let n = min(10_000, count - batch * 10_000)
+            ids += try library.insertRowsWithoutFiles(
+                count: n, start: Date(timeIntervalSince1970: 1_500_000_000 + Double(batch) * 7), interval: 97)
+        }
+        return (library, ids)
+    } catch {
+        fatalError("cannot make the benchmark library: \(error)")
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident], warmupIterations: 2, maxDuration: .seconds(5),
+        maxIterations: 50)
+
+    // PhotoKit's "latest photos" grid: 100 000 assets sorted by date, newest first; the first page of 100.
+    let (big, _) = makeLibrary(assets: 100_000)
+    Benchmark("Library.Fetch.100k.firstPage") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let result = try big.fetchAssets(FetchOptions(sortDescriptors: [AssetSortDescriptor(.creationDate, ascending: false)]))
+            blackHole(try result.objects(in: 0..<100))
+        }
+    }
+    Benchmark("Library.Fetch.100k.count") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try big.fetchAssets().count)
+        }
+    }
+
+    // Change details for a 10 000-asset result after 100 changes: 40 property changes, 30 deletions, 30 date
+    // changes (moves), made in one commit.
+    let (medium, ids) = makeLibrary(assets: 10_000)
+    let before: FetchResult<Asset>
+    do {
+        before = try medium.fetchAssets()
+        let shuffled = ids.shuffled()
+        let task = Task {
+            try await medium.performChanges { changes in
+                for (i, id) in shuffled[0..<40].enumerated() {
+                    changes.setLocation(GPSLocation(latitude: Double(i), longitude: 10), for: id)
+                }
+                changes.deleteAssets(Array(shuffled[40..<70]))
+                for (i, id) in shuffled[70..<100].enumerated() {
+                    changes.setCreationDate(Date(timeIntervalSince1970: 1_400_000_000 + Double(i) * 1_000_000), for: id)
+                }
+            }
+        }
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            _ = try? await task.value
+            semaphore.signal()
+        }
+        semaphore.wait()
+    } catch {
+        fatalError("\(error)")
+    }
+    Benchmark("Library.ChangeDetails.10k.after100") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let details = try medium.changeDetails(from: before)
+            precondition(details.removedIndexes?.count == 30 && details.changedIndexes?.count == 70, "unexpected details")
+            blackHole(details)
+        }
+    }
+}
