@@ -134,46 +134,33 @@ def main():
     emit("|---|---|---|---|---|---|---|---|")
     out = tempfile.mkdtemp(prefix="sepia-bench-")
     write_recipe(out)
+    def compare(label, name, commands):
+        """Runs the commands in turn, round after round; emits one row per tool with ratios to the first."""
+        samples = {tool: [] for tool, _ in commands}
+        for tool, argv in commands:  # warm-up: file cache and binaries
+            run_one(argv)
+        for _ in range(args.runs):
+            for tool, argv in commands:
+                samples[tool].append(run_one(argv))
+        medians = {tool: tuple(statistics.median(x[i] for x in v) for i in range(3)) for tool, v in samples.items()}
+        first = commands[0][0]
+        for tool, _ in commands:
+            wall, cpu, rss = medians[tool]
+            ratio = "" if tool == first else "%.2f" % (medians[first][0] / wall)
+            rss_ratio = "" if tool == first else "%.2f" % (medians[first][2] / rss)
+            emit("| %s | %s | %s | %.3f | %.3f | %.0f | %s | %s |" % (label(wall), name, tool, wall, cpu, rss, ratio, rss_ratio))
+
     try:
         for image in args.images.split(","):
             photo = os.path.join(args.photos, image)
             if not os.path.exists(photo):
                 raise SystemExit("missing %s" % photo)
-            ops = operations(photo, out)
-            for name, commands in ops.items():
-                if args.only and name not in args.only.split(","):
-                    continue
-                samples = {tool: [] for tool, _ in commands}
-                for tool, argv in commands:  # warm-up: file cache and binaries
-                    run_one(argv)
-                for _ in range(args.runs):
-                    for tool, argv in commands:
-                        samples[tool].append(run_one(argv))
-                medians = {tool: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v),
-                                  statistics.median(s[2] for s in v)) for tool, v in samples.items()}
-                sepia = medians["sepia"]
-                for tool, _ in commands:
-                    wall, cpu, rss = medians[tool]
-                    ratio = "" if tool == "sepia" else "%.2f" % (sepia[0] / wall)
-                    rss_ratio = "" if tool == "sepia" else "%.2f" % (sepia[2] / rss)
-                    emit("| %s | %s | %s | %.3f | %.3f | %.0f | %s | %s |" % (image, name, tool, wall, cpu, rss, ratio, rss_ratio))
+            for name, commands in operations(photo, out).items():
+                if not args.only or name in args.only.split(","):
+                    compare(lambda wall: image, name, commands)
         if not args.only or "import" in args.only.split(","):
             count, commands = import_operation(args.import_folder, out)
-            samples = {tool: [] for tool, _ in commands}
-            for tool, argv in commands:
-                run_one(argv)
-            for _ in range(args.runs):
-                for tool, argv in commands:
-                    samples[tool].append(run_one(argv))
-            medians = {tool: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
-                              statistics.median(x[2] for x in v)) for tool, v in samples.items()}
-            sepia = medians["sepia import"]
-            for tool, _ in commands:
-                wall, cpu, rss = medians[tool]
-                ratio = "" if tool == "sepia import" else "%.2f" % (sepia[0] / wall)
-                rss_ratio = "" if tool == "sepia import" else "%.2f" % (sepia[2] / rss)
-                emit("| %d photos (%.1f/s) | import | %s | %.3f | %.3f | %.0f | %s | %s |" % (
-                    count, count / wall, tool, wall, cpu, rss, ratio, rss_ratio))
+            compare(lambda wall: "%d photos (%.1f/s)" % (count, count / wall), "import", commands)
     finally:
         shutil.rmtree(out, ignore_errors=True)
     if args.markdown:

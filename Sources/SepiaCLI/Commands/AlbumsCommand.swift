@@ -89,9 +89,7 @@ struct AlbumsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let photos = try library.open()
-                defer { photos.close() }
-                let outcome = try await photos.performChanges { $0.createAlbum(title: title) }
+                let outcome = try await library.withLibrary { photos in try await photos.performChanges { $0.createAlbum(title: title) } }
                 Terminal.print(outcome.createdAlbumIDs.first ?? "")
             }
         }
@@ -104,12 +102,7 @@ struct AlbumsCommand: AsyncParsableCommand {
         @OptionGroup var library: LibraryOptions
 
         func run() async throws {
-            try await reportingErrors {
-                let photos = try library.open()
-                defer { photos.close() }
-                let target = try photos.album(album)
-                try await photos.performChanges { $0.renameAlbum(target.id, to: title) }
-            }
+            try await editAlbum(album, in: library) { changes, target in changes.renameAlbum(target.id, to: title) }
         }
     }
 
@@ -120,12 +113,7 @@ struct AlbumsCommand: AsyncParsableCommand {
         @OptionGroup var library: LibraryOptions
 
         func run() async throws {
-            try await reportingErrors {
-                let photos = try library.open()
-                defer { photos.close() }
-                let target = try photos.album(album)
-                try await photos.performChanges { $0.deleteAlbums([target.id]) }
-            }
+            try await editAlbum(album, in: library) { changes, target in changes.deleteAlbums([target.id]) }
         }
     }
 
@@ -136,13 +124,7 @@ struct AlbumsCommand: AsyncParsableCommand {
         @OptionGroup var library: LibraryOptions
 
         func run() async throws {
-            try await reportingErrors {
-                let photos = try library.open()
-                defer { photos.close() }
-                let target = try photos.album(album)
-                let ids = try assets.map { (reference) throws(LibraryError) in try photos.asset(matching: reference).id }
-                try await photos.performChanges { $0.addAssets(ids, to: target.id) }
-            }
+            try await editAlbum(album, photos: assets, in: library) { changes, target, ids in changes.addAssets(ids, to: target.id) }
         }
     }
 
@@ -154,13 +136,7 @@ struct AlbumsCommand: AsyncParsableCommand {
         @OptionGroup var library: LibraryOptions
 
         func run() async throws {
-            try await reportingErrors {
-                let photos = try library.open()
-                defer { photos.close() }
-                let target = try photos.album(album)
-                let ids = try assets.map { (reference) throws(LibraryError) in try photos.asset(matching: reference).id }
-                try await photos.performChanges { $0.removeAssets(ids, from: target.id) }
-            }
+            try await editAlbum(album, photos: assets, in: library) { changes, target, ids in changes.removeAssets(ids, from: target.id) }
         }
     }
 
@@ -184,5 +160,25 @@ struct AlbumsCommand: AsyncParsableCommand {
                 try await photos.performChanges { $0.moveAssets(at: IndexSet(integer: index), to: position, in: target.id) }
             }
         }
+    }
+}
+
+extension AsyncParsableCommand {
+    /// Opens the library, finds `album` and the photos `references` name, and applies `change` to them.
+    func editAlbum(
+        _ album: String, photos references: [String] = [], in library: LibraryOptions,
+        _ change: @escaping (ChangeRequests, Album, [String]) -> Void
+    ) async throws {
+        try await reportingErrors {
+            try await library.withLibrary { photos in
+                let target = try photos.album(album)
+                let ids = try photos.assets(matching: references).map(\.id)
+                try await photos.performChanges { change($0, target, ids) }
+            }
+        }
+    }
+
+    func editAlbum(_ album: String, in library: LibraryOptions, _ change: @escaping (ChangeRequests, Album) -> Void) async throws {
+        try await editAlbum(album, photos: [], in: library) { changes, target, _ in change(changes, target) }
     }
 }

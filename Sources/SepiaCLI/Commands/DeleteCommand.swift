@@ -20,7 +20,7 @@ struct DeleteCommand: AsyncParsableCommand {
         try await reportingErrors {
             let photos = try library.open()
             defer { photos.close() }
-            let targets = try assets.map { (reference) throws(LibraryError) in try photos.asset(matching: reference) }
+            let targets = try photos.assets(matching: assets)
             guard yes else {
                 for target in targets { Terminal.printError("would delete \(target.id.prefix(8))  \(target.originalFilename)") }
                 Terminal.error("deleting removes the originals for good; add --yes to confirm")

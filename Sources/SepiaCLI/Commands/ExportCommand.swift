@@ -39,7 +39,7 @@ struct ExportCommand: AsyncParsableCommand {
         try await reportingErrors {
             let photos = try library.open()
             defer { photos.close() }
-            var targets = try assets.map { (reference) throws(LibraryError) in try photos.asset(matching: reference) }
+            var targets = try photos.assets(matching: assets)
             if let album { targets += try photos.fetchAssets(in: try photos.album(album)).allObjects() }
             if all { targets += try photos.fetchAssets(FetchOptions(includeHiddenAssets: true)).allObjects() }
             do {

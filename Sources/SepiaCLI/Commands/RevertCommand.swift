@@ -15,7 +15,7 @@ struct RevertCommand: AsyncParsableCommand {
         try await reportingErrors {
             let photos = try library.open()
             defer { photos.close() }
-            let targets = try assets.map { (reference) throws(LibraryError) in try photos.asset(matching: reference) }
+            let targets = try photos.assets(matching: assets)
             try await photos.performChanges { changes in
                 for target in targets { changes.revertToOriginal(target.id) }
             }

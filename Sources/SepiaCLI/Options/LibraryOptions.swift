@@ -32,4 +32,18 @@ struct LibraryOptions: ParsableArguments {
         }
         return library
     }
+
+    /// Opens the library, runs `body` with it, and closes it.
+    func withLibrary<T>(quiet: Bool = false, _ body: (PhotoLibrary) async throws -> T) async throws -> T {
+        let library = try open(quiet: quiet)
+        defer { library.close() }
+        return try await body(library)
+    }
+}
+
+extension PhotoLibrary {
+    /// The assets that command-line references (identifiers or unique prefixes) name, in order.
+    func assets(matching references: [String]) throws(LibraryError) -> [Asset] {
+        try references.map { (reference) throws(LibraryError) in try asset(matching: reference) }
+    }
 }
