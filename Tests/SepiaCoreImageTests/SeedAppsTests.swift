@@ -189,7 +189,8 @@ final class InstafilterContentView {
 
     @MainActor
     static func wait(_ condition: () -> Bool) async throws {
-        for _ in 0..<2000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+        let deadline = ContinuousClock.now + .seconds(60)  // a deadline for failing, not a timing target
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         try #require(condition(), "timed out")
     }
 }

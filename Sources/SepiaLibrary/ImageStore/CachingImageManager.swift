@@ -77,8 +77,8 @@ public final class CachingImageManager: Sendable {
         }
     }
 
-    /// The number of images waiting to be prepared.
-    public var pendingCount: Int { state.withLock { $0.queue.count } }
+    /// The number of images waiting to be prepared or being prepared now; zero once the work is done.
+    public var pendingCount: Int { state.withLock { $0.queue.count + ($0.current == nil ? 0 : 1) } }
 
     private func startWorker() -> Task<Void, Never> {
         Task.detached { [weak self] in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How hard the process's memory is pressed, read from the kernel: Linux pressure stall information (PSI) for
 /// the process's cgroup (`memory.pressure`) or the whole system (`/proc/pressure/memory`), and the cgroup's
@@ -103,28 +102,52 @@ public enum MemoryPressure: Int, Sendable, Hashable, Comparable, CustomStringCon
     }
 }
 
-/// Polls ``MemoryPressure`` and calls back when the level is above normal. Runs on its own thread-free task;
-/// stops when released or stopped.
+/// Polls ``MemoryPressure`` on a thread of its own and calls back when the level is above normal. A dedicated
+/// thread, not a task: under load the shared concurrency threads can be busy for seconds, and load is exactly
+/// when the reading matters. Stops when stopped or released.
 final class MemoryPressureMonitor: Sendable {
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let state = MonitorState()
 
     init(sources: MemoryPressure.Sources, interval: Duration, onPressure: @escaping @Sendable (MemoryPressure) -> Void) {
-        let task = Task.detached {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                if Task.isCancelled { return }
+        let state = self.state
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
+        let thread = Thread {
+            while state.wait(seconds: seconds) {
                 let level = MemoryPressure.read(sources).level
                 if level > .normal { onPressure(level) }
             }
         }
-        self.task.withLock { $0 = task }
+        thread.name = "sepia.memory-pressure"
+        thread.start()
     }
 
     func stop() {
-        task.withLock { $0?.cancel() }
+        state.stop()
     }
 
     deinit {
         stop()
+    }
+}
+
+/// The monitor thread's stop flag and the condition it sleeps on, so that a stop wakes it at once.
+private final class MonitorState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stopped = false  // guarded by `condition`
+
+    /// Sleeps for `seconds` or until stopped; true when the monitor should take another reading.
+    func wait(seconds: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !stopped && condition.wait(until: deadline) {}
+        return !stopped
+    }
+
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
     }
 }
