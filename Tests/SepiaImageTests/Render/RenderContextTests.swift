@@ -1,3 +1,4 @@
+import Foundation
 import SepiaImage
 import Testing
 
@@ -49,6 +50,44 @@ import Testing
         }
         let ok = try await context.render(Image(pixels: TestImages.noise(3, 3)))
         #expect(ok.pixels.count == 9)
+    }
+
+    @Test("a decoder that fails part-way is reported as itself by every worker, streamed or whole-frame",
+        arguments: [true, false])
+    func decoderFailsPartWay(incremental: Bool) async throws {
+        // The first worker's decode fails slowly, so the second is waiting for the decoder when it does.
+        final class Failing: RowDecoder {
+            let size = IntSize(width: 8, height: 64)
+            let format = SourcePixelFormat.rgb8
+            let color = SourceColor.sRGB
+            let decodesIncrementally: Bool
+            var rows = 0
+            init(incremental: Bool) { decodesIncrementally = incremental }
+            func readRows(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws -> Int {
+                if rows >= 20 {
+                    usleep(2000)
+                    throw Truncated()
+                }
+                let count = min(buffer.count / bytesPerRow, 20 - rows)
+                buffer.initializeMemory(as: UInt8.self, repeating: 128)
+                rows += count
+                return count
+            }
+        }
+        struct Truncated: Error {}
+        struct Source: ImageSource {
+            var incremental: Bool
+            var pixelSize: IntSize { IntSize(width: 8, height: 64) }
+            var hasAlpha: Bool { false }
+            var decodeScales: [Int] { [1] }
+            func makeDecoder(scale: Int) throws -> any RowDecoder { Failing(incremental: incremental) }
+        }
+        let small = RenderContext(options: RenderOptions(threadCount: 2, tileHeight: 4))
+        for _ in 0..<100 {
+            await #expect(throws: Truncated.self) {
+                try await small.render(Image(source: Source(incremental: incremental)))
+            }
+        }
     }
 
     @Test("transparent pixels are composited over the background for RGB output")

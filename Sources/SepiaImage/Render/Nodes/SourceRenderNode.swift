@@ -100,8 +100,10 @@ final class SourceRenderNode: RenderNode, @unchecked Sendable {
     }
 
     private func decodeLocked(throughRow needed: Int) throws {
-        let available = state.withLock { s -> Bool in
-            s.failure == nil && s.converter != nil && (s.wholeFrame != nil || s.decodedRows >= needed)
+        let available = try state.withLock { s -> Bool in
+            // Another worker's decode failed while this one waited for the lock: its error is the answer.
+            if let failure = s.failure { throw failure }
+            return s.converter != nil && (s.wholeFrame != nil || s.decodedRows >= needed)
         }
         if available { return }
         if decoder == nil {
