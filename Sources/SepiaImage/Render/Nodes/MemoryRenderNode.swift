@@ -1,17 +1,3 @@
-/// A uniform colour over its extent (usually infinite).
-final class ColorRenderNode: RenderNode, @unchecked Sendable {
-    let color: SIMD4<Float>
-
-    init(color: SIMD4<Float>, extent: IntRect) {
-        self.color = color
-        super.init(extent: extent, inputs: [])
-    }
-
-    override func render(into view: TileView, scratch: WorkerScratch) throws {
-        view.fill(color)
-    }
-}
-
 /// Pixels already in memory.
 final class MemoryRenderNode: RenderNode, @unchecked Sendable {
     let buffer: PixelBuffer

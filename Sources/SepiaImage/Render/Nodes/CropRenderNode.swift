@@ -1,0 +1,10 @@
+/// Limits its input to a rectangle; transparent elsewhere. The extent is the intersection.
+final class CropRenderNode: RenderNode, @unchecked Sendable {
+    init(input: RenderNode, rect: IntRect) {
+        super.init(extent: input.extent.intersection(rect), inputs: [input])
+    }
+
+    override func render(into view: TileView, scratch: WorkerScratch) throws {
+        try inputs[0].produce(into: view, scratch: scratch)
+    }
+}
