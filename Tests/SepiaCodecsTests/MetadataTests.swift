@@ -65,6 +65,22 @@ import Testing
         #expect(image.metadata.location == nil)
         _ = try await RenderContext(options: RenderOptions(threadCount: 1)).renderBitmap(image.image)
     }
+
+    /// Found by fuzzing: libheif refuses the colour description's values after handing the description over,
+    /// which leaked it (the sanitizer job checks for leaks).
+    @Test("an invalid HEIF colour description (nclx) is a warning, and sRGB is assumed")
+    func invalidNCLX() async throws {
+        let path = Corpus.fixtures.appendingPathComponent("hostile/avif-nclx-invalid-primaries.avif").path
+        let image = try ImageDecoding.open(path: path)
+        #expect(image.metadata.warnings.contains { $0.contains("nclx") })
+        #expect(image.metadata.colorProfile == nil)
+        // The pixels decode or fail with a codec error; either way nothing leaks and nothing crashes.
+        do {
+            _ = try await RenderContext(options: RenderOptions(threadCount: 2)).renderBitmap(image.image)
+        } catch let error as CodecError {
+            #expect(!error.description.isEmpty)
+        }
+    }
 }
 
 @Suite struct EXIFParserTests {

@@ -72,8 +72,13 @@ public struct HEIFSource: EncodedImage {
             }
         } else if profileType == heif_color_profile_type_nclx {
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
-                defer { heif_nclx_color_profile_free(nclx) }
+            let status = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+            // libheif hands the profile over before it checks the values, and keeps it handed over when it then
+            // refuses one: free it whatever the status.
+            defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+            if status.code != heif_error_Ok {
+                metadata.warnings.append("the colour description (nclx) is invalid; sRGB is assumed")
+            } else if let nclx {
                 let p = nclx.pointee
                 let primaries = Int(p.color_primaries.rawValue)
                 let transfer = Int(p.transfer_characteristics.rawValue)
