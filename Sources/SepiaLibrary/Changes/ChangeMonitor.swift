@@ -11,7 +11,7 @@ final class ChangeMonitor: Sendable {
         var subscribers: [UInt64: AsyncStream<Int64>.Continuation] = [:]
         var nextToken: UInt64 = 0
         var lastGeneration: Int64
-        var poller: Task<Void, Never>?
+        var poller: PollingThread?
     }
 
     private let state: Mutex<State>
@@ -38,9 +38,9 @@ final class ChangeMonitor: Sendable {
     }
 
     func unsubscribe(_ token: UInt64) {
-        let (continuation, poller) = state.withLock { state -> (AsyncStream<Int64>.Continuation?, Task<Void, Never>?) in
+        let (continuation, poller) = state.withLock { state -> (AsyncStream<Int64>.Continuation?, PollingThread?) in
             let continuation = state.subscribers.removeValue(forKey: token)
-            var poller: Task<Void, Never>?
+            var poller: PollingThread?
             if state.subscribers.isEmpty {
                 poller = state.poller
                 state.poller = nil
@@ -48,7 +48,7 @@ final class ChangeMonitor: Sendable {
             return (continuation, poller)
         }
         continuation?.finish()
-        poller?.cancel()
+        poller?.stop()
     }
 
     /// Reports a commit at `generation`.
@@ -70,17 +70,14 @@ final class ChangeMonitor: Sendable {
             state.poller = nil
             return (all, poller)
         }
-        poller?.cancel()
+        poller?.stop()
         for continuation in continuations { continuation.finish() }
     }
 
-    private func startPolling() -> Task<Void, Never> {
-        Task.detached { [weak self, interval] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard let self, !Task.isCancelled else { return }
-                if let generation = self.currentGeneration() { self.didChange(generation: generation) }
-            }
+    private func startPolling() -> PollingThread {
+        PollingThread(name: "sepia.change-monitor", interval: interval) { [weak self] in
+            guard let self, let generation = self.currentGeneration() else { return }
+            self.didChange(generation: generation)
         }
     }
 }

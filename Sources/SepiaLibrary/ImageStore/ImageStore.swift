@@ -11,7 +11,7 @@ import Synchronization
 public final class ImageStore: Sendable {
     let folder: LibraryFolder
     let memory: LRUCache<RenditionKey, Rendition>
-    private let pressureMonitor: Mutex<MemoryPressureMonitor?> = Mutex(nil)
+    private let pressureMonitor: Mutex<PollingThread?> = Mutex(nil)
 
     init(folder: LibraryFolder, memoryCostLimit: Int) {
         self.folder = folder
@@ -79,10 +79,14 @@ public final class ImageStore: Sendable {
 
     /// Starts watching memory pressure (polling every `interval`) and shedding accordingly.
     public func watchMemoryPressure(sources: MemoryPressure.Sources = .system, interval: Duration = .seconds(2)) {
-        let monitor = MemoryPressureMonitor(sources: sources, interval: interval) { [weak self] level in
-            self?.handle(level)
+        let monitor = PollingThread(name: "sepia.memory-pressure", interval: interval) { [weak self] in
+            let level = MemoryPressure.read(sources).level
+            if level > .normal { self?.handle(level) }
         }
-        pressureMonitor.withLock { $0 = monitor }
+        pressureMonitor.withLock { previous in
+            previous?.stop()
+            previous = monitor
+        }
     }
 
     /// Stops watching memory pressure.

@@ -64,8 +64,8 @@ enum TestLibrary {
     static func files(under folder: String) -> [String] {
         (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { relative in
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isFolder)
-            return !isFolder.boolValue
+            let exists = FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isFolder)
+            return exists && !isFolder.boolValue
         }.sorted()
     }
 }
