@@ -40,7 +40,8 @@ public struct DecodeOptions: Sendable, Hashable {
             let mp = Double(width) * Double(height) / 1e6
             throw CodecError(
                 .tooManyPixels, format: format,
-                "the image is \(width)x\(height) (\(Self.megapixels(mp)) MP), more than the limit of \(Self.megapixels(Double(maximumPixels) / 1e6)) MP; raise the pixel limit to accept it")
+                "the image is \(width)x\(height) (\(Self.megapixels(mp)) MP), more than the limit of \(Self.megapixels(Double(maximumPixels) / 1e6)) MP; raise the pixel limit to accept it"
+            )
         }
     }
 

@@ -1,5 +1,5 @@
-import Synchronization
 public import SepiaImage
+import Synchronization
 
 /// A decodable image file, its header read and its metadata parsed, ready to be decoded by a render.
 ///

@@ -22,7 +22,9 @@ public enum ImageDecoding {
         let head = bytes.prefix(64)
         guard let format = ImageFormat.sniff(head) else {
             let signature = head.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
-            throw CodecError(.unrecognizedFormat, "not an image Sepia recognises (first bytes: \(signature)); supported formats are JPEG, PNG, WebP, HEIC and AVIF")
+            throw CodecError(
+                .unrecognizedFormat, "not an image Sepia recognises (first bytes: \(signature)); supported formats are JPEG, PNG, WebP, HEIC and AVIF"
+            )
         }
         switch format {
         case .jpeg: return try JPEGSource(bytes: bytes, options: options, file: file)

@@ -1,6 +1,6 @@
 public import Foundation
-public import SepiaImage
 import SepiaCodecs
+public import SepiaImage
 
 /// Renders ``CIImage``s (`CIContext`). Create one and reuse it: it owns Sepia's worker threads.
 ///
@@ -40,7 +40,9 @@ public final class CIContext: Sendable {
     }
 
     /// The image's extent encoded as PNG, or nil when it cannot be rendered.
-    public func pngRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+    public func pngRepresentation(
+        of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) -> Data? {
         guard let rect = renderRegion(image),
             let bytes = try? ImageEncoding.encodeSynchronously(image.image.cropped(to: rect), as: .png, context: renderContext)
         else { return nil }
@@ -48,7 +50,9 @@ public final class CIContext: Sendable {
     }
 
     /// Writes the JPEG representation to `url`.
-    public func writeJPEGRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+    public func writeJPEGRepresentation(
+        of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) throws {
         guard let data = jpegRepresentation(of: image, colorSpace: colorSpace, options: options) else {
             throw CodecError(.encodingFailed, format: .jpeg, "the image cannot be rendered (is its extent infinite?)")
         }
@@ -56,7 +60,9 @@ public final class CIContext: Sendable {
     }
 
     /// Writes the PNG representation to `url`.
-    public func writePNGRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+    public func writePNGRepresentation(
+        of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) throws {
         guard let data = pngRepresentation(of: image, format: format, colorSpace: colorSpace, options: options) else {
             throw CodecError(.encodingFailed, format: .png, "the image cannot be rendered (is its extent infinite?)")
         }

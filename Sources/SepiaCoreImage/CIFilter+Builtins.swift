@@ -513,7 +513,9 @@ extension CIFilter {
     public static func exposureAdjust() -> any CIFilter & CIExposureAdjust { CIExposureAdjustBuiltin(builtin: "CIExposureAdjust") }
 
     /// A `CIHighlightShadowAdjust` filter with default parameters.
-    public static func highlightShadowAdjust() -> any CIFilter & CIHighlightShadowAdjust { CIHighlightShadowAdjustBuiltin(builtin: "CIHighlightShadowAdjust") }
+    public static func highlightShadowAdjust() -> any CIFilter & CIHighlightShadowAdjust {
+        CIHighlightShadowAdjustBuiltin(builtin: "CIHighlightShadowAdjust")
+    }
 
     /// A `CIColorCube` filter with default parameters.
     public static func colorCube() -> any CIFilter & CIColorCube { CIColorCubeBuiltin(builtin: "CIColorCube") }
@@ -549,7 +551,9 @@ extension CIFilter {
     public static func photoEffectTonal() -> any CIFilter & CIPhotoEffectTonal { CIPhotoEffectTonalBuiltin(builtin: "CIPhotoEffectTonal") }
 
     /// A `CIPhotoEffectTransfer` filter with default parameters.
-    public static func photoEffectTransfer() -> any CIFilter & CIPhotoEffectTransfer { CIPhotoEffectTransferBuiltin(builtin: "CIPhotoEffectTransfer") }
+    public static func photoEffectTransfer() -> any CIFilter & CIPhotoEffectTransfer {
+        CIPhotoEffectTransferBuiltin(builtin: "CIPhotoEffectTransfer")
+    }
 
     /// A `CISepiaTone` filter with default parameters.
     public static func sepiaTone() -> any CIFilter & CISepiaTone { CISepiaToneBuiltin(builtin: "CISepiaTone") }
@@ -585,7 +589,9 @@ extension CIFilter {
     public static func affineTransform() -> any CIFilter & CIAffineTransform { CIAffineTransformBuiltin(builtin: "CIAffineTransform") }
 
     /// A `CILanczosScaleTransform` filter with default parameters.
-    public static func lanczosScaleTransform() -> any CIFilter & CILanczosScaleTransform { CILanczosScaleTransformBuiltin(builtin: "CILanczosScaleTransform") }
+    public static func lanczosScaleTransform() -> any CIFilter & CILanczosScaleTransform {
+        CILanczosScaleTransformBuiltin(builtin: "CILanczosScaleTransform")
+    }
 
     /// A `CIStraightenFilter` filter with default parameters.
     public static func straightenFilter() -> any CIFilter & CIStraightenFilter { CIStraightenFilterBuiltin(builtin: "CIStraightenFilter") }

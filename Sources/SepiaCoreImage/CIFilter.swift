@@ -127,10 +127,11 @@ open class CIFilter: CustomStringConvertible {
             kCIAttributeFilterName: name, kCIAttributeFilterDisplayName: descriptor.displayName,
             kCIAttributeFilterCategories: descriptor.categories.map(\.rawValue), kCIAttributeDescription: descriptor.summary,
         ]
-        result[kCIInputImageKey] = [
-            kCIAttributeClass: "CIImage", kCIAttributeType: kCIAttributeTypeImage, kCIAttributeDisplayName: "Image",
-            kCIAttributeDescription: "The image to use as an input for the effect.",
-        ] as [String: Any]
+        result[kCIInputImageKey] =
+            [
+                kCIAttributeClass: "CIImage", kCIAttributeType: kCIAttributeTypeImage, kCIAttributeDisplayName: "Image",
+                kCIAttributeDescription: "The image to use as an input for the effect.",
+            ] as [String: Any]
         for p in descriptor.parameters {
             var entry: [String: Any] = [
                 kCIAttributeDisplayName: p.displayName, kCIAttributeDescription: p.summary,

@@ -1,6 +1,6 @@
 public import Foundation
-public import SepiaImage
 import SepiaCodecs
+public import SepiaImage
 
 /// Core Image's image recipe (`CIImage`), spelled over Sepia's ``Image``.
 ///

@@ -49,6 +49,7 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         self.subject = subject
     }
 
+    /// The subject and the reason: `IMG_0042.jpg: the file is already in the library`.
     public var description: String {
         if let subject { return "\(subject): \(reason)" }
         return reason

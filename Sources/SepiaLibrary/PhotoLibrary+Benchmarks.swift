@@ -6,7 +6,9 @@ extension PhotoLibrary {
     /// benchmarks of the database alone. Dates are `interval` seconds apart from `start`. Not for libraries
     /// anyone uses: `check` reports their files as missing.
     @_spi(Benchmarks)
-    public func insertRowsWithoutFiles(count: Int, start: Date = Date(timeIntervalSince1970: 1_500_000_000), interval: Double = 60)
+    public func insertRowsWithoutFiles(
+        count: Int, start: Date = Date(timeIntervalSince1970: 1_500_000_000), interval: Double = 60
+    )
         throws(LibraryError) -> [String]
     {
         var changes: [StoredChange] = []

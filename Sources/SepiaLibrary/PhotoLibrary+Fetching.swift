@@ -17,14 +17,18 @@ extension PhotoLibrary {
     }
 
     /// The assets of a smart album.
-    public func fetchAssets(in smartAlbum: SmartAlbum, options: FetchOptions = FetchOptions()) throws(LibraryError)
+    public func fetchAssets(
+        in smartAlbum: SmartAlbum, options: FetchOptions = FetchOptions()
+    ) throws(LibraryError)
         -> FetchResult<Asset>
     {
         try fetch(AssetQuery(scope: .smartAlbum(smartAlbum), options: options))
     }
 
     /// The assets of a year or month of the timeline.
-    public func fetchAssets(in collection: CollectionList, options: FetchOptions = FetchOptions()) throws(LibraryError)
+    public func fetchAssets(
+        in collection: CollectionList, options: FetchOptions = FetchOptions()
+    ) throws(LibraryError)
         -> FetchResult<Asset>
     {
         try fetch(AssetQuery(scope: .collection(year: collection.year, month: collection.month), options: options))

@@ -63,7 +63,8 @@ extension PhotoLibrary {
             if !temporary.isEmpty { report.problems.append("tmp/: \(temporary.count) leftover temporary files") }
         } else if !orphans.isEmpty || !temporary.isEmpty {
             report.notes.append(
-                "another process has the library open: \(orphans.count) unnamed stored files and \(temporary.count) temporary files may be changes in progress")
+                "another process has the library open: \(orphans.count) unnamed stored files and \(temporary.count) temporary files may be changes in progress"
+            )
         }
         return report
     }

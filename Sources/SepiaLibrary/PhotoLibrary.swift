@@ -65,7 +65,9 @@ public final class PhotoLibrary: Sendable {
 
     /// Opens the library in `path`, creating it if the folder is empty or missing. When no other process has
     /// it open, files left by an interrupted process are removed first and listed in ``openingReport``.
-    public static func open(at path: String, configuration: LibraryConfiguration = LibraryConfiguration()) throws(LibraryError)
+    public static func open(
+        at path: String, configuration: LibraryConfiguration = LibraryConfiguration()
+    ) throws(LibraryError)
         -> PhotoLibrary
     {
         let folder = LibraryFolder(path)

@@ -12,7 +12,10 @@ struct CommandRunner {
     /// The `sepia` binary next to the test bundle.
     static let executable: URL = {
         let products = Bundle.main.bundleURL.deletingLastPathComponent()
-        for candidate in [products.appendingPathComponent("sepia"), URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sepia")] {
+        for candidate in [
+            products.appendingPathComponent("sepia"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sepia"),
+        ] {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         return products.appendingPathComponent("sepia")
@@ -50,7 +53,8 @@ struct CommandRunner {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// A fresh temporary folder.

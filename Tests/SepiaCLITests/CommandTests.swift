@@ -31,22 +31,33 @@ import Testing
         #expect(try await CommandRunner.run(["info", CommandRunner.fixture("malformed/lottapixel.jpg")]).status == 65)
         #expect(try await CommandRunner.run(["info", "/nonexistent.jpg"]).status == 66)
         #expect(try await CommandRunner.run(["thumbnail"]).status == 64)
-        #expect(try await CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/gps-datetime.jpg"), "--size", "0x5", "-o", "/tmp/x.jpg"]).status == 64)
-        #expect(try await CommandRunner.run(["apply", "CINoSuchFilter", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status == 64)
-        #expect(try await CommandRunner.run(["apply", "CISepiaTone", "--param", "inputIntensity=2", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status == 64)
+        #expect(
+            try await CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/gps-datetime.jpg"), "--size", "0x5", "-o", "/tmp/x.jpg"]).status
+                == 64)
+        #expect(
+            try await CommandRunner.run(["apply", "CINoSuchFilter", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg"]).status
+                == 64)
+        #expect(
+            try await CommandRunner.run([
+                "apply", "CISepiaTone", "--param", "inputIntensity=2", CommandRunner.fixture("photos/gps-datetime.jpg"), "-o", "/tmp/x.jpg",
+            ]).status == 64)
         let failure = try await CommandRunner.run(["convert", CommandRunner.fixture("malformed/truncated_image.png"), "-o", "/tmp/x.png"])
         #expect(failure.status == 65)
         #expect(failure.stderr.contains("truncated_image.png"))
     }
 
-    @Test("thumbnail sizes for fit, fill and stretch; the format follows the extension", arguments: [
-        ("fit", "png", 171, 256), ("fill", "jpg", 256, 256), ("stretch", "webp", 256, 100),
-    ])
+    @Test(
+        "thumbnail sizes for fit, fill and stretch; the format follows the extension",
+        arguments: [
+            ("fit", "png", 171, 256), ("fill", "jpg", 256, 256), ("stretch", "webp", 256, 100),
+        ])
     func thumbnail(mode: String, ext: String, width: Int, height: Int) async throws {
         let folder = try CommandRunner.temporaryFolder()
         let out = folder.appendingPathComponent("thumb.\(ext)").path
         let size = mode == "stretch" ? "256x100" : "256x256"
-        let result = try await CommandRunner.run(["thumbnail", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--size", size, "--mode", mode, "-o", out])
+        let result = try await CommandRunner.run([
+            "thumbnail", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--size", size, "--mode", mode, "-o", out,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let file = try ImageDecoding.open(path: out)
         #expect(file.format == ImageFormat(fileExtension: ext))
@@ -129,7 +140,10 @@ import Testing
         #expect(actual == expected)
 
         let bad = folder.appendingPathComponent("bad.json")
-        try Data(#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone", "parameters": {"inputIntensity": 9}}]}"#.utf8).write(to: bad)
+        try Data(
+            #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone", "parameters": {"inputIntensity": 9}}]}"#
+                .utf8
+        ).write(to: bad)
         let refused = try await CommandRunner.run(["apply", "--recipe", bad.path, input, "-o", folder.appendingPathComponent("never.png").path])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("inputIntensity"), "\(refused.stderr)")
@@ -157,19 +171,23 @@ import Testing
             "strip", CommandRunner.fixture("photos/Canon_EOS_1000D.jpg"), "--instafilter", "--out-dir", folder.appendingPathComponent("insta").path,
         ])
         #expect(insta.status == 0, "\(insta.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("insta").path).count == FilterCatalog.instafilter.count)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("insta").path).count == FilterCatalog.instafilter.count)
     }
 
     @Test("a broken catalog is a data error naming the entry")
     func brokenCatalog() async throws {
         let folder = try CommandRunner.temporaryFolder()
         let catalog = folder.appendingPathComponent("catalog.plist")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><array><dict><key>filter</key><string>CINotAFilter</string><key>name</key><string>Oops</string></dict></array></plist>
-            """.utf8).write(to: catalog)
+            """.utf8
+        ).write(to: catalog)
         let result = try await CommandRunner.run([
-            "strip", CommandRunner.fixture("photos/gps-datetime.jpg"), "--catalog", catalog.path, "--out-dir", folder.appendingPathComponent("o").path,
+            "strip", CommandRunner.fixture("photos/gps-datetime.jpg"), "--catalog", catalog.path, "--out-dir",
+            folder.appendingPathComponent("o").path,
         ])
         #expect(result.status == 65)
         #expect(result.stderr.contains("CINotAFilter"), "\(result.stderr)")

@@ -22,7 +22,9 @@ import Testing
         try FileManager.default.copyItem(atPath: CommandRunner.fixture("exif-orientation/Landscape_5.jpg"), toPath: photos + "/Landscape_5.jpg")
 
         // Import: every photo, into an album; JSON Lines, one per file, then a summary.
-        let imported = try await CommandRunner.run(["import", photos, CommandRunner.fixture("malformed/hopper.gif"), "--library", library, "--album", "Trip", "--json"])
+        let imported = try await CommandRunner.run([
+            "import", photos, CommandRunner.fixture("malformed/hopper.gif"), "--library", library, "--album", "Trip", "--json",
+        ])
         #expect(imported.status == 0, "\(imported.stderr)")
         let lines = try imported.stdout.split(separator: "\n").map { try Self.json(String($0)) as? [String: Any] }
         let summary = try #require(lines.last??["summary"] as? [String: Any])
@@ -44,11 +46,13 @@ import Testing
         let iphoneLine = try #require(list.stdout.split(separator: "\n").first { $0.contains("Apple_iPhone_5.jpg") })
         #expect(iphoneLine.contains("2012-09-29 16:11") && iphoneLine.contains("3264x2448"))
         let short = String(iphoneLine.prefix(8))
-        let listed = try #require(try Self.json(try await CommandRunner.run(["list", "--library", library, "--json", "--year", "2012"]).stdout) as? [[String: Any]])
+        let listed = try #require(
+            try Self.json(try await CommandRunner.run(["list", "--library", library, "--json", "--year", "2012"]).stdout) as? [[String: Any]])
         #expect(listed.count == 1 && listed[0]["cameraModel"] as? String == "iPhone 5")
 
         // Albums and the timeline.
-        let albums = try #require(try Self.json(try await CommandRunner.run(["albums", "--library", library, "--json", "--timeline"]).stdout) as? [String: Any])
+        let albums = try #require(
+            try Self.json(try await CommandRunner.run(["albums", "--library", library, "--json", "--timeline"]).stdout) as? [String: Any])
         #expect((albums["albums"] as? [[String: Any]])?.first?["assetCount"] as? Int == photoCount)
         #expect((albums["timeline"] as? [[String: Any]])?.contains { $0["id"] as? String == "2012" } == true)
 
@@ -58,7 +62,8 @@ import Testing
         let edited = try #require(try Self.json(edit.stdout) as? [String: Any])
         #expect(edited["hasAdjustments"] as? Bool == true)
         #expect(try await CommandRunner.run(["edit", short, "CIVignette", "--append", "--library", library]).status == 0)
-        let history = try #require(try Self.json(try await CommandRunner.run(["history", short, "--library", library, "--json"]).stdout) as? [[String: Any]])
+        let history = try #require(
+            try Self.json(try await CommandRunner.run(["history", short, "--library", library, "--json"]).stdout) as? [[String: Any]])
         #expect(history.count == 2 && history[1]["isCurrent"] as? Bool == true)
         #expect((history[1]["recipe"] as? String)?.contains("CIVignette") == true)
 

@@ -47,7 +47,9 @@ final class ChildProcess: @unchecked Sendable {
         (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
         (process.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
         let (stdout, stderr) = output.data.withLock { ($0.stdout, $0.stderr) }
-        return (process.terminationStatus, process.terminationReason, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, process.terminationReason, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 }
 
@@ -131,7 +133,9 @@ final class ChildProcess: @unchecked Sendable {
         }
         // The kills did land while work was under way, and some left files behind that opening cleaned up.
         #expect(interrupted >= 12, "only \(interrupted) of 30 runs were interrupted")
-        print("crash test: \(interrupted) of 30 runs killed mid-way; \(cleanedUp) left files that the next open removed; \(committed.count) photos kept")
+        print(
+            "crash test: \(interrupted) of 30 runs killed mid-way; \(cleanedUp) left files that the next open removed; \(committed.count) photos kept"
+        )
     }
 
     @Test("a change made by another process reaches this process's observer")

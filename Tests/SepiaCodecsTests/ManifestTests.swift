@@ -47,10 +47,12 @@ import Testing
         }
     }
 
-    @Test("pixel bombs are refused from the header, before any pixel memory", arguments: Corpus.entries.filter {
-        guard let s = $0.storedSize else { return false }
-        return s.width * s.height > 100_000_000
-    })
+    @Test(
+        "pixel bombs are refused from the header, before any pixel memory",
+        arguments: Corpus.entries.filter {
+            guard let s = $0.storedSize else { return false }
+            return s.width * s.height > 100_000_000
+        })
     func bombs(entry: Corpus.Entry) {
         do {
             _ = try ImageDecoding.open(path: entry.path)

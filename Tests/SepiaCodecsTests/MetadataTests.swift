@@ -112,9 +112,11 @@ import Testing
     @Test("orientation, make and model in both byte orders", arguments: [true, false])
     func basics(littleEndian: Bool) {
         let orientation: [UInt8] = littleEndian ? [6, 0] : [0, 6]
-        let block = Self.tiff(littleEndian: littleEndian, entries: [
-            (0x010F, 2, 6, Array("Canon\0".utf8)), (0x0110, 2, 4, Array("EOS\0".utf8)), (0x0112, 3, 1, orientation),
-        ])
+        let block = Self.tiff(
+            littleEndian: littleEndian,
+            entries: [
+                (0x010F, 2, 6, Array("Canon\0".utf8)), (0x0110, 2, 4, Array("EOS\0".utf8)), (0x0112, 3, 1, orientation),
+            ])
         let fields = EXIFParser.parse(block)
         #expect(fields.make == "Canon")
         #expect(fields.model == "EOS")
@@ -124,11 +126,13 @@ import Testing
 
     @Test("offsets outside the block, loops and zero denominators lose only their field")
     func hostile() {
-        var block = Self.tiff(littleEndian: true, entries: [
-            (0x010F, 2, 200, [0xFF, 0xFF, 0, 0]),  // points far outside
-            (0x8769, 4, 1, [8, 0, 0, 0]),  // Exif IFD pointing back at IFD0: a loop
-            (0x0110, 2, 3, Array("ok\0".utf8)),
-        ])
+        var block = Self.tiff(
+            littleEndian: true,
+            entries: [
+                (0x010F, 2, 200, [0xFF, 0xFF, 0, 0]),  // points far outside
+                (0x8769, 4, 1, [8, 0, 0, 0]),  // Exif IFD pointing back at IFD0: a loop
+                (0x0110, 2, 3, Array("ok\0".utf8)),
+            ])
         let fields = EXIFParser.parse(block)
         #expect(fields.make == nil)
         #expect(fields.model == "ok")

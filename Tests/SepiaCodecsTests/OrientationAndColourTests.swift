@@ -86,6 +86,7 @@ import Testing
     func profileNames() throws {
         #expect(try ImageDecoding.open(path: Corpus.path("heic-avif/IMG_2682.heic")).colorSpace == "Display P3")
         #expect(try ImageDecoding.open(path: Corpus.path("jpeg-conformance/Canon_EOS_7D_AdobeRGB.jpg")).colorSpace.contains("Adobe RGB"))
-        #expect(try ImageDecoding.open(path: Corpus.path("jpeg-conformance/icc_missing_chunk.jpeg")).metadata.warnings.contains { $0.contains("ICC") })
+        #expect(
+            try ImageDecoding.open(path: Corpus.path("jpeg-conformance/icc_missing_chunk.jpeg")).metadata.warnings.contains { $0.contains("ICC") })
     }
 }

@@ -121,8 +121,10 @@ final class InstafilterContentView {
 
     /// The filter menu's buttons.
     var menu: [() -> CIFilter] {
-        [{ CIFilter.crystallize() }, { CIFilter.edges() }, { CIFilter.gaussianBlur() }, { CIFilter.pixellate() },
-         { CIFilter.sepiaTone() }, { CIFilter.unsharpMask() }, { CIFilter.vignette() }]
+        [
+            { CIFilter.crystallize() }, { CIFilter.edges() }, { CIFilter.gaussianBlur() }, { CIFilter.pixellate() },
+            { CIFilter.sepiaTone() }, { CIFilter.unsharpMask() }, { CIFilter.vignette() },
+        ]
     }
 }
 
@@ -136,10 +138,12 @@ final class InstafilterContentView {
         try #require(UIImage(data: try Data(contentsOf: photoURL)))
     }
 
-    @Test("LetsEat's ImageFiltering.apply runs every FilterData.plist entry", arguments: [
-        "None", "CIPhotoEffectMono", "CISepiaTone", "CIPhotoEffectTonal", "CIPhotoEffectNoir", "CIPhotoEffectFade",
-        "CIPhotoEffectChrome", "CIPhotoEffectProcess", "CIPhotoEffectTransfer", "CIPhotoEffectInstant",
-    ])
+    @Test(
+        "LetsEat's ImageFiltering.apply runs every FilterData.plist entry",
+        arguments: [
+            "None", "CIPhotoEffectMono", "CISepiaTone", "CIPhotoEffectTonal", "CIPhotoEffectNoir", "CIPhotoEffectFade",
+            "CIPhotoEffectChrome", "CIPhotoEffectProcess", "CIPhotoEffectTransfer", "CIPhotoEffectInstant",
+        ])
     func letsEat(filter: String) throws {
         let original = UIImage(cgImage: try #require(try Self.photo().cgImage), scale: 1, orientation: .right)
         let filtered = PhotoFilterScreen().apply(filter: filter, originalImage: original)

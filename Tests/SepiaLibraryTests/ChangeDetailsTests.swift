@@ -1,7 +1,8 @@
 import Foundation
 import SepiaImage
-@testable import SepiaLibrary
 import Testing
+
+@testable import SepiaLibrary
 
 /// Applies change details to the old list in PhotoKit's order, as a collection view would, following the
 /// rules documented on `FetchResultChangeDetails` (written independently of the library's diff).
@@ -101,9 +102,11 @@ func applyDetails<T: Equatable>(
         for round in 0..<25 {
             let old = try results()
             let oldIDs = try old.map { try $0.allObjects().map(\.id) }
-            let oldRevisions = Dictionary(uniqueKeysWithValues: try library.fetchAssets(FetchOptions(includeHiddenAssets: true)).allObjects().map { ($0.id, $0.revision) })
+            let oldRevisions = Dictionary(
+                uniqueKeysWithValues: try library.fetchAssets(FetchOptions(includeHiddenAssets: true)).allObjects().map { ($0.id, $0.revision) })
             let newPhotos = try await (0..<Int.random(in: 0...3, using: &generator)).asyncMap { i in
-                try await library.prepareAsset(data: TestLibrary.uniqueJPEG(seed + i), filename: "r\(seed + i).jpg",
+                try await library.prepareAsset(
+                    data: TestLibrary.uniqueJPEG(seed + i), filename: "r\(seed + i).jpg",
                     fileDate: Date(timeIntervalSince1970: Double.random(in: 1.5e9...1.7e9, using: &generator)))
             }
             seed += newPhotos.count
@@ -128,7 +131,8 @@ func applyDetails<T: Equatable>(
                 }
             }
             ids = survivors + newPhotos.map(\.localIdentifier)
-            let newRevisions = Dictionary(uniqueKeysWithValues: try library.fetchAssets(FetchOptions(includeHiddenAssets: true)).allObjects().map { ($0.id, $0.revision) })
+            let newRevisions = Dictionary(
+                uniqueKeysWithValues: try library.fetchAssets(FetchOptions(includeHiddenAssets: true)).allObjects().map { ($0.id, $0.revision) })
 
             for (k, result) in old.enumerated() {
                 let details = try library.changeDetails(from: result)

@@ -1,8 +1,9 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
-@testable import SepiaLibrary
 import Testing
+
+@testable import SepiaLibrary
 
 @Suite struct ChangeTests {
     @Test("a change block happens entirely or not at all, and its files go with it")
@@ -30,9 +31,11 @@ import Testing
         #expect(try library.fetchAlbums().count == 0)
         #expect(try library.asset(ids[0]).isFavorite == false)
         #expect(TestLibrary.files(under: folder + "/originals") == before)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").flatMap {
-            try FileManager.default.contentsOfDirectory(atPath: folder + "/cache/" + $0)
-        }) == Set(ids))
+        #expect(
+            Set(
+                try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").flatMap {
+                    try FileManager.default.contentsOfDirectory(atPath: folder + "/cache/" + $0)
+                }) == Set(ids))
         #expect(try library.check().isSound)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SepiaLibrary
 import Testing
+
+@testable import SepiaLibrary
 
 @Suite struct ConcurrencyTests {
     @Test("writers and readers at once, through two handles on the same library, never see 'database is locked'")

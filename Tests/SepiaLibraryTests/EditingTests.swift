@@ -1,8 +1,9 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
-@testable import SepiaLibrary
 import Testing
+
+@testable import SepiaLibrary
 
 @Suite struct EditingTests {
     @Test("an edit stores its recipe and an upright full-size render; the original is never touched; revert restores it")
@@ -29,7 +30,8 @@ import Testing
         let render = try ImageDecoding.open(path: try library.currentPath(of: edited))
         #expect(render.format == .jpeg && render.orientation == .up && render.pixelSize == IntSize(width: 1800, height: 1200))
         let context = RenderContext(options: RenderOptions(threadCount: 2))
-        let expected = try await context.renderBitmap(try recipe.apply(to: try ImageDecoding.open(path: TestLibrary.fixture("exif-orientation/Landscape_6.jpg")).image), layout: .rgb)
+        let expected = try await context.renderBitmap(
+            try recipe.apply(to: try ImageDecoding.open(path: TestLibrary.fixture("exif-orientation/Landscape_6.jpg")).image), layout: .rgb)
         let actual = try await context.renderBitmap(render.image, layout: .rgb)
         #expect(meanAbsoluteDifference(actual, expected) < 2.5, "only JPEG loss between the render and the recipe")
         #expect(try Data(contentsOf: URL(fileURLWithPath: library.originalPath(of: edited))) == originalBytes)
@@ -39,7 +41,8 @@ import Testing
         // Editing again replaces the look; the history keeps both.
         let second = try await library.edit(edited, recipe: EditRecipe(filters: [PhotoEffectNoir()]))
         #expect(try library.adjustments(of: second).count == 2)
-        #expect(!FileManager.default.fileExists(atPath: library.folder.render(hash: adjustment.renderedContentHash!)),
+        #expect(
+            !FileManager.default.fileExists(atPath: library.folder.render(hash: adjustment.renderedContentHash!)),
             "the superseded render is deleted; its recipe stays in the history")
 
         // Revert: the original is the current version again, history kept, render gone.

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SepiaLibrary
 import Testing
+
+@testable import SepiaLibrary
 
 @Suite struct FetchTests {
     @Test("fetch options: predicates, sorts, limits and hidden assets, as PhotoKit defines them")

@@ -1,7 +1,8 @@
 import Foundation
 import SepiaImage
-@testable import SepiaLibrary
 import Testing
+
+@testable import SepiaLibrary
 
 @Suite struct ImageStoreTests {
     @Test("the LRU cache evicts the least recently used entry, counts reads as use, and respects the byte cost")
@@ -63,14 +64,16 @@ import Testing
         // The real kernel file parses too, where the kernel reports PSI (with `psi=0` the file exists but
         // reading it fails, and the reading falls back to the cgroup's usage and limit).
         if let text = try? String(contentsOfFile: "/proc/pressure/memory", encoding: .utf8), text.hasPrefix("some ") {
-            #expect(MemoryPressure.read(MemoryPressure.Sources(pressureFile: "/proc/pressure/memory", usageFile: nil, limitFile: nil))
-                .someAverage10 != nil)
+            #expect(
+                MemoryPressure.read(MemoryPressure.Sources(pressureFile: "/proc/pressure/memory", usageFile: nil, limitFile: nil))
+                    .someAverage10 != nil)
         }
 
         let library = try TestLibrary.open()
         let store = library.imageStore
         for i in 0..<10 {
-            store.store(Rendition(data: [UInt8](repeating: 1, count: 1000), pixelSize: IntSize(width: 1, height: 1)),
+            store.store(
+                Rendition(data: [UInt8](repeating: 1, count: 1000), pixelSize: IntSize(width: 1, height: 1)),
                 for: RenditionKey(assetID: "a\(i)", version: "original", size: IntSize(width: i + 1, height: 1), mode: .aspectFit), diskToo: false)
         }
         #expect(store.memoryCount == 10)
@@ -140,9 +143,11 @@ import Testing
         let assets = try library.assets(ids)
         let caching = CachingImageManager(library: library)
         let size = IntSize(width: 20, height: 20)
-        caching.startCaching(for: assets, targetSize: size, contentMode: .aspectFill,
+        caching.startCaching(
+            for: assets, targetSize: size, contentMode: .aspectFill,
             options: ImageRequestOptions(resizeMode: .exact))
-        caching.stopCaching(for: Array(assets.suffix(2)), targetSize: size, contentMode: .aspectFill,
+        caching.stopCaching(
+            for: Array(assets.suffix(2)), targetSize: size, contentMode: .aspectFill,
             options: ImageRequestOptions(resizeMode: .exact))
         try await waitUntil { caching.pendingCount == 0 }
         let key = { (asset: Asset) in RenditionKey(assetID: asset.id, version: "original", size: size, mode: .aspectFill) }

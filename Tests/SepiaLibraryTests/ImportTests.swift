@@ -1,8 +1,9 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
-@testable import SepiaLibrary
 import Testing
+
+@testable import SepiaLibrary
 
 @Suite struct ImportTests {
     @Test("an imported photo keeps its metadata: upright size, capture date and offset, place, camera, hash")
@@ -33,7 +34,10 @@ import Testing
         // An XMP date with its offset: 15:15:44 at UTC−4 is 19:15:44 UTC, shown in January 2022.
         let springs = assets[1]
         #expect(springs.creationDateOffset == -14_400)
-        #expect(abs(springs.creationDate.timeIntervalSince1970 - (ISO8601DateFormatter().date(from: "2022-01-10T19:15:44Z")!.timeIntervalSince1970 + 0.31)) < 0.01)
+        #expect(
+            abs(
+                springs.creationDate.timeIntervalSince1970 - (ISO8601DateFormatter().date(from: "2022-01-10T19:15:44Z")!.timeIntervalSince1970 + 0.31)
+            ) < 0.01)
         #expect(springs.localCreationDate.hour == 15)
 
         // Orientation 6: the stored landscape displays as portrait.
@@ -43,7 +47,9 @@ import Testing
         // The original is stored byte for byte under its hash; thumbnail and preview exist.
         let stored = library.originalPath(of: iphone)
         #expect(stored.hasSuffix("originals/\(iphone.contentHash.prefix(2))/\(iphone.contentHash).jpg"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: stored)) == (try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/Apple_iPhone_5.jpg")))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: stored))
+                == (try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/Apple_iPhone_5.jpg")))))
         let cached = library.imageStore.diskKeys(assetID: iphone.id, version: "original").map(\.size.width).sorted()
         #expect(cached == [256, 1440])
     }
@@ -88,10 +94,12 @@ import Testing
         #expect(try library.fetchAssets().count == 1)
     }
 
-    @Test("damaged and unsupported files are refused with the reason, and leave nothing behind", arguments: [
-        "malformed/truncated_jpeg.jpg", "malformed/hopper.gif", "malformed/lottapixel.jpg", "malformed/text-file-named.jpg",
-        "malformed/truncated_image.png", "malformed/empty.jpg",
-    ])
+    @Test(
+        "damaged and unsupported files are refused with the reason, and leave nothing behind",
+        arguments: [
+            "malformed/truncated_jpeg.jpg", "malformed/hopper.gif", "malformed/lottapixel.jpg", "malformed/text-file-named.jpg",
+            "malformed/truncated_image.png", "malformed/empty.jpg",
+        ])
     func refused(_ file: String) async throws {
         let folder = TestLibrary.temporaryFolder()
         let library = try TestLibrary.open(at: folder)

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import SepiaLibrary
 import Testing
+
+@testable import SepiaLibrary
 
 @Suite struct StorageTests {
     @Test("the library folder has the documented layout, and the database runs in WAL mode")
@@ -15,7 +16,10 @@ import Testing
         let store = try #require(library.store as? SQLiteLibraryStore)
         let mode = try store.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
-        #expect(TestLibrary.files(under: folder + "/originals").allSatisfy { $0.range(of: #"^[0-9a-f]{2}/[0-9a-f]{64}\.jpg$"#, options: .regularExpression) != nil })
+        #expect(
+            TestLibrary.files(under: folder + "/originals").allSatisfy {
+                $0.range(of: #"^[0-9a-f]{2}/[0-9a-f]{64}\.jpg$"#, options: .regularExpression) != nil
+            })
     }
 
     @Test("opening a library alone removes files of changes that never committed, and says which")

@@ -75,7 +75,9 @@ struct AlbumsCommand: AsyncParsableCommand {
                     Terminal.print("")
                     for (year, months) in years {
                         Terminal.print("\(year.title)  \(year.assetCount)")
-                        for month in months { Terminal.print("  \(month.title.padding(toLength: 16, withPad: " ", startingAt: 0)) \(month.assetCount)") }
+                        for month in months {
+                            Terminal.print("  \(month.title.padding(toLength: 16, withPad: " ", startingAt: 0)) \(month.assetCount)")
+                        }
                     }
                 }
             }

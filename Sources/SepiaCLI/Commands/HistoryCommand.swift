@@ -45,8 +45,11 @@ struct HistoryCommand: AsyncParsableCommand {
             }
             if entries.isEmpty { Terminal.print("no edits: the photo shows its original") }
             for entry in entries {
-                let steps = (try? AdjustmentData(formatIdentifier: entry.formatIdentifier, formatVersion: entry.formatVersion,
-                    data: Data((entry.recipe ?? "").utf8)).recipe().steps.map(\.filter).joined(separator: " → "))
+                let steps =
+                    (try? AdjustmentData(
+                        formatIdentifier: entry.formatIdentifier, formatVersion: entry.formatVersion,
+                        data: Data((entry.recipe ?? "").utf8)
+                    ).recipe().steps.map(\.filter).joined(separator: " → "))
                     ?? "\(entry.formatIdentifier) \(entry.formatVersion)"
                 Terminal.print("\(entry.isCurrent ? "*" : " ") \(entry.date)  \(entry.id.prefix(8))  \(steps)")
             }

@@ -78,7 +78,8 @@ struct ImportCommand: AsyncParsableCommand {
                 if summary.duplicates > 0 { parts.append("\(summary.duplicates) duplicates") }
                 if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
                 if summary.failed > 0 { parts.append("\(summary.failed) failed") }
-                let rate = summary.seconds > 0 && summary.imported > 0 ? String(format: ", %.1f photos/s", Double(summary.imported) / summary.seconds) : ""
+                let rate =
+                    summary.seconds > 0 && summary.imported > 0 ? String(format: ", %.1f photos/s", Double(summary.imported) / summary.seconds) : ""
                 Terminal.print(parts.joined(separator: ", ") + String(format: " in %.1f s", summary.seconds) + rate)
             }
             if summary.failed > 0 { throw ReportedFailure(code: ExitStatus.ioError) }

@@ -98,7 +98,10 @@ struct FileReport: Encodable {
     init(path: String, error: any Error) {
         file = path
         let code = (error as? CodecError)?.code.rawValue ?? "error"
-        let message = (error as? CodecError).map { e in var copy = e; copy.file = nil; return copy.description } ?? "\(error)"
+        let message =
+            (error as? CodecError).map { e in
+                var copy = e; copy.file = nil; return copy.description
+            } ?? "\(error)"
         self.error = Failure(code: code, message: message)
     }
 

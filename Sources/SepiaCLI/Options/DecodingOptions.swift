@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import SepiaCodecs
 import SepiaImage
 
@@ -61,7 +61,8 @@ struct EncodingOptions: ParsableArguments {
         if let format { return format.imageFormat }
         let ext = (path as NSString).pathExtension
         guard let inferred = ImageFormat(fileExtension: ext), inferred.isEncodable else {
-            throw ValidationError("cannot tell the output format from '\(path)'; use --format jpeg|png|webp or an output name ending in .jpg, .png or .webp")
+            throw ValidationError(
+                "cannot tell the output format from '\(path)'; use --format jpeg|png|webp or an output name ending in .jpg, .png or .webp")
         }
         return inferred
     }

@@ -27,7 +27,8 @@ struct LibraryOptions: ParsableArguments {
         let report = library.openingReport
         if !quiet && (!report.removedOrphans.isEmpty || report.removedTemporaryFiles > 0) {
             Terminal.warning(
-                "removed \(report.removedOrphans.count) stored files and \(report.removedTemporaryFiles) temporary files left by an interrupted process")
+                "removed \(report.removedOrphans.count) stored files and \(report.removedTemporaryFiles) temporary files left by an interrupted process"
+            )
             for orphan in report.removedOrphans.prefix(20) { Terminal.printError("  removed \(orphan)") }
         }
         return library

@@ -1,5 +1,5 @@
-import Foundation
 internal import CLCMS2
+import Foundation
 import SepiaImage
 
 /// An embedded ICC profile, interpreted with Little CMS.
@@ -135,9 +135,10 @@ struct ColorProfile {
             defer { cmsCloseProfile(source) }
             guard let target = Self.makeLinearSRGBProfile() else { return nil }
             defer { cmsCloseProfile(target) }
-            guard let transform = cmsCreateTransform(
-                source, input, target, output, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
-                cmsUInt32Number(cmsFLAGS_NOCACHE | cmsFLAGS_NOOPTIMIZE))
+            guard
+                let transform = cmsCreateTransform(
+                    source, input, target, output, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+                    cmsUInt32Number(cmsFLAGS_NOCACHE | cmsFLAGS_NOOPTIMIZE))
             else { return nil }
             defer { cmsDeleteTransform(transform) }
             return body(transform)

@@ -30,7 +30,8 @@ public struct JPEGSource: EncodedImage {
             throw CodecError(.unsupportedFeature, format: .jpeg, "\(header.precision)-bit JPEG is not supported; only 8-bit samples are")
         }
         if header.height == 0 {
-            throw CodecError(.unsupportedFeature, format: .jpeg, "the frame header declares height 0 (a DNL marker), which libjpeg-turbo does not support")
+            throw CodecError(
+                .unsupportedFeature, format: .jpeg, "the frame header declares height 0 (a DNL marker), which libjpeg-turbo does not support")
         }
         guard [1, 3, 4].contains(header.components) else {
             throw CodecError(.unsupportedFeature, format: .jpeg, "JPEG with \(header.components) colour components is not supported")
@@ -44,7 +45,8 @@ public struct JPEGSource: EncodedImage {
         if let icc = header.icc {
             if let profile = ColorProfile(bytes: icc) {
                 metadata.colorProfile = profile.name
-                let matches = (header.components == 4 && profile.model == .cmyk) || (header.components == 3 && profile.model == .rgb)
+                let matches =
+                    (header.components == 4 && profile.model == .cmyk) || (header.components == 3 && profile.model == .rgb)
                     || (header.components == 1 && profile.model == .gray)
                 if !matches {
                     metadata.warnings.append("the ICC profile (\(profile.name)) does not match the image's colour components; it is ignored")

@@ -52,7 +52,9 @@ struct PNGHeader {
             }
             let end = offset + 12 + length
             guard end <= data.count else {
-                throw CodecError(.truncatedData, format: .png, "the file ends inside the \(type) chunk (\(length) bytes declared, \(data.count - offset - 12) present)")
+                throw CodecError(
+                    .truncatedData, format: .png,
+                    "the file ends inside the \(type) chunk (\(length) bytes declared, \(data.count - offset - 12) present)")
             }
             let payload = (offset + 8)..<(offset + 8 + length)
             let whole = offset..<end

@@ -25,7 +25,8 @@ public struct WebPSource: EncodedImage {
         func le32(_ i: Int) -> Int { Int(data[i]) | Int(data[i + 1]) << 8 | Int(data[i + 2]) << 16 | Int(data[i + 3]) << 24 }
         let riffSize = le32(4)
         if riffSize + 8 > data.count {
-            throw CodecError(.truncatedData, format: .webp, "the file is truncated: the RIFF header declares \(riffSize + 8) bytes, \(data.count) are present")
+            throw CodecError(
+                .truncatedData, format: .webp, "the file is truncated: the RIFF header declares \(riffSize + 8) bytes, \(data.count) are present")
         }
         var features = WebPBitstreamFeatures()
         let status = cwebp_get_features(bytes.base.assumingMemoryBound(to: UInt8.self), bytes.count, &features)

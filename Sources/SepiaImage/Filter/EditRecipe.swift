@@ -50,14 +50,15 @@ public struct EditRecipe: Codable, Hashable, Sendable {
 
     /// Creates a recipe from filter values (every parameter is written, by Core Image key).
     public init(filters: [any Filter]) {
-        self.init(steps: filters.map { filter in
-            let descriptor = type(of: filter).descriptor
-            var parameters: [String: FilterValue] = [:]
-            for (key, value) in FilterRegistry.parameters(of: filter) {
-                parameters[descriptor.parameter(forKey: key)?.coreImageKey ?? key] = value
-            }
-            return Step(filter: descriptor.coreImageName, parameters: parameters)
-        })
+        self.init(
+            steps: filters.map { filter in
+                let descriptor = type(of: filter).descriptor
+                var parameters: [String: FilterValue] = [:]
+                for (key, value) in FilterRegistry.parameters(of: filter) {
+                    parameters[descriptor.parameter(forKey: key)?.coreImageKey ?? key] = value
+                }
+                return Step(filter: descriptor.coreImageName, parameters: parameters)
+            })
     }
 
     /// Whether this version of Sepia can read recipes of this format and version.

@@ -34,7 +34,8 @@ public struct AdjustmentData: Sendable, Hashable, Codable {
         guard isEditRecipe else {
             throw LibraryError(
                 .unsupportedAdjustment,
-                "the edit is in format '\(formatIdentifier)' version \(formatVersion), which this version of Sepia cannot read; it can only show the edit's rendered image")
+                "the edit is in format '\(formatIdentifier)' version \(formatVersion), which this version of Sepia cannot read; it can only show the edit's rendered image"
+            )
         }
         do {
             return try EditRecipe.decode(data)

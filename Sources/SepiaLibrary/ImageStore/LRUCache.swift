@@ -129,10 +129,12 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The cost limit.
     var costLimit: Int {
         get { storage.withLock { $0.costLimit } }
-        set { storage.withLock { s in
-            s.costLimit = newValue
-            _ = s.evict(toCost: newValue)
-        } }
+        set {
+            storage.withLock { s in
+                s.costLimit = newValue
+                _ = s.evict(toCost: newValue)
+            }
+        }
     }
 
     /// Keys from most to least recently used.

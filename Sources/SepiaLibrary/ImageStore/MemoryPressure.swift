@@ -11,8 +11,10 @@ public enum MemoryPressure: Int, Sendable, Hashable, Comparable, CustomStringCon
     /// Tasks stall on memory often, or usage is at the limit: shed everything that can be rebuilt.
     case critical
 
+    /// Whether `a` is a lower level than `b`.
     public static func < (a: MemoryPressure, b: MemoryPressure) -> Bool { a.rawValue < b.rawValue }
 
+    /// The level in words.
     public var description: String {
         switch self {
         case .normal: "normal"

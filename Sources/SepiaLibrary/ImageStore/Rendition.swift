@@ -35,6 +35,7 @@ public struct RenditionKey: Sendable, Hashable, CustomStringConvertible {
             mode: mode)
     }
 
+    /// `<asset id>/<file name>`.
     public var description: String { "\(assetID)/\(fileName)" }
 }
 

@@ -208,7 +208,9 @@ public final class AssetImporter: Sendable {
     private func commitBatch(
         _ items: [(PreparedAsset, ImportSource)], sources: [ImportSource], members: [String], albumID: String?, createAlbum: Bool
     ) async -> BatchOutcome {
-        func requests(_ items: [(PreparedAsset, ImportSource)], sources: [ImportSource], members: [String], create: Bool)
+        func requests(
+            _ items: [(PreparedAsset, ImportSource)], sources: [ImportSource], members: [String], create: Bool
+        )
             -> [ChangeRequests.Request]
         {
             var requests: [ChangeRequests.Request] = []
@@ -227,7 +229,7 @@ public final class AssetImporter: Sendable {
             outcome.albumCreated = createAlbum
             outcome.results = items.map { ImportItemResult(path: $0.1.path, status: .imported, assetID: $0.0.localIdentifier) }
             return outcome
-        } catch where items.count > 1 || error.code == .duplicate {
+        } catch  where items.count > 1 || error.code == .duplicate {
             // One at a time, so one duplicate or failure does not take the others with it.
             var create = createAlbum
             var first = true

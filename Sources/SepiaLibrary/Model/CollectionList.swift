@@ -29,8 +29,10 @@ public struct CollectionList: Sendable, Hashable, Codable, Identifiable {
     /// "2024" or "March 2024".
     public var title: String {
         guard let month else { return String(year) }
-        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                     "November", "December"]
+        let names = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
         return "\(names[month - 1]) \(year)"
     }
 }

@@ -14,27 +14,40 @@ import Testing
         #expect(decoded.encoded() == recipe.encoded(), "encoding is deterministic")
         let input = Image(pixels: TestImages.noise(20, 12))
         let context = RenderContext(options: RenderOptions(threadCount: 1))
-        let direct = try await context.render(input.applying(SepiaTone(intensity: 0.6)).applying(Vignette(intensity: 0.5, radius: 1.2)).applying(ExposureAdjust(ev: -0.5)))
+        let direct = try await context.render(
+            input.applying(SepiaTone(intensity: 0.6)).applying(Vignette(intensity: 0.5, radius: 1.2)).applying(ExposureAdjust(ev: -0.5)))
         expectPixels(try await context.render(try decoded.apply(to: input)), equal: direct)
     }
 
     @Test("recipes written by hand use Core Image names and keys; missing parameters take defaults")
     func handWritten() throws {
-        let json = #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CIGaussianBlur", "parameters": {"inputRadius": 3}}, {"filter": "CIPhotoEffectNoir", "parameters": {}}]}"#
+        let json =
+            #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CIGaussianBlur", "parameters": {"inputRadius": 3}}, {"filter": "CIPhotoEffectNoir", "parameters": {}}]}"#
         let filters = try EditRecipe.decode(Data(json.utf8)).makeFilters()
         #expect((filters[0] as? GaussianBlur)?.radius == 3)
         #expect(filters[1] is PhotoEffectNoir)
     }
 
-    @Test("invalid recipes are refused, never adjusted", arguments: [
-        (#"{"formatIdentifier": "com.other.app", "formatVersion": "1", "steps": []}"#, "format"),
-        (#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "2", "steps": []}"#, "version"),
-        (#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CIBogus", "parameters": {}}]}"#, "unknown filter"),
-        (#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone", "parameters": {"inputIntensity": 3}}]}"#, "out of range"),
-        (#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone", "parameters": {"inputRadius": 3}}]}"#, "unknown key"),
-        (#"{"formatIdentifier": "org.sepia.recipe", "steps": []}"#, "missing version"),
-        ("not json", "not JSON"),
-    ])
+    @Test(
+        "invalid recipes are refused, never adjusted",
+        arguments: [
+            (#"{"formatIdentifier": "com.other.app", "formatVersion": "1", "steps": []}"#, "format"),
+            (#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "2", "steps": []}"#, "version"),
+            (
+                #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CIBogus", "parameters": {}}]}"#,
+                "unknown filter"
+            ),
+            (
+                #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone", "parameters": {"inputIntensity": 3}}]}"#,
+                "out of range"
+            ),
+            (
+                #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone", "parameters": {"inputRadius": 3}}]}"#,
+                "unknown key"
+            ),
+            (#"{"formatIdentifier": "org.sepia.recipe", "steps": []}"#, "missing version"),
+            ("not json", "not JSON"),
+        ])
     func invalid(json: String, why: String) {
         #expect(throws: FilterError.self, "\(why)") { try EditRecipe.decode(Data(json.utf8)) }
     }
@@ -51,10 +64,11 @@ import Testing
     func bundled() throws {
         let items = try FilterCatalog.bundled()
         #expect(items.map(\.name) == ["None", "Mono", "Sepia", "Tonal", "Noir", "Fade", "Chrome", "Process", "Transfer", "Instant"])
-        #expect(items.map(\.filter) == [
-            "None", "CIPhotoEffectMono", "CISepiaTone", "CIPhotoEffectTonal", "CIPhotoEffectNoir", "CIPhotoEffectFade",
-            "CIPhotoEffectChrome", "CIPhotoEffectProcess", "CIPhotoEffectTransfer", "CIPhotoEffectInstant",
-        ])
+        #expect(
+            items.map(\.filter) == [
+                "None", "CIPhotoEffectMono", "CISepiaTone", "CIPhotoEffectTonal", "CIPhotoEffectNoir", "CIPhotoEffectFade",
+                "CIPhotoEffectChrome", "CIPhotoEffectProcess", "CIPhotoEffectTransfer", "CIPhotoEffectInstant",
+            ])
         #expect(items[0].isNone)
         #expect(try items[0].makeFilter() == nil)
     }
@@ -75,13 +89,23 @@ import Testing
         func plist(_ body: String) -> Data {
             Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><array>\(body)</array></plist>".utf8)
         }
-        #expect(throws: FilterCatalog.LoadError.self) { try FilterCatalog.load(propertyList: plist("<dict><key>filter</key><string>CIWhat</string><key>name</key><string>W</string></dict>")) }
-        #expect(throws: FilterCatalog.LoadError.self) { try FilterCatalog.load(propertyList: plist("<dict><key>name</key><string>W</string></dict>")) }
+        #expect(throws: FilterCatalog.LoadError.self) {
+            try FilterCatalog.load(propertyList: plist("<dict><key>filter</key><string>CIWhat</string><key>name</key><string>W</string></dict>"))
+        }
+        #expect(throws: FilterCatalog.LoadError.self) {
+            try FilterCatalog.load(propertyList: plist("<dict><key>name</key><string>W</string></dict>"))
+        }
         #expect(throws: FilterCatalog.LoadError.self) { try FilterCatalog.load(propertyList: Data("nope".utf8)) }
         #expect(throws: FilterCatalog.LoadError.self) {
-            try FilterCatalog.load(propertyList: plist("<dict><key>filter</key><string>CISepiaTone</string><key>name</key><string>S</string><key>parameters</key><dict><key>inputIntensity</key><real>9</real></dict></dict>"))
+            try FilterCatalog.load(
+                propertyList: plist(
+                    "<dict><key>filter</key><string>CISepiaTone</string><key>name</key><string>S</string><key>parameters</key><dict><key>inputIntensity</key><real>9</real></dict></dict>"
+                ))
         }
-        let preset = try FilterCatalog.load(propertyList: plist("<dict><key>filter</key><string>CISepiaTone</string><key>name</key><string>S</string><key>parameters</key><dict><key>inputIntensity</key><real>0.5</real></dict></dict>"))
+        let preset = try FilterCatalog.load(
+            propertyList: plist(
+                "<dict><key>filter</key><string>CISepiaTone</string><key>name</key><string>S</string><key>parameters</key><dict><key>inputIntensity</key><real>0.5</real></dict></dict>"
+            ))
         #expect((try preset[0].makeFilter() as? SepiaTone)?.intensity == 0.5)
     }
 

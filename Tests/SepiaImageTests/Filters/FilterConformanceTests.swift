@@ -100,7 +100,7 @@ import Testing
 
     /// Filters whose Core Image identity value does not leave the image unchanged.
     static let identityExceptions: Set<String> = [
-        "CIEdges",  // intensity 0 shows no edges: a black image
+        "CIEdges"  // intensity 0 shows no edges: a black image
     ]
 
     @Test("the identity values leave the image unchanged", arguments: names.filter { !identityExceptions.contains($0) })
@@ -140,7 +140,9 @@ import Testing
                 }
             default:
                 #expect(throws: FilterError.self) { try FilterRegistry.makeFilter(named: name, parameters: [p.key: .string("red")]) }
-                #expect(throws: FilterError.self) { try FilterRegistry.makeFilter(named: name, parameters: [p.key: .vector([.infinity, 1, 1, 1, 1, 1])]) }
+                #expect(throws: FilterError.self) {
+                    try FilterRegistry.makeFilter(named: name, parameters: [p.key: .vector([.infinity, 1, 1, 1, 1, 1])])
+                }
             }
         }
     }

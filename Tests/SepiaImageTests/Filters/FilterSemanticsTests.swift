@@ -171,7 +171,9 @@ import Testing
     func colorControls() async throws {
         let grey = try await render(ColorControls(saturation: 0))
         #expect(grey.pixels.allSatisfy { abs($0[0] - $0[1]) < 1e-6 && abs($0[1] - $0[2]) < 1e-6 })
-        let card = PixelBuffer(size: IntSize(width: 2, height: 2)) { _, _ in SIMD4(repeating: ColorControls.pivot).replacing(with: 1, where: [false, false, false, true]) }
+        let card = PixelBuffer(size: IntSize(width: 2, height: 2)) { _, _ in
+            SIMD4(repeating: ColorControls.pivot).replacing(with: 1, where: [false, false, false, true])
+        }
         let contrasted = try await render(ColorControls(contrast: 3), on: card)
         #expect(abs(contrasted[0, 0][0] - ColorControls.pivot) < 1e-6)
     }

@@ -1,5 +1,6 @@
-@testable import SepiaImage
 import Testing
+
+@testable import SepiaImage
 
 @Suite struct ColorTests {
     @Test("8-bit sRGB → linear → 8-bit sRGB is the identity for all 256 codes")
@@ -20,7 +21,8 @@ import Testing
 
     @Test("composed matrices equal applying them one after the other")
     func composition() {
-        let a = ColorMatrix(rVector: [0.9, 0.1, 0, 0], gVector: [0.2, 0.7, 0.1, 0], bVector: [0, 0.3, 0.6, 0.1], biasVector: [0.01, 0.02, 0.03, 0])
+        let a = ColorMatrix(
+            rVector: [0.9, 0.1, 0, 0], gVector: [0.2, 0.7, 0.1, 0], bVector: [0, 0.3, 0.6, 0.1], biasVector: [0.01, 0.02, 0.03, 0])
         let b = SepiaTone.sepiaMatrix.mixedWithIdentity(0.6)
         let p: SIMD4<Float> = [0.3, 0.6, 0.2, 0.8]
         let sequential = b.apply(to: a.apply(to: p))

@@ -52,7 +52,8 @@ import Testing
         #expect(ok.pixels.count == 9)
     }
 
-    @Test("a decoder that fails part-way is reported as itself by every worker, streamed or whole-frame",
+    @Test(
+        "a decoder that fails part-way is reported as itself by every worker, streamed or whole-frame",
         arguments: [true, false])
     func decoderFailsPartWay(incremental: Bool) async throws {
         // The first worker's decode fails slowly, so the second is waiting for the decoder when it does.

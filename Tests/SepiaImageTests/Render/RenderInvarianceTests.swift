@@ -7,17 +7,23 @@ import Testing
         ("resize down", { Image(pixels: TestImages.noise(97, 61)).resized(to: IntSize(width: 23, height: 17)) }),
         ("resize up", { Image(pixels: TestImages.noise(19, 11)).resized(to: IntSize(width: 53, height: 40)) }),
         ("large reduction with box pre-shrink", { Image(pixels: TestImages.noise(211, 173)).resized(to: IntSize(width: 13, height: 11)) }),
-        ("orient, resize, crop", {
-            Image(pixels: TestImages.noise(80, 50)).oriented(.right).resized(to: IntSize(width: 31, height: 47))
-                .cropped(to: IntRect(x: 3, y: 5, width: 20, height: 30))
-        }),
+        (
+            "orient, resize, crop",
+            {
+                Image(pixels: TestImages.noise(80, 50)).oriented(.right).resized(to: IntSize(width: 31, height: 47))
+                    .cropped(to: IntRect(x: 3, y: 5, width: 20, height: 30))
+            }
+        ),
         ("translucent sepia", { Image(pixels: TestImages.translucentNoise(64, 45)).applying(SepiaTone(intensity: 0.7)) }),
         ("streamed bitmap source", { Image(bitmap: TestImages.bitmapNoise(120, 77)).resized(to: IntSize(width: 50, height: 33)) }),
         ("streamed source, mirrored", { Image(bitmap: TestImages.bitmapNoise(66, 40)).oriented(.upMirrored).applying(SepiaTone()) }),
         ("streamed source, rotated", { Image(bitmap: TestImages.bitmapNoise(66, 40)).oriented(.leftMirrored) }),
-        ("clamped and cropped", {
-            Image(pixels: TestImages.noise(30, 20)).clampedToExtent().cropped(to: IntRect(x: -7, y: -5, width: 45, height: 33))
-        }),
+        (
+            "clamped and cropped",
+            {
+                Image(pixels: TestImages.noise(30, 20)).clampedToExtent().cropped(to: IntRect(x: -7, y: -5, width: 45, height: 33))
+            }
+        ),
     ]
 
     static let configurations: [(threads: Int, tileHeight: Int, tileWidth: Int?)] = [
@@ -32,7 +38,8 @@ import Testing
         let reference = try await RenderContext(options: RenderOptions(threadCount: 1, tileHeight: 100_000)).render(image)
         // When rendering with other tilings and thread counts
         for config in Self.configurations {
-            let context = RenderContext(options: RenderOptions(threadCount: config.threads, tileHeight: config.tileHeight, tileWidth: config.tileWidth))
+            let context = RenderContext(
+                options: RenderOptions(threadCount: config.threads, tileHeight: config.tileHeight, tileWidth: config.tileWidth))
             let pixels = try await context.render(image)
             // Then every pixel is identical
             expectPixels(pixels, equal: reference)

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+
 @testable import SepiaLibrary
 
 /// Temporary library folders and test photos.
@@ -51,8 +52,10 @@ enum TestLibrary {
     static func addPhotos(_ count: Int, to library: PhotoLibrary, startingAt seed: Int = 0) async throws -> [String] {
         var prepared: [PreparedAsset] = []
         for i in 0..<count {
-            prepared.append(try await library.prepareAsset(data: uniqueJPEG(seed + i), filename: "photo-\(seed + i).jpg",
-                fileDate: Date(timeIntervalSince1970: 1_600_000_000 + Double(seed + i) * 3600)))
+            prepared.append(
+                try await library.prepareAsset(
+                    data: uniqueJPEG(seed + i), filename: "photo-\(seed + i).jpg",
+                    fileDate: Date(timeIntervalSince1970: 1_600_000_000 + Double(seed + i) * 3600)))
         }
         let outcome = try await library.performChanges { changes in
             for p in prepared { changes.createAsset(from: p) }

@@ -42,8 +42,10 @@ public struct ColorControls: PointFilter {
     public var colorMatrix: ColorMatrix? {
         let w = SepiaTone.luminance
         let s = saturation
-        let desaturate = ColorMatrix(rgb: (
-            SIMD3(s, 0, 0) + (1 - s) * w, SIMD3(0, s, 0) + (1 - s) * w, SIMD3(0, 0, s) + (1 - s) * w))
+        let desaturate = ColorMatrix(
+            rgb: (
+                SIMD3(s, 0, 0) + (1 - s) * w, SIMD3(0, s, 0) + (1 - s) * w, SIMD3(0, 0, s) + (1 - s) * w
+            ))
         let c = contrast
         let bias = (brightness - Self.pivot) * c + Self.pivot
         let brightContrast = ColorMatrix(rgb: ([c, 0, 0], [0, c, 0], [0, 0, c]), bias: SIMD3(repeating: bias))

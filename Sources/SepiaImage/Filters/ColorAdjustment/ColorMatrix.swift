@@ -10,21 +10,26 @@ public struct ColorMatrix: PointFilter {
         categories: [.colorAdjustment, .stillImage, .builtIn],
         summary: "Multiplies source colour values by a matrix and adds a bias vector.",
         parameters: [
-            FilterParameter(key: "rVector", coreImageKey: "inputRVector", kind: .vector, displayName: "Red Vector",
-                            summary: "The amount of red, green, blue and alpha that makes the output red.",
-                            defaultValue: .vector([1, 0, 0, 0]), identity: .vector([1, 0, 0, 0])),
-            FilterParameter(key: "gVector", coreImageKey: "inputGVector", kind: .vector, displayName: "Green Vector",
-                            summary: "The amount of each input channel that makes the output green.",
-                            defaultValue: .vector([0, 1, 0, 0]), identity: .vector([0, 1, 0, 0])),
-            FilterParameter(key: "bVector", coreImageKey: "inputBVector", kind: .vector, displayName: "Blue Vector",
-                            summary: "The amount of each input channel that makes the output blue.",
-                            defaultValue: .vector([0, 0, 1, 0]), identity: .vector([0, 0, 1, 0])),
-            FilterParameter(key: "aVector", coreImageKey: "inputAVector", kind: .vector, displayName: "Alpha Vector",
-                            summary: "The amount of each input channel that makes the output alpha.",
-                            defaultValue: .vector([0, 0, 0, 1]), identity: .vector([0, 0, 0, 1])),
-            FilterParameter(key: "biasVector", coreImageKey: "inputBiasVector", kind: .vector, displayName: "Bias Vector",
-                            summary: "Added to each output channel.",
-                            defaultValue: .vector([0, 0, 0, 0]), identity: .vector([0, 0, 0, 0])),
+            FilterParameter(
+                key: "rVector", coreImageKey: "inputRVector", kind: .vector, displayName: "Red Vector",
+                summary: "The amount of red, green, blue and alpha that makes the output red.",
+                defaultValue: .vector([1, 0, 0, 0]), identity: .vector([1, 0, 0, 0])),
+            FilterParameter(
+                key: "gVector", coreImageKey: "inputGVector", kind: .vector, displayName: "Green Vector",
+                summary: "The amount of each input channel that makes the output green.",
+                defaultValue: .vector([0, 1, 0, 0]), identity: .vector([0, 1, 0, 0])),
+            FilterParameter(
+                key: "bVector", coreImageKey: "inputBVector", kind: .vector, displayName: "Blue Vector",
+                summary: "The amount of each input channel that makes the output blue.",
+                defaultValue: .vector([0, 0, 1, 0]), identity: .vector([0, 0, 1, 0])),
+            FilterParameter(
+                key: "aVector", coreImageKey: "inputAVector", kind: .vector, displayName: "Alpha Vector",
+                summary: "The amount of each input channel that makes the output alpha.",
+                defaultValue: .vector([0, 0, 0, 1]), identity: .vector([0, 0, 0, 1])),
+            FilterParameter(
+                key: "biasVector", coreImageKey: "inputBiasVector", kind: .vector, displayName: "Bias Vector",
+                summary: "Added to each output channel.",
+                defaultValue: .vector([0, 0, 0, 0]), identity: .vector([0, 0, 0, 0])),
         ])
 
     /// Row producing red.

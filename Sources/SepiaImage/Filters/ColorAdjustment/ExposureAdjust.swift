@@ -11,8 +11,9 @@ public struct ExposureAdjust: PointFilter {
         categories: [.colorAdjustment, .stillImage, .xmpSerializable, .builtIn],
         summary: "Adjusts the exposure setting for an image similar to the way you control exposure for a camera when you change the F-stop.",
         parameters: [
-            .scalar("ev", coreImageKey: "inputEV", displayName: "EV", summary: "Stops: each +1 doubles the light.",
-                    default: 0, minimum: -100, maximum: 100, slider: -10...10, identity: 0)
+            .scalar(
+                "ev", coreImageKey: "inputEV", displayName: "EV", summary: "Stops: each +1 doubles the light.",
+                default: 0, minimum: -100, maximum: 100, slider: -10...10, identity: 0)
         ])
 
     /// Exposure change in stops; 0 is the identity.

@@ -19,12 +19,15 @@ public struct HighlightShadowAdjust: PointFilter {
         categories: [.colorAdjustment, .stillImage, .xmpSerializable, .builtIn],
         summary: "Adjust the tonal mapping of an image while preserving spatial detail.",
         parameters: [
-            .scalar("radius", kind: .distance, summary: "Radius of the neighbourhood whose brightness drives the adjustment; 0 adjusts pixel by pixel.",
-                    default: 0, minimum: 0, slider: 0...10, identity: 0),
-            .scalar("shadowAmount", summary: "Positive values brighten shadows, negative darken them.",
-                    default: 0, minimum: -1, maximum: 1, slider: -1...1, identity: 0),
-            .scalar("highlightAmount", summary: "Below 1 darkens highlights.",
-                    default: 1, minimum: 0, maximum: 1, slider: 0.3...1, identity: 1),
+            .scalar(
+                "radius", kind: .distance, summary: "Radius of the neighbourhood whose brightness drives the adjustment; 0 adjusts pixel by pixel.",
+                default: 0, minimum: 0, slider: 0...10, identity: 0),
+            .scalar(
+                "shadowAmount", summary: "Positive values brighten shadows, negative darken them.",
+                default: 0, minimum: -1, maximum: 1, slider: -1...1, identity: 0),
+            .scalar(
+                "highlightAmount", summary: "Below 1 darkens highlights.",
+                default: 1, minimum: 0, maximum: 1, slider: 0.3...1, identity: 1),
         ])
 
     /// Blur radius for local adjustment; 0 is global.

@@ -12,10 +12,12 @@ public struct ColorCube: PointFilter {
         summary: "Uses a three-dimensional color table to transform the source image pixels.",
         parameters: [
             .scalar("cubeDimension", kind: .count, summary: "Entries along each axis of the cube.", default: 2, minimum: 2, maximum: 128),
-            FilterParameter(key: "cubeData", kind: .data, summary: "dimension³ premultiplied RGBA entries, red fastest.",
-                            defaultValue: .vector(ColorCube.identityData(dimension: 2).map(Double.init))),
-            FilterParameter(key: "extrapolate", kind: .boolean, summary: "Extend the table linearly beyond 0…1.",
-                            defaultValue: .bool(false)),
+            FilterParameter(
+                key: "cubeData", kind: .data, summary: "dimension³ premultiplied RGBA entries, red fastest.",
+                defaultValue: .vector(ColorCube.identityData(dimension: 2).map(Double.init))),
+            FilterParameter(
+                key: "extrapolate", kind: .boolean, summary: "Extend the table linearly beyond 0…1.",
+                defaultValue: .bool(false)),
         ])
 
     /// Entries per axis, 2…128.
@@ -58,7 +60,8 @@ public struct ColorCube: PointFilter {
             throw .parameterOutOfRange(filter: "CIColorCube", key: "cubeDimension", value: Double(n), minimum: 2, maximum: 128)
         }
         guard cubeData.count == n * n * n * 4 else {
-            throw .wrongType(filter: "CIColorCube", key: "cubeData", expected: "\(n * n * n * 4) numbers (dimension³ × 4)", value: "\(cubeData.count) numbers")
+            throw .wrongType(
+                filter: "CIColorCube", key: "cubeData", expected: "\(n * n * n * 4) numbers (dimension³ × 4)", value: "\(cubeData.count) numbers")
         }
         guard cubeData.allSatisfy(\.isFinite) else { throw .notFinite(filter: "CIColorCube", key: "cubeData") }
     }

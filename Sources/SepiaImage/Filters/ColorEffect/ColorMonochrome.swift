@@ -14,10 +14,12 @@ public struct ColorMonochrome: PointFilter {
         categories: [.colorEffect, .stillImage, .xmpSerializable, .builtIn],
         summary: "Remaps colors so they fall within shades of a single color.",
         parameters: [
-            FilterParameter(key: "color", kind: .color, summary: "The monochrome colour (sRGB, 0–1).",
-                            defaultValue: .vector([0.6, 0.45, 0.3, 1])),
-            .scalar("intensity", summary: "How much of the effect: 0 unchanged, 1 fully tinted.",
-                    default: 1, minimum: 0, maximum: 1, slider: 0...1, identity: 0),
+            FilterParameter(
+                key: "color", kind: .color, summary: "The monochrome colour (sRGB, 0–1).",
+                defaultValue: .vector([0.6, 0.45, 0.3, 1])),
+            .scalar(
+                "intensity", summary: "How much of the effect: 0 unchanged, 1 fully tinted.",
+                default: 1, minimum: 0, maximum: 1, slider: 0...1, identity: 0),
         ])
 
     /// The tint, sRGB-encoded RGBA.

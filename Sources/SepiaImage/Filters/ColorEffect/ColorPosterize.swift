@@ -25,8 +25,9 @@ public struct ColorPosterize: PointFilter {
     public func apply(to pixel: SIMD4<Float>) -> SIMD4<Float> {
         let e = TransferCurve.encode(pixel)
         let l = levels
-        return TransferCurve.decode(SIMD4(
-            (e[0] * l).rounded(.toNearestOrAwayFromZero) / l, (e[1] * l).rounded(.toNearestOrAwayFromZero) / l,
-            (e[2] * l).rounded(.toNearestOrAwayFromZero) / l, pixel[3]))
+        return TransferCurve.decode(
+            SIMD4(
+                (e[0] * l).rounded(.toNearestOrAwayFromZero) / l, (e[1] * l).rounded(.toNearestOrAwayFromZero) / l,
+                (e[2] * l).rounded(.toNearestOrAwayFromZero) / l, pixel[3]))
     }
 }

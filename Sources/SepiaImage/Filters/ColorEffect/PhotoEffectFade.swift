@@ -4,7 +4,8 @@
 /// No parameters.
 public struct PhotoEffectFade: PhotoEffect {
     /// Core Image name `CIPhotoEffectFade`.
-    public static let descriptor = photoEffectDescriptor("Fade", summary: "Applies a preconfigured set of effects that imitate vintage photography film with diminished color.")
+    public static let descriptor = photoEffectDescriptor(
+        "Fade", summary: "Applies a preconfigured set of effects that imitate vintage photography film with diminished color.")
 
     /// The look.
     public static let look = PhotoLook(saturation: 0.6, curve: .init([[0, 0.12], [0.25, 0.32], [0.5, 0.53], [0.75, 0.73], [1, 0.9]]))

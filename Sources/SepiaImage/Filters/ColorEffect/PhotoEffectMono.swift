@@ -4,7 +4,8 @@
 /// No parameters.
 public struct PhotoEffectMono: PhotoEffect {
     /// Core Image name `CIPhotoEffectMono`.
-    public static let descriptor = photoEffectDescriptor("Mono", summary: "Applies a preconfigured set of effects that imitate black-and-white photography film with low contrast.")
+    public static let descriptor = photoEffectDescriptor(
+        "Mono", summary: "Applies a preconfigured set of effects that imitate black-and-white photography film with low contrast.")
 
     /// The look.
     public static let look = PhotoLook(monochrome: true, curve: .init([[0, 0.06], [0.25, 0.28], [0.5, 0.5], [0.75, 0.72], [1, 0.94]]))

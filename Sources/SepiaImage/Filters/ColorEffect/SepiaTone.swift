@@ -19,8 +19,9 @@ public struct SepiaTone: PointFilter {
         categories: [.colorEffect, .stillImage, .xmpSerializable, .builtIn],
         summary: "Maps the colors of an image to various shades of brown.",
         parameters: [
-            .scalar("intensity", summary: "The strength of the effect: 1 is full sepia, 0 leaves the image unchanged.",
-                    default: 1, minimum: 0, maximum: 1, slider: 0...1, identity: 0)
+            .scalar(
+                "intensity", summary: "The strength of the effect: 1 is full sepia, 0 leaves the image unchanged.",
+                default: 1, minimum: 0, maximum: 1, slider: 0...1, identity: 0)
         ])
 
     /// The W3C sepia row sums: the warm tint applied to gamma-encoded luma.

@@ -10,8 +10,9 @@ public struct AffineTransform: Filter {
         categories: [.geometryAdjustment, .stillImage, .builtIn],
         summary: "Applies an affine transform to an image.",
         parameters: [
-            FilterParameter(key: "transform", kind: .transform, summary: "a, b, c, d, tx, ty (Core Graphics order).",
-                            defaultValue: .vector([1, 0, 0, 1, 0, 0]), identity: .vector([1, 0, 0, 1, 0, 0]))
+            FilterParameter(
+                key: "transform", kind: .transform, summary: "a, b, c, d, tx, ty (Core Graphics order).",
+                defaultValue: .vector([1, 0, 0, 1, 0, 0]), identity: .vector([1, 0, 0, 1, 0, 0]))
         ])
 
     /// The matrix.

@@ -12,9 +12,10 @@ public struct Crop: Filter {
         categories: [.geometryAdjustment, .stillImage, .builtIn],
         summary: "Applies a crop to an image.",
         parameters: [
-            FilterParameter(key: "rectangle", kind: .rectangle, summary: "x, y, width, height.",
-                            defaultValue: .vector(infiniteRectangle.indices.map { infiniteRectangle[$0] }),
-                            identity: .vector(infiniteRectangle.indices.map { infiniteRectangle[$0] }))
+            FilterParameter(
+                key: "rectangle", kind: .rectangle, summary: "x, y, width, height.",
+                defaultValue: .vector(infiniteRectangle.indices.map { infiniteRectangle[$0] }),
+                identity: .vector(infiniteRectangle.indices.map { infiniteRectangle[$0] }))
         ])
 
     /// `[x, y, width, height]`.

@@ -10,7 +10,8 @@ public struct StraightenFilter: Filter {
     public static let descriptor = FilterDescriptor(
         name: "StraightenFilter", coreImageName: "CIStraightenFilter", displayName: "Straighten",
         categories: [.geometryAdjustment, .stillImage, .xmpSerializable, .builtIn],
-        summary: "Rotates a source image by the specified angle in radians. The image is then scaled and cropped so that the rotated image fits the extent of the input image.",
+        summary:
+            "Rotates a source image by the specified angle in radians. The image is then scaled and cropped so that the rotated image fits the extent of the input image.",
         parameters: [
             .scalar("angle", kind: .angle, summary: "Rotation in radians.", default: 0, slider: -Double.pi...Double.pi, identity: 0)
         ])

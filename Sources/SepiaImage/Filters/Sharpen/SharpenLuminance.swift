@@ -11,7 +11,9 @@ public struct SharpenLuminance: Filter {
         summary: "Increases image detail by sharpening; it operates on the luminance of the image, the chrominance is unaffected.",
         parameters: [
             .scalar("sharpness", summary: "Amount of sharpening.", default: 0.4, minimum: 0, slider: 0...2, identity: 0),
-            .scalar("radius", kind: .distance, summary: "σ of the blur the detail is measured against.", default: 1.69, minimum: 0, slider: 0...20, identity: 0),
+            .scalar(
+                "radius", kind: .distance, summary: "σ of the blur the detail is measured against.", default: 1.69, minimum: 0, slider: 0...20,
+                identity: 0),
         ])
 
     /// Amount, ≥ 0.

@@ -11,7 +11,9 @@ public struct Vignette: Filter {
         categories: [.colorEffect, .stillImage, .xmpSerializable, .builtIn],
         summary: "Applies a vignette shading to the corners of an image.",
         parameters: [
-            .scalar("intensity", summary: "Positive darkens the corners, negative lightens them.", default: 0, minimum: -1, maximum: 1, slider: -1...1, identity: 0),
+            .scalar(
+                "intensity", summary: "Positive darkens the corners, negative lightens them.", default: 0, minimum: -1, maximum: 1, slider: -1...1,
+                identity: 0),
             .scalar("radius", summary: "Size of the clear centre, relative to the image.", default: 1, minimum: 0, maximum: 2, slider: 0...2),
         ])
 
@@ -32,8 +34,9 @@ public struct Vignette: Filter {
         if intensity == 0 || e.isEmpty || e.isInfinite { return image }
         let centre = SIMD2(Float(e.minX) + Float(e.width) / 2, Float(e.minY) + Float(e.height) / 2)
         let halfDiagonal = (Float(e.width * e.width + e.height * e.height)).squareRoot() / 2
-        return image.applyingPointKernel(RadialShadeKernel(
-            centre: centre, scale: 1 / halfDiagonal, inner: radius / 2 - 0.5, outer: radius / 2 + 0.5, intensity: intensity))
+        return image.applyingPointKernel(
+            RadialShadeKernel(
+                centre: centre, scale: 1 / halfDiagonal, inner: radius / 2 - 0.5, outer: radius / 2 + 0.5, intensity: intensity))
     }
 }
 

@@ -12,7 +12,9 @@ public struct VignetteEffect: Filter {
         parameters: [
             FilterParameter(key: "center", kind: .position, summary: "Centre of the clear region, in pixels.", defaultValue: .vector([150, 150])),
             .scalar("radius", kind: .distance, summary: "Radius of the clear region, in pixels.", default: 150, minimum: 0, slider: 0...2000),
-            .scalar("intensity", summary: "Positive darkens outside, negative lightens.", default: 1, minimum: -1, maximum: 1, slider: -1...1, identity: 0),
+            .scalar(
+                "intensity", summary: "Positive darkens outside, negative lightens.", default: 1, minimum: -1, maximum: 1, slider: -1...1, identity: 0
+            ),
             .scalar("falloff", summary: "Width of the transition, relative to the radius.", default: 0.5, minimum: 0, maximum: 1, slider: 0...1),
         ])
 
@@ -36,8 +38,9 @@ public struct VignetteEffect: Filter {
     /// Shades around `center`.
     public func apply(to image: Image) -> Image {
         if intensity == 0 || image.extent.isEmpty { return image }
-        return image.applyingPointKernel(RadialShadeKernel(
-            centre: SIMD2(Float(center.x), Float(center.y)), scale: 1,
-            inner: radius * (1 - falloff), outer: radius * (1 + falloff), intensity: intensity))
+        return image.applyingPointKernel(
+            RadialShadeKernel(
+                centre: SIMD2(Float(center.x), Float(center.y)), scale: 1,
+                inner: radius * (1 - falloff), outer: radius * (1 + falloff), intensity: intensity))
     }
 }

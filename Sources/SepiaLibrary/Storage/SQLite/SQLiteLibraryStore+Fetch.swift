@@ -204,7 +204,8 @@ extension SQLiteLibraryStore {
         return try read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier >= ? AND a.localIdentifier < ? ORDER BY a.localIdentifier LIMIT ?",
+                sql:
+                    "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier >= ? AND a.localIdentifier < ? ORDER BY a.localIdentifier LIMIT ?",
                 arguments: [lower, lower + "\u{10FFFF}", limit]
             ).map(Self.asset(from:))
         }

@@ -68,7 +68,8 @@ final class SQLiteLibraryStore: LibraryStore {
             var error = LibraryError(.fileSystem, "a file was removed while the change was committed", subject: file.hash)
             error.vanishedFile = file
             throw error
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
             && (error.message ?? "").contains("asset.contentHash")
         {
             throw LibraryError(.duplicate, "the file is already in the library")
