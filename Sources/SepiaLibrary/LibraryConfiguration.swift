@@ -8,6 +8,9 @@ public struct LibraryConfiguration: Sendable {
     public var decodeOptions: DecodeOptions
     /// The memory cache's limit, in bytes of encoded images.
     public var memoryCacheLimit: Int
+    /// The byte budget of the on-disk rendition cache (`cache/`): past it, the least recently used renditions
+    /// are removed (they are made again when needed). Nil lets the cache grow without bound.
+    public var diskCacheLimit: Int?
     /// JPEG quality of renditions (thumbnails and previews).
     public var renditionQuality: Int
     /// JPEG quality of rendered edits.
@@ -19,15 +22,17 @@ public struct LibraryConfiguration: Sendable {
     /// Whether the image store sheds memory under memory pressure.
     public var watchesMemoryPressure: Bool
 
-    /// The defaults: strict imports with the standard limits, a 128 MiB memory cache, q82 renditions, q92
-    /// edits, 250 ms change polling.
+    /// The defaults: strict imports with the standard limits, a 128 MiB memory cache, a 4 GiB disk cache, q82
+    /// renditions, q92 edits, 250 ms change polling.
     public init(
-        decodeOptions: DecodeOptions = DecodeOptions(strict: true), memoryCacheLimit: Int = 128 << 20, renditionQuality: Int = 82,
+        decodeOptions: DecodeOptions = DecodeOptions(strict: true), memoryCacheLimit: Int = 128 << 20, diskCacheLimit: Int? = 4 << 30,
+        renditionQuality: Int = 82,
         editQuality: Int = 92, changePollInterval: Duration = .milliseconds(250), renderContext: RenderContext? = nil,
         watchesMemoryPressure: Bool = true
     ) {
         self.decodeOptions = decodeOptions
         self.memoryCacheLimit = memoryCacheLimit
+        self.diskCacheLimit = diskCacheLimit
         self.renditionQuality = renditionQuality
         self.editQuality = editQuality
         self.changePollInterval = changePollInterval

@@ -9,7 +9,18 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/Code/duplicate`` (with the existing asset in ``LibraryError/relatedID``),
     ///   ``LibraryError/Code/unreadableImage`` for files that are not decodable images, or file-system errors.
-    public func prepareAsset(fileAt path: String) async throws(LibraryError) -> PreparedAsset {
+    ///
+    /// - Parameters:
+    ///   - path: The image file.
+    ///   - filename: The name to keep as ``Asset/originalFilename``; by default the file's own name. An upload
+    ///     written to a temporary file passes the name it was uploaded with.
+    ///   - fileDate: The date used when the photo has no capture date; by default the file's modification
+    ///     time.
+    public func prepareAsset(
+        fileAt path: String, filename: String? = nil, fileDate: Date? = nil
+    ) async throws(LibraryError)
+        -> PreparedAsset
+    {
         let bytes: EncodedBytes
         do {
             bytes = try EncodedBytes.read(contentsOf: path, maximumBytes: configuration.decodeOptions.maximumFileBytes)
@@ -18,9 +29,16 @@ extension PhotoLibrary {
             throw LibraryError.unreadable(error, file: path)
         }
         var info = stat()
-        let fileDate = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : Date()
+        let modified = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : Date()
         return try await prepare(
-            bytes, filename: (path as NSString).lastPathComponent, fileDate: fileDate, origin: .file(path), displayName: path)
+            bytes, filename: Self.safeFilename(filename ?? (path as NSString).lastPathComponent), fileDate: fileDate ?? modified,
+            origin: .file(path), displayName: filename ?? path)
+    }
+
+    /// A new path in the library's folder for files being written (`tmp/`, on the same file system as the
+    /// library, emptied when the library opens alone): where an upload is streamed before it is imported.
+    public func temporaryFilePath(suffix: String = "") -> String {
+        folder.temporaryFile(suffix: suffix)
     }
 
     /// Prepares an image from its encoded bytes (an upload); see ``prepareAsset(fileAt:)``.

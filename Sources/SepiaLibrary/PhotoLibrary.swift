@@ -56,7 +56,8 @@ public final class PhotoLibrary: Sendable {
         openingReport = report
         renderContext = configuration.renderContext ?? RenderContext()
         renderer = RenditionRenderer(context: renderContext, quality: configuration.renditionQuality)
-        imageStore = ImageStore(folder: folder, memoryCostLimit: configuration.memoryCacheLimit)
+        imageStore = ImageStore(
+            folder: folder, memoryCostLimit: configuration.memoryCacheLimit, diskCostLimit: configuration.diskCacheLimit)
         monitor = ChangeMonitor(generation: generation, interval: configuration.changePollInterval) { [store] in
             try? store.currentGeneration()
         }
@@ -97,10 +98,12 @@ public final class PhotoLibrary: Sendable {
     public func close() {
         monitor.finishAll()
         imageStore.stopWatchingMemoryPressure()
+        imageStore.diskIndex?.stop()
     }
 
     deinit {
         monitor.finishAll()
         imageStore.stopWatchingMemoryPressure()
+        imageStore.diskIndex?.stop()
     }
 }

@@ -1,4 +1,4 @@
-public import SepiaCodecs
+import SepiaCodecs
 public import SepiaImage
 
 /// What an editor starts from (PhotoKit's `PHContentEditingInput`): the full-size image to apply a recipe to,

@@ -1,5 +1,5 @@
-public import Foundation
-public import SepiaCodecs
+import Foundation
+import SepiaCodecs
 public import SepiaImage
 
 /// The result of an edit (PhotoKit's `PHContentEditingOutput`): adjustment data describing it and a full-size,

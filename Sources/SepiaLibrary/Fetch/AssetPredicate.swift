@@ -32,6 +32,9 @@ public indirect enum AssetPredicate: Sendable, Hashable {
     case identifier(String)
     /// Assets with one of these identifiers.
     case identifiers([String])
+    /// Assets in at least one of these user albums (by identifier): what a credential limited to albums may
+    /// see (PhotoKit's limited library access).
+    case inAlbums([String])
     /// Assets taken in this year, in the place they were taken.
     case creationYear(Int)
     /// Assets taken in this month of this year.

@@ -84,7 +84,7 @@ public final class ImageManager: Sendable {
         let needed = mode.scaledSize(of: source, toFit: target)
         return Plan(
             version: version, sourceSize: source, target: target, mode: mode, needed: needed,
-            exactKey: RenditionKey(assetID: asset.id, version: version, size: target, mode: mode),
+            exactKey: RenditionKey(assetID: asset.id, version: version, size: target, mode: mode, format: options.format),
             standardKeys: [RenditionRenderer.thumbnail, RenditionRenderer.preview].map {
                 RenditionKey(assetID: asset.id, version: version, size: $0, mode: .aspectFit)
             })
@@ -108,7 +108,7 @@ public final class ImageManager: Sendable {
         if let hit = store.memoryRendition(for: plan.exactKey) {
             return yield(ImageResult(rendition: hit, isDegraded: false, origin: .memory))
         }
-        if options.resizeMode != .exact {
+        if options.resizeMode != .exact && options.format == .jpeg {
             for key in plan.standardKeys where covers(standardSize(key, plan), plan) {
                 if let hit = store.memoryRendition(for: key) {
                     return yield(ImageResult(rendition: hit, isDegraded: false, origin: .memory))
@@ -116,7 +116,7 @@ public final class ImageManager: Sendable {
             }
         }
         switch options.deliveryMode {
-        case .fastFormat:
+        case .fastFormat where options.format == .jpeg:
             // The best stored rendition there is, even if smaller than asked.
             let stored = plan.standardKeys.reversed().compactMap { key in store.rendition(for: key).map { (key, $0) } }
             if let (_, best) = stored.first(where: { covers($0.1.pixelSize, plan) }) ?? stored.first {
@@ -125,13 +125,13 @@ public final class ImageManager: Sendable {
             yield(try await finalImage(asset, plan, options))
         case .opportunistic:
             let thumbnail = plan.standardKeys[0]
-            if !(options.resizeMode != .exact && covers(standardSize(thumbnail, plan), plan)),
+            if !(options.resizeMode != .exact && options.format == .jpeg && covers(standardSize(thumbnail, plan), plan)),
                 let quick = store.rendition(for: thumbnail)
             {
                 yield(ImageResult(rendition: quick, isDegraded: true, origin: .disk))
             }
             yield(try await finalImage(asset, plan, options))
-        case .highQualityFormat:
+        case .highQualityFormat, .fastFormat:
             yield(try await finalImage(asset, plan, options))
         }
     }
@@ -139,7 +139,7 @@ public final class ImageManager: Sendable {
     /// The image at the requested quality: a covering stored rendition, or one rendered for the request.
     private func finalImage(_ asset: Asset, _ plan: Plan, _ options: ImageRequestOptions) async throws -> ImageResult {
         try Task.checkCancellation()
-        if options.resizeMode == .fast {
+        if options.resizeMode == .fast && options.format == .jpeg {
             for key in plan.standardKeys where covers(standardSize(key, plan), plan) {
                 if let stored = store.rendition(for: key) {
                     return ImageResult(rendition: stored, isDegraded: false, origin: .disk)
@@ -164,7 +164,7 @@ public final class ImageManager: Sendable {
                 }
             }
             let image = try source ?? self.fullImage(asset, version: plan.version)
-            let rendered = try await self.library.renderer.render(image, size: plan.target, mode: plan.mode)
+            let rendered = try await self.library.renderer.render(image, size: plan.target, mode: plan.mode, format: options.format)
             // Previews up to 2048 px go to the disk cache too; larger ones stay in memory.
             self.store.store(rendered, for: plan.exactKey, diskToo: max(plan.target.width, plan.target.height) <= 2048)
             return rendered

@@ -1,3 +1,5 @@
+public import SepiaCodecs
+
 /// How ``ImageManager`` delivers an image (PhotoKit's `PHImageRequestOptions`).
 public struct ImageRequestOptions: Sendable, Hashable {
     /// Quality against speed.
@@ -36,12 +38,18 @@ public struct ImageRequestOptions: Sendable, Hashable {
     public var resizeMode: ResizeMode
     /// Which version (default current).
     public var version: Version
+    /// The encoding of the image: JPEG (the default; what the stored thumbnails and previews are) or WebP,
+    /// rendered for the request.
+    public var format: ImageFormat
 
     /// Options.
-    public init(deliveryMode: DeliveryMode = .opportunistic, resizeMode: ResizeMode = .fast, version: Version = .current) {
+    public init(
+        deliveryMode: DeliveryMode = .opportunistic, resizeMode: ResizeMode = .fast, version: Version = .current, format: ImageFormat = .jpeg
+    ) {
         self.deliveryMode = deliveryMode
         self.resizeMode = resizeMode
         self.version = version
+        self.format = format == .webp ? .webp : .jpeg
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-public import SepiaCodecs
-public import SepiaImage
+import SepiaCodecs
+import SepiaImage
 import Synchronization
 
 /// Thumbnails and previews of the library's assets, kept apart from the records (Homepwner's `ImageStore`):
@@ -11,12 +11,22 @@ import Synchronization
 public final class ImageStore: Sendable {
     let folder: LibraryFolder
     let memory: LRUCache<RenditionKey, Rendition>
+    /// The disk cache's byte budget and use order; nil when the disk cache is unbounded.
+    let diskIndex: DiskCacheIndex?
     private let pressureMonitor: Mutex<PollingThread?> = Mutex(nil)
 
-    init(folder: LibraryFolder, memoryCostLimit: Int) {
+    init(folder: LibraryFolder, memoryCostLimit: Int, diskCostLimit: Int?) {
         self.folder = folder
         memory = LRUCache(costLimit: memoryCostLimit)
+        diskIndex = diskCostLimit.map { DiskCacheIndex(root: folder.cache, limit: $0) }
     }
+
+    /// The disk cache's budget in bytes, if it has one.
+    public var diskCostLimit: Int? { diskIndex?.limit }
+
+    /// The bytes the disk cache holds, as far as this process knows (nil when it is unbounded and not
+    /// tracked).
+    public var diskCost: Int? { diskIndex?.totalBytes }
 
     /// The memory cache's limit in bytes of encoded image data.
     public var memoryCostLimit: Int {
@@ -32,7 +42,7 @@ public final class ImageStore: Sendable {
 
     /// The rendition for `key`: from memory, else from disk (then kept in memory too).
     public func rendition(for key: RenditionKey) -> Rendition? {
-        if let hit = memory.value(for: key) { return hit }
+        if let hit = memoryRendition(for: key) { return hit }
         guard let fromDisk = diskRendition(for: key) else { return nil }
         memory.insert(fromDisk, for: key, cost: fromDisk.cost)
         return fromDisk
@@ -40,7 +50,9 @@ public final class ImageStore: Sendable {
 
     /// The rendition for `key` if it is in memory.
     public func memoryRendition(for key: RenditionKey) -> Rendition? {
-        memory.value(for: key)
+        guard let hit = memory.value(for: key) else { return nil }
+        diskIndex?.didUse(diskPath(for: key))
+        return hit
     }
 
     /// Keeps `rendition` in memory and, unless `diskToo` is false, on disk.
@@ -55,11 +67,13 @@ public final class ImageStore: Sendable {
         let cacheFolder = folder.cacheFolder(assetID: assetID)
         if keeping.isEmpty {
             try? FileManager.default.removeItem(atPath: cacheFolder)
+            diskIndex?.didRemove(folder: cacheFolder)
             return
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? [] {
             if let key = RenditionKey(assetID: assetID, fileName: name), keeping.contains(key.version) { continue }
             DurableFile.remove(cacheFolder + "/" + name)
+            diskIndex?.didRemove(file: cacheFolder + "/" + name)
         }
     }
 
@@ -105,17 +119,22 @@ public final class ImageStore: Sendable {
         return names.compactMap { RenditionKey(assetID: assetID, fileName: $0) }.filter { $0.version == version }
     }
 
+    func diskPath(for key: RenditionKey) -> String {
+        folder.cacheFolder(assetID: key.assetID) + "/" + key.fileName
+    }
+
     func diskRendition(for key: RenditionKey) -> Rendition? {
-        let path = folder.cacheFolder(assetID: key.assetID) + "/" + key.fileName
+        let path = diskPath(for: key)
         guard let bytes = try? EncodedBytes.read(contentsOf: path, maximumBytes: 64 << 20),
             let file = try? ImageDecoding.open(bytes)
         else { return nil }
+        diskIndex?.didUse(path)
         let data = bytes.withUnsafeBytes { Array($0) }
-        return Rendition(data: data, pixelSize: file.displaySize)
+        return Rendition(data: data, pixelSize: file.displaySize, format: key.format)
     }
 
     func writeToDisk(_ rendition: Rendition, for key: RenditionKey) throws(LibraryError) {
-        let destination = folder.cacheFolder(assetID: key.assetID) + "/" + key.fileName
+        let destination = diskPath(for: key)
         let folderPath = folder.cacheFolder(assetID: key.assetID)
         if !FileManager.default.fileExists(atPath: folderPath) {
             do {
@@ -125,6 +144,7 @@ public final class ImageStore: Sendable {
             }
         }
         // Derived data: written atomically (no reader sees half a file) but not flushed to disk.
-        try DurableFile.write(rendition.data, to: destination, via: folder.temporaryFile(suffix: ".jpg"), sync: false)
+        try DurableFile.write(rendition.data, to: destination, via: folder.temporaryFile(suffix: ".rendition"), sync: false)
+        diskIndex?.didWrite(destination, size: rendition.data.count)
     }
 }

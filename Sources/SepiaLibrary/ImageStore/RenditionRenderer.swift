@@ -11,10 +11,10 @@ struct RenditionRenderer: Sendable {
     static let preview = IntSize(width: 1440, height: 1440)
     static let thumbnail = IntSize(width: 256, height: 256)
 
-    /// Renders `image` for `size` and `mode`.
-    func render(_ image: Image, size: IntSize, mode: ContentMode) async throws -> Rendition {
+    /// Renders `image` for `size` and `mode`, encoded as `format` (JPEG or WebP).
+    func render(_ image: Image, size: IntSize, mode: ContentMode, format: ImageFormat = .jpeg) async throws -> Rendition {
         let bitmap = try await context.renderBitmap(image.thumbnail(size: size, mode: mode), layout: .rgb)
-        return try encode(bitmap)
+        return try encode(bitmap, as: format)
     }
 
     /// The preview and the thumbnail of `image`: the thumbnail is resized from the preview's pixels, so the
@@ -26,9 +26,11 @@ struct RenditionRenderer: Sendable {
         return (try encode(large), try encode(small))
     }
 
-    func encode(_ bitmap: Bitmap) throws -> Rendition {
-        Rendition(
-            data: try ImageEncoding.encode(bitmap, as: .jpeg, options: EncodeOptions(quality: quality)), pixelSize: bitmap.size)
+    func encode(_ bitmap: Bitmap, as format: ImageFormat = .jpeg) throws -> Rendition {
+        let format: ImageFormat = format == .webp ? .webp : .jpeg
+        return Rendition(
+            data: try ImageEncoding.encode(bitmap, as: format, options: EncodeOptions(quality: quality)), pixelSize: bitmap.size,
+            format: format)
     }
 
     /// Renders and stores the standard renditions of one version of an asset on disk.

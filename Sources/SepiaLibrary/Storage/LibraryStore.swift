@@ -13,6 +13,8 @@ protocol LibraryStore: Sendable {
 
     /// The ordered keys of the assets `query` matches, and the change generation they reflect.
     func snapshot(_ query: AssetQuery) throws(LibraryError) -> Snapshot
+    /// One page of the assets `query` matches, after `cursor`, and the number of matches.
+    func page(_ query: AssetQuery, after cursor: AssetCursor?, limit: Int) throws(LibraryError) -> AssetPage
     /// The ordered keys of the user albums.
     func albumSnapshot() throws(LibraryError) -> Snapshot
     /// Assets by key. Keys of assets deleted since a snapshot are answered from the change log while it keeps
@@ -43,6 +45,9 @@ protocol LibraryStore: Sendable {
     func currentGeneration() throws(LibraryError) -> Int64
     /// What changed after `generation`, or nil when the log no longer reaches back that far.
     func changes(after generation: Int64) throws(LibraryError) -> ChangeLogSlice?
+    /// The log's entries after `generation`, oldest first (at most `limit`), or nil when the log no longer
+    /// reaches back that far.
+    func changeLog(after generation: Int64, limit: Int) throws(LibraryError) -> [LibraryChange]?
     /// Applies `changes` in one transaction, in order: all of them or none. `fileExists` is asked, inside the
     /// transaction, whether each file a new row names is in place; when one is not, the commit fails with a
     /// ``LibraryError/vanishedFile`` so the caller can write it again and retry.

@@ -43,13 +43,27 @@ extension SQLiteLibraryStore {
         }
     }
 
-    /// The SQL selecting the keys of the assets `query` matches, in order.
-    static func compile(_ query: AssetQuery) -> (String, StatementArguments) {
+    /// The parts of the SQL for the assets `query` matches: the tables, the conditions with their
+    /// arguments, and the ordering terms (each an expression and its direction; the last is the row key, so
+    /// the order is total).
+    struct CompiledQuery {
+        var from: String
+        var conditions: [String]
+        var arguments: [(any DatabaseValueConvertible)?]
+        var order: [(expression: String, ascending: Bool)]
+
+        var whereClause: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
+        var orderClause: String { " ORDER BY " + order.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ") }
+        /// Names the ordering, so that a cursor made for one order is not used with another.
+        var orderSignature: String { order.map { "\($0.expression) \($0.ascending ? "asc" : "desc")" }.joined(separator: ",") }
+    }
+
+    static func compileParts(_ query: AssetQuery) -> CompiledQuery {
         let options = query.options
         var from = "asset a"
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
-        var naturalOrder = "a.creationDate ASC, a.rowID ASC"
+        var naturalOrder: [(String, Bool)] = [("a.creationDate", true), ("a.rowID", true)]
         var includeHidden = options.includeHiddenAssets
         switch query.scope {
         case .library:
@@ -58,7 +72,7 @@ extension SQLiteLibraryStore {
             from = "albumMember m JOIN asset a ON a.rowID = m.assetRowID"
             conditions.append("m.albumRowID = ?")
             arguments.append(rowID)
-            naturalOrder = "m.position ASC, a.rowID ASC"
+            naturalOrder = [("m.position", true), ("a.rowID", true)]
         case .smartAlbum(.recents):
             break
         case .smartAlbum(.favorites):
@@ -80,18 +94,25 @@ extension SQLiteLibraryStore {
         if let predicate = options.predicate {
             conditions.append(compile(predicate, into: &arguments))
         }
-        var sql = "SELECT a.rowID FROM \(from)"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let order: [(expression: String, ascending: Bool)]
         if options.sortDescriptors.isEmpty {
-            sql += " ORDER BY " + naturalOrder
+            order = naturalOrder.map { (expression: $0.0, ascending: $0.1) }
         } else {
-            let terms = options.sortDescriptors.map { "a.\($0.key.rawValue) \($0.ascending ? "ASC" : "DESC")" }
-            let tiebreak = options.sortDescriptors[0].ascending ? "a.rowID ASC" : "a.rowID DESC"
-            sql += " ORDER BY " + (terms + [tiebreak]).joined(separator: ", ")
+            order =
+                options.sortDescriptors.map { (expression: "a.\($0.key.rawValue)", ascending: $0.ascending) }
+                + [(expression: "a.rowID", ascending: options.sortDescriptors[0].ascending)]
         }
-        if options.fetchLimit > 0 {
+        return CompiledQuery(from: from, conditions: conditions, arguments: arguments, order: order)
+    }
+
+    /// The SQL selecting the keys of the assets `query` matches, in order.
+    static func compile(_ query: AssetQuery) -> (String, StatementArguments) {
+        let parts = compileParts(query)
+        var arguments = parts.arguments
+        var sql = "SELECT a.rowID FROM \(parts.from)" + parts.whereClause + parts.orderClause
+        if query.options.fetchLimit > 0 {
             sql += " LIMIT ?"
-            arguments.append(options.fetchLimit)
+            arguments.append(query.options.fetchLimit)
         }
         return (sql, StatementArguments(arguments))
     }
@@ -132,6 +153,12 @@ extension SQLiteLibraryStore {
         case .identifiers(let ids):
             arguments.append(jsonArray(ids))
             return "a.localIdentifier IN (SELECT value FROM json_each(?))"
+        case .inAlbums(let ids):
+            arguments.append(jsonArray(ids))
+            return """
+                a.rowID IN (SELECT m.assetRowID FROM albumMember m JOIN album al ON al.rowID = m.albumRowID
+                WHERE al.localIdentifier IN (SELECT value FROM json_each(?)))
+                """
         case .creationYear(let year):
             arguments.append(year)
             return "a.localYear = ?"

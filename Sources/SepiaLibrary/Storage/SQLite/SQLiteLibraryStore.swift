@@ -121,6 +121,23 @@ final class SQLiteLibraryStore: LibraryStore {
         }
     }
 
+    func changeLog(after generation: Int64, limit: Int) throws(LibraryError) -> [LibraryChange]? {
+        try read { db -> [LibraryChange]? in
+            let start = try Int64.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'changeLogStart'") ?? 0
+            if generation < start { return nil }
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT generation, entity, localIdentifier, operation FROM change WHERE generation > ? ORDER BY generation LIMIT ?",
+                arguments: [generation, limit])
+            var changes: [LibraryChange] = []
+            while let row = try rows.next() {
+                guard let entity = LibraryChange.Entity(rawValue: row[1]), let operation = LibraryChange.Operation(rawValue: row[3])
+                else { continue }
+                changes.append(LibraryChange(generation: row[0], entity: entity, id: row[2], operation: operation))
+            }
+            return changes
+        }
+    }
+
     /// Records a change. Deleted objects keep a snapshot, so fetch results made before the deletion can still
     /// show them.
     static func log(

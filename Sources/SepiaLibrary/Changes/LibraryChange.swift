@@ -1,0 +1,38 @@
+/// One entry of the library's change log: an asset or album inserted, updated or deleted by a commit of any
+/// process. The log is what observers and the server's change stream read; its generations only grow.
+public struct LibraryChange: Sendable, Hashable, Codable {
+    /// What kind of object changed.
+    public enum Entity: String, Sendable, Hashable, Codable {
+        /// An asset.
+        case asset
+        /// A user album (its title, members or their order).
+        case album
+    }
+
+    /// What happened to it.
+    public enum Operation: String, Sendable, Hashable, Codable {
+        /// It was created.
+        case insert
+        /// It changed.
+        case update
+        /// It was deleted.
+        case delete
+    }
+
+    /// The change-log generation of this entry.
+    public var generation: Int64
+    /// Asset or album.
+    public var entity: Entity
+    /// The object's identifier.
+    public var id: String
+    /// Insert, update or delete.
+    public var operation: Operation
+
+    /// An entry.
+    public init(generation: Int64, entity: Entity, id: String, operation: Operation) {
+        self.generation = generation
+        self.entity = entity
+        self.id = id
+        self.operation = operation
+    }
+}
