@@ -1,0 +1,148 @@
+// Operations on photos shared by the library selection and the detail view: favourite, hide, delete
+// (with a confirmation that says how many), download, add to album, copy and paste edits.
+import { api } from './api.js';
+import { h, plural, download, pool } from './util.js';
+import { store } from './store.js';
+import { confirmDialog, openDialog } from './components/dialog.js';
+import { toast } from './components/toast.js';
+import { pickAlbum } from './components/album-picker.js';
+import { parseRecipe, portableSteps, pasteInto, FORMAT } from './recipe.js';
+
+export async function setFavorite(ids, isFavorite) {
+  try {
+    const res = ids.length === 1 ? { assets: [await api.patchAsset(ids[0], { isFavorite })] } : await api.patchAssets(ids, { isFavorite });
+    store.rememberAssets(res.assets);
+    store.emit('assets-updated', res.assets || []);
+    toast(isFavorite ? `Added ${plural(ids.length, 'photo')} to Favorites.` : `Removed ${plural(ids.length, 'photo')} from Favorites.`);
+    return res.assets || [];
+  } catch (e) {
+    toast.error(e, 'The photos could not be changed.');
+    return null;
+  }
+}
+
+export async function setHidden(ids, isHidden) {
+  try {
+    const res = ids.length === 1 ? { assets: [await api.patchAsset(ids[0], { isHidden })] } : await api.patchAssets(ids, { isHidden });
+    store.rememberAssets(res.assets);
+    store.emit('assets-updated', res.assets || []);
+    toast(isHidden ? `${plural(ids.length, 'photo')} hidden. Find ${ids.length === 1 ? 'it' : 'them'} in Hidden.` : `${plural(ids.length, 'photo')} shown in the library again.`);
+    return res.assets || [];
+  } catch (e) {
+    toast.error(e, 'The photos could not be changed.');
+    return null;
+  }
+}
+
+/** Asks first; resolves true when deleted. */
+export async function deletePhotos(ids) {
+  const n = ids.length;
+  const ok = await confirmDialog({
+    title: n === 1 ? 'Delete this photo?' : `Delete ${n.toLocaleString()} photos?`,
+    message: n === 1
+      ? 'The photo, its original file and its edits are removed from your library. This cannot be undone.'
+      : `These ${n.toLocaleString()} photos, their original files and their edits are removed from your library. This cannot be undone.`,
+    confirmLabel: n === 1 ? 'Delete Photo' : `Delete ${n.toLocaleString()} Photos`,
+    destructive: true,
+    testid: 'delete-dialog',
+  });
+  if (!ok) return false;
+  try {
+    if (n === 1) await api.deleteAsset(ids[0]); else await api.deleteAssets(ids);
+    ids.forEach((id) => store.assets.delete(id));
+    store.emit('assets-deleted', ids);
+    toast(`${plural(n, 'photo')} deleted.`);
+    return true;
+  } catch (e) {
+    toast.error(e, 'The photos could not be deleted.');
+    return false;
+  }
+}
+
+/** One download per photo, of its current version (the edit, or the original file). */
+export function downloadPhotos(ids) {
+  ids.forEach((id, i) => setTimeout(() => download(api.currentURL(id)), i * 400));
+  toast(ids.length === 1 ? 'Downloading the photo…' : `Downloading ${ids.length.toLocaleString()} photos, one file each…`);
+}
+
+export async function addToAlbum(ids) {
+  const album = await pickAlbum();
+  if (!album) return null;
+  try {
+    await api.addToAlbum(album.id, ids);
+    store.loadAlbums().catch(() => {});
+    toast.success(`Added ${plural(ids.length, 'photo')} to “${album.title}”.`, { action: { label: 'Show', run: () => { location.hash = `#/album/${album.id}`; } } });
+    return album;
+  } catch (e) {
+    toast.error(e, 'The photos could not be added to the album.');
+    return null;
+  }
+}
+
+/** Copies a photo's look (its filter steps; crop and rotation stay with the photo). */
+export async function copyEditsOf(id) {
+  try {
+    const edit = await api.edit(id);
+    const recipe = edit?.current?.recipe;
+    const steps = portableSteps(recipe);
+    if (!steps.length) {
+      toast('This photo has no filter to copy.');
+      return false;
+    }
+    store.setCopiedEdit({ ...FORMAT, steps, from: id, copiedAt: new Date().toISOString() });
+    toast.success('Edits copied. Select photos and choose Paste Edits.');
+    return true;
+  } catch (e) {
+    toast.error(e, 'The edits could not be read.');
+    return false;
+  }
+}
+
+export function copyRecipe(recipe, fromId) {
+  const steps = portableSteps(recipe);
+  if (!steps.length) { toast('There is no filter to copy: choose one first.'); return false; }
+  store.setCopiedEdit({ ...FORMAT, steps, from: fromId, copiedAt: new Date().toISOString() });
+  toast.success('Edits copied. Select photos in the library and choose Paste Edits.');
+  return true;
+}
+
+/**
+ * Pastes the copied look onto each photo, keeping each one's own crop and rotation: GET its edit, then
+ * PUT the merged recipe. Shows a dialog with progress and per-photo errors.
+ */
+export async function pasteEdits(ids, lookup = () => null) {
+  const copied = store.copiedEdit();
+  if (!copied) { toast('Nothing to paste: open a photo in the editor, or select one, and choose Copy Edits.'); return; }
+  const catalog = await store.catalog().catch(() => []);
+  const bar = h('progress', { class: 'progress', max: String(ids.length), value: '0', 'data-testid': 'paste-progress', aria: { label: 'Paste progress' } });
+  const status = h('p', { role: 'status' }, `Pasting edits to ${plural(ids.length, 'photo')}…`);
+  const errors = h('ul', { class: 'error-list', role: 'list', 'data-testid': 'paste-errors' });
+  let d;
+  const close = h('button', { type: 'button', class: 'btn primary', onclick: () => d.close() }, 'Close');
+  d = openDialog({ title: 'Paste Edits', body: h('div', { class: 'stack' }, status, bar, errors), actions: [close], testid: 'paste-dialog' });
+  let done = 0;
+  let failed = 0;
+  await pool(ids, 3, async (id) => {
+    const asset = lookup(id) || store.assets.get(id) || await api.asset(id);
+    const edit = await api.edit(id);
+    const recipe = pasteInto(edit?.current?.recipe || null, asset, catalog, copied.steps);
+    const updated = await api.saveEdit(id, recipe);
+    return updated;
+  }, (id, updated, err) => {
+    done++;
+    bar.value = String(done);
+    if (err) {
+      failed++;
+      const name = (lookup(id) || store.assets.get(id))?.originalFilename || id;
+      errors.append(h('li', {}, h('strong', {}, name), ': ', err.message || 'failed'));
+    } else if (updated) {
+      store.rememberAssets([updated]);
+      store.emit('assets-updated', [updated]);
+    }
+    status.textContent = `Pasted ${done - failed} of ${ids.length}` + (failed ? ` · ${failed} failed` : '');
+  });
+  status.textContent = failed ? `Pasted edits to ${plural(ids.length - failed, 'photo')}; ${failed} failed (see below).` : `Pasted edits to ${plural(ids.length, 'photo')}.`;
+  if (!failed) setTimeout(() => d.close(), 1200);
+}
+
+export { parseRecipe };

@@ -1,0 +1,280 @@
+// The one place that talks to the server: fetch for JSON and images, XHR for uploads (progress),
+// EventSource for the change stream. Every error is an ApiError carrying {status, error, message}.
+
+const BASE = '/api/v1';
+let csrfToken = null;
+let unauthorizedHandler = null;
+
+/** An error from the server (or the network) with the API's {status, error, message}. */
+export class ApiError extends Error {
+  constructor(status, error, message, extra = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.error = error;
+    this.retryAfter = extra.retryAfter ?? null;
+    this.requestID = extra.requestID ?? null;
+  }
+}
+
+const FALLBACK = {
+  0: 'Could not reach the Sepia server. Check your connection and try again.',
+  400: 'The request was not accepted.',
+  401: 'Your session has ended. Sign in again.',
+  403: 'You are not allowed to do that.',
+  404: 'That no longer exists.',
+  409: 'That conflicts with a change made meanwhile. Reload and try again.',
+  410: 'That link has expired.',
+  413: 'That is too large for the server.',
+  415: 'That is not a photo format Sepia can read.',
+  422: 'The server could not process that.',
+  429: 'Too many attempts. Wait a moment and try again.',
+  500: 'The server ran into a problem. Try again.',
+  503: 'The server is busy or restarting. Try again in a moment.',
+};
+
+function fallbackMessage(status) {
+  return FALLBACK[status] || (status >= 500 ? FALLBACK[500] : `The request failed (HTTP ${status}).`);
+}
+
+function parseRetryAfter(value) {
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds));
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, Math.round((date - Date.now()) / 1000)) : null;
+}
+
+async function errorFromResponse(response) {
+  let body = null;
+  try {
+    const text = await response.text();
+    body = text ? JSON.parse(text) : null;
+  } catch { body = null; }
+  const extra = {
+    retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
+    requestID: response.headers.get('X-Request-ID'),
+  };
+  return new ApiError(
+    response.status,
+    body?.error || 'http_' + response.status,
+    body?.message || fallbackMessage(response.status),
+    extra,
+  );
+}
+
+function errorFromXHR(xhr) {
+  let body = null;
+  try { body = xhr.responseText ? JSON.parse(xhr.responseText) : null; } catch { body = null; }
+  return new ApiError(xhr.status, body?.error || 'http_' + xhr.status, body?.message || fallbackMessage(xhr.status), {
+    retryAfter: parseRetryAfter(xhr.getResponseHeader('Retry-After')),
+  });
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function query(params = {}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null || v === '' || v === false) continue;
+    q.set(k, String(v));
+  }
+  const s = q.toString();
+  return s ? '?' + s : '';
+}
+
+/**
+ * One request. `json` is sent as the JSON body; `body` as is. `as` chooses what is returned:
+ * 'json' (default), 'blob', 'response'. A 401 calls the unauthorized handler (unless `quiet401`).
+ */
+async function request(method, path, { json, body, headers = {}, signal, as = 'json', quiet401 = false } = {}) {
+  const h = { Accept: as === 'json' ? 'application/json' : '*/*', ...headers };
+  let payload = body;
+  if (json !== undefined) {
+    h['Content-Type'] = 'application/json';
+    payload = JSON.stringify(json);
+  }
+  if (STATE_CHANGING.has(method) && csrfToken) h['X-CSRF-Token'] = csrfToken;
+  let response;
+  try {
+    response = await fetch(path.startsWith('/') ? path : BASE + '/' + path, {
+      method, headers: h, body: payload, signal, credentials: 'same-origin', cache: 'no-cache',
+    });
+  } catch (e) {
+    if (e?.name === 'AbortError') throw e;
+    throw new ApiError(0, 'network', FALLBACK[0]);
+  }
+  if (!response.ok) {
+    const err = await errorFromResponse(response);
+    if (response.status === 401 && !quiet401 && unauthorizedHandler) unauthorizedHandler(err);
+    throw err;
+  }
+  if (as === 'response') return response;
+  if (as === 'blob') return response.blob();
+  if (response.status === 204) return null;
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
+}
+
+const get = (p, o) => request('GET', p, o);
+const post = (p, json, o = {}) => request('POST', p, { json, ...o });
+const put = (p, json, o = {}) => request('PUT', p, { json, ...o });
+const patch = (p, json, o = {}) => request('PATCH', p, { json, ...o });
+const del = (p, o) => request('DELETE', p, o);
+const enc = encodeURIComponent;
+
+/** Image rendition URL; `v` (the asset's version) makes it cacheable forever. */
+function imageURL(id, { size, mode = 'fill', v, format } = {}) {
+  return `${BASE}/assets/${enc(id)}/image` + query({ size, mode, format, v });
+}
+
+export const api = {
+  setCsrfToken(token) { csrfToken = token || null; },
+  get csrfToken() { return csrfToken; },
+  onUnauthorized(fn) { unauthorizedHandler = fn; },
+
+  // ----- Setup, session, account
+  setupInfo: (token) => get(`${BASE}/setup/${enc(token)}`, { quiet401: true }),
+  setup: (token, username, password) =>
+    post(`${BASE}/setup`, { token, username, password }, { quiet401: true }),
+  session: () => get(`${BASE}/session`, { quiet401: true }),
+  login: (username, password) => post(`${BASE}/session`, { username, password }, { quiet401: true }),
+  logout: () => del(`${BASE}/session`, { quiet401: true }),
+  changePassword: (currentPassword, newPassword) =>
+    put(`${BASE}/account/password`, { currentPassword, newPassword }),
+
+  // ----- Tokens, shares, users
+  tokens: () => get(`${BASE}/tokens`),
+  createToken: (body) => post(`${BASE}/tokens`, body),
+  revokeToken: (id) => del(`${BASE}/tokens/${enc(id)}`),
+  shares: () => get(`${BASE}/shares`),
+  createShare: (body) => post(`${BASE}/shares`, body),
+  revokeShare: (id) => del(`${BASE}/shares/${enc(id)}`),
+  shared: (token) => get(`${BASE}/shared/${enc(token)}`, { quiet401: true }),
+  sharedImageURL: (token, id, { size, mode = 'fit', format } = {}) =>
+    `${BASE}/shared/${enc(token)}/assets/${enc(id)}/image` + query({ size, mode, format }),
+  users: () => get(`${BASE}/users`),
+  invite: (expiresInHours) => post(`${BASE}/users/invitations`, expiresInHours ? { expiresInHours } : {}),
+  removeUser: (id) => del(`${BASE}/users/${enc(id)}`),
+
+  // ----- Assets
+  assets: (params, signal) => get(`${BASE}/assets` + query(params), { signal }),
+  asset: (id, signal) => get(`${BASE}/assets/${enc(id)}`, { signal }),
+  patchAsset: (id, body) => patch(`${BASE}/assets/${enc(id)}`, body),
+  patchAssets: (ids, body) => patch(`${BASE}/assets`, { ids, ...body }),
+  deleteAsset: (id) => del(`${BASE}/assets/${enc(id)}`),
+  deleteAssets: (ids) => post(`${BASE}/assets/delete`, { ids }),
+  imageURL,
+  originalURL: (id) => `${BASE}/assets/${enc(id)}/original`,
+  currentURL: (id) => `${BASE}/assets/${enc(id)}/current`,
+  /** Fetches a URL under /api as a Blob (used to share a rendered file). */
+  blob: (url, signal) => get(url, { as: 'blob', signal }),
+
+  // ----- Editing
+  edit: (id) => get(`${BASE}/assets/${enc(id)}/edit`),
+  saveEdit: (id, recipe) => put(`${BASE}/assets/${enc(id)}/edit`, recipe),
+  revertEdit: (id) => del(`${BASE}/assets/${enc(id)}/edit`),
+  /** Renders a recipe without saving; resolves to a Blob. */
+  preview: (id, recipe, { size, format = 'jpeg', signal } = {}) =>
+    request('POST', `${BASE}/assets/${enc(id)}/preview`, {
+      json: { recipe, size, format }, as: 'blob', signal,
+    }),
+  /** The filter strip: one image with a tile per catalog entry. Resolves to {blob, count}. */
+  async strip(id, size, signal) {
+    const response = await request('GET', `${BASE}/assets/${enc(id)}/strip` + query({ size }), { as: 'response', signal });
+    const count = Number(response.headers.get('X-Sepia-Strip-Count')) || null;
+    return { blob: await response.blob(), count };
+  },
+
+  // ----- Filters
+  filters: () => get(`${BASE}/filters`),
+  catalog: () => get(`${BASE}/filters/catalog`),
+
+  // ----- Albums and the timeline
+  albums: () => get(`${BASE}/albums`),
+  album: (id) => get(`${BASE}/albums/${enc(id)}`),
+  createAlbum: (title) => post(`${BASE}/albums`, { title }),
+  renameAlbum: (id, title) => patch(`${BASE}/albums/${enc(id)}`, { title }),
+  deleteAlbum: (id) => del(`${BASE}/albums/${enc(id)}`),
+  addToAlbum: (id, ids, index) => post(`${BASE}/albums/${enc(id)}/assets`, index == null ? { ids } : { ids, index }),
+  removeFromAlbum: (id, ids) => post(`${BASE}/albums/${enc(id)}/assets/remove`, { ids }),
+  moveInAlbum: (id, ids, index) => post(`${BASE}/albums/${enc(id)}/assets/move`, { ids, index }),
+  years: () => get(`${BASE}/collections/years`),
+  months: (year) => get(`${BASE}/collections/months` + query({ year })),
+
+  /**
+   * Uploads one file with XHR so that progress can be shown.
+   * Returns {promise, abort}; the promise resolves to the JSON answer plus `httpStatus`.
+   */
+  upload(file, { filename, modified, album } = {}, onProgress) {
+    const xhr = new XMLHttpRequest();
+    const promise = new Promise((resolve, reject) => {
+      xhr.open('POST', `${BASE}/assets` + query({ filename: filename || file.name || 'photo.jpg', modified, album }));
+      xhr.withCredentials = true;
+      if (csrfToken) xhr.setRequestHeader('X-CSRF-Token', csrfToken);
+      xhr.setRequestHeader('Accept', 'application/json');
+      if (file.type) xhr.setRequestHeader('Content-Type', file.type);
+      else xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+      xhr.upload.onprogress = (e) => { if (e.lengthComputable && onProgress) onProgress(e.loaded, e.total); };
+      xhr.onload = () => {
+        if (xhr.status >= 200 && xhr.status < 300) {
+          let body = null;
+          try { body = JSON.parse(xhr.responseText); } catch { body = {}; }
+          resolve({ ...body, httpStatus: xhr.status });
+        } else {
+          const err = errorFromXHR(xhr);
+          if (xhr.status === 401 && unauthorizedHandler) unauthorizedHandler(err);
+          reject(err);
+        }
+      };
+      xhr.onerror = () => reject(new ApiError(0, 'network', 'The upload was interrupted: the server could not be reached.'));
+      xhr.onabort = () => reject(new ApiError(0, 'aborted', 'Upload cancelled.'));
+      xhr.send(file);
+    });
+    return { promise, abort: () => xhr.abort() };
+  },
+
+  /**
+   * Opens the change stream. handlers: {change(data, id), reset(), open(), down()}.
+   * EventSource reconnects by itself (with Last-Event-ID); when the browser gives up (the server
+   * answered with an error), we reconnect with `since=` after a back-off. Returns {close()}.
+   */
+  changes(handlers) {
+    let source = null;
+    let lastID = null;
+    let closed = false;
+    let timer = null;
+    let backoff = 1000;
+    const connect = () => {
+      if (closed) return;
+      source = new EventSource(`${BASE}/changes` + query({ since: lastID }), { withCredentials: true });
+      source.onopen = () => { backoff = 1000; handlers.open?.(); };
+      source.addEventListener('change', (e) => {
+        if (e.lastEventId) lastID = e.lastEventId;
+        let data = null;
+        try { data = JSON.parse(e.data); } catch { return; }
+        if (data?.generation != null) lastID = String(data.generation);
+        handlers.change?.(data);
+      });
+      source.addEventListener('reset', (e) => {
+        if (e.lastEventId) lastID = e.lastEventId;
+        handlers.reset?.();
+      });
+      source.onerror = () => {
+        if (closed) return;
+        handlers.down?.();
+        if (source.readyState === EventSource.CLOSED) {
+          source = null;
+          clearTimeout(timer);
+          timer = setTimeout(connect, backoff);
+          backoff = Math.min(backoff * 2, 30000);
+        }
+      };
+    };
+    connect();
+    return {
+      close() { closed = true; clearTimeout(timer); source?.close(); },
+      get connected() { return source?.readyState === EventSource.OPEN; },
+    };
+  },
+};

@@ -1,0 +1,94 @@
+// FilterStrip: the LetsEat strip — every catalog entry applied to this photo, as tiles cut from ONE
+// image (GET …/strip?size=N, tile i at x = i×N) by CSS background-position on a blob URL, each with its
+// name under it. Tap/Enter applies; the chosen one is aria-pressed. Arrow keys move between tiles.
+import { api } from '../api.js';
+import { h, dpr, clamp } from '../util.js';
+
+export class FilterStrip {
+  constructor({ assetId, catalog, selected = 0, onSelect }) {
+    this.assetId = assetId;
+    this.catalog = catalog;
+    this.onSelect = onSelect;
+    this.selected = selected;
+    this.url = null;
+    this.el = h('div', { class: 'filter-strip', role: 'toolbar', 'data-testid': 'filter-strip', aria: { label: 'Filters', orientation: 'horizontal' } });
+    this.tiles = catalog.map((item, i) => {
+      const img = h('span', { class: 'tile-img skeleton', 'aria-hidden': 'true' });
+      const b = h('button', {
+        type: 'button', class: 'filter-tile', 'data-testid': 'filter-tile', 'data-index': String(item.index ?? i),
+        'data-name': item.name, aria: { pressed: 'false' }, tabindex: '-1',
+        onclick: () => this.select(i, true),
+      }, img, h('span', { class: 'tile-name' }, item.name));
+      b.title = item.group === 'Instafilter' ? `${item.name} (Instafilter)` : item.name;
+      return { b, img };
+    });
+    this.el.append(...this.tiles.map((t) => t.b));
+    this.el.addEventListener('keydown', (e) => {
+      const i = this.tiles.findIndex((t) => t.b === document.activeElement);
+      if (i < 0) return;
+      let j = null;
+      if (e.key === 'ArrowRight') j = i + 1;
+      else if (e.key === 'ArrowLeft') j = i - 1;
+      else if (e.key === 'Home') j = 0;
+      else if (e.key === 'End') j = this.tiles.length - 1;
+      if (j == null) return;
+      e.preventDefault();
+      j = clamp(j, 0, this.tiles.length - 1);
+      this.focusTile(j);
+    });
+    this.mark();
+  }
+
+  focusTile(j) {
+    this.tiles.forEach((t, k) => { t.b.tabIndex = k === j ? 0 : -1; });
+    this.tiles[j].b.focus();
+    this.tiles[j].b.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+
+  select(i, fromUser = false) {
+    this.selected = i;
+    this.mark();
+    if (fromUser) this.onSelect?.(i);
+  }
+
+  mark() {
+    this.tiles.forEach((t, k) => {
+      t.b.setAttribute('aria-pressed', String(k === this.selected));
+      t.b.tabIndex = k === this.selected ? 0 : -1;
+    });
+  }
+
+  /** Tile size in CSS pixels (from the stylesheet). */
+  tileCSS() {
+    const r = this.tiles[0]?.img.getBoundingClientRect();
+    return Math.round(r?.width || 76);
+  }
+
+  async load() {
+    const css = this.tileCSS();
+    const size = clamp(Math.round(css * dpr()), 32, 512);
+    try {
+      const { blob, count } = await api.strip(this.assetId, size);
+      if (this.url) URL.revokeObjectURL(this.url);
+      this.url = URL.createObjectURL(blob);
+      const n = count || this.catalog.length;
+      this.tiles.forEach((t, i) => {
+        t.img.classList.remove('skeleton');
+        t.img.style.backgroundImage = `url("${this.url}")`;
+        t.img.style.backgroundSize = `${n * 100}% 100%`;
+        // Percent positions: tile i of n sits at i/(n−1) of the free space.
+        t.img.style.backgroundPosition = n > 1 ? `${(i / (n - 1)) * 100}% 0` : '0 0';
+      });
+      this.el.classList.add('loaded');
+    } catch (e) {
+      this.tiles.forEach((t) => { t.img.classList.remove('skeleton'); t.img.classList.add('failed'); });
+      throw e;
+    }
+  }
+
+  scrollToSelected() {
+    this.tiles[this.selected]?.b.scrollIntoView({ block: 'nearest', inline: 'center' });
+  }
+
+  destroy() { if (this.url) URL.revokeObjectURL(this.url); }
+}

@@ -1,0 +1,113 @@
+// The app shell: sidebar navigation (a slide-in menu on phones), the main area, the phone tab bar and
+// the live-connection indicator.
+import { h, clear } from '../util.js';
+import { icon } from '../icons.js';
+import { store } from '../store.js';
+import { api } from '../api.js';
+import { promptDialog } from './dialog.js';
+import { toast } from './toast.js';
+
+const LIBRARY_LINKS = [
+  { route: 'library', label: 'Library', icon: 'photos', testid: 'nav-library' },
+  { route: 'favorites', label: 'Favorites', icon: 'heart', testid: 'nav-favorites' },
+  { route: 'recents', label: 'Recently Added', icon: 'clock', testid: 'nav-recents' },
+  { route: 'edited', label: 'Edited', icon: 'wand', testid: 'nav-edited' },
+  { route: 'hidden', label: 'Hidden', icon: 'eyeOff', testid: 'nav-hidden' },
+];
+
+export async function createAlbumFlow({ navigate = true } = {}) {
+  const title = await promptDialog({ title: 'New Album', label: 'Album name', confirmLabel: 'Create', placeholder: 'Summer 2024', testid: 'album-create-dialog' });
+  if (!title) return null;
+  try {
+    const album = await api.createAlbum(title);
+    await store.loadAlbums().catch(() => {});
+    toast.success(`Album “${album.title}” created.`);
+    if (navigate) location.hash = `#/album/${album.id}`;
+    return album;
+  } catch (e) {
+    toast.error(e, 'The album could not be created.');
+    return null;
+  }
+}
+
+export function createShell() {
+  const navLink = (l) => h('a', { href: `#/${l.route}`, class: 'nav-link', 'data-route': l.route, 'data-testid': l.testid }, icon(l.icon), h('span', {}, l.label));
+  const albumList = h('ul', { class: 'nav-list album-nav', role: 'list', 'data-testid': 'sidebar-albums' });
+  const newAlbum = h('button', {
+    type: 'button', class: 'btn icon small ghost', 'data-testid': 'album-create-sidebar', aria: { label: 'New album' },
+    onclick: () => createAlbumFlow(),
+  }, icon('plus'));
+  const live = h('div', { class: 'live-status', 'data-testid': 'live-status', role: 'status', 'data-state': 'connecting' },
+    h('span', { class: 'live-dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
+
+  const sidebar = h('aside', { class: 'sidebar', id: 'sidebar', 'data-testid': 'sidebar', aria: { label: 'Sidebar' } },
+    h('div', { class: 'brand' }, h('img', { src: '/favicon.svg', alt: '', width: '28', height: '28' }), h('span', { class: 'brand-name' }, 'Sepia'),
+      h('button', { type: 'button', class: 'btn icon ghost small drawer-close', aria: { label: 'Close menu' }, onclick: () => closeMenu() }, icon('close'))),
+    h('nav', { class: 'nav', aria: { label: 'Library' } },
+      h('ul', { class: 'nav-list', role: 'list' }, LIBRARY_LINKS.map((l) => h('li', {}, navLink(l))))),
+    h('div', { class: 'nav-heading' },
+      h('a', { href: '#/albums', class: 'nav-heading-link', 'data-route': 'albums', 'data-testid': 'nav-albums' }, 'Albums'), newAlbum),
+    h('nav', { class: 'nav nav-albums', aria: { label: 'Albums' } }, albumList),
+    h('div', { class: 'nav-bottom' },
+      h('a', { href: '#/settings', class: 'nav-link', 'data-route': 'settings', 'data-testid': 'nav-settings' }, icon('gear'), h('span', {}, 'Settings')),
+      live));
+
+  const main = h('main', { id: 'main', class: 'main', tabindex: '-1' });
+  const tab = (route, label, ic, testid) => h('a', { href: `#/${route}`, class: 'tab', 'data-route': route, 'data-testid': testid }, icon(ic), h('span', {}, label));
+  const tabbar = h('nav', { class: 'tabbar', aria: { label: 'Sections' } },
+    tab('library', 'Library', 'photos', 'tab-library'), tab('favorites', 'Favorites', 'heart', 'tab-favorites'),
+    tab('albums', 'Albums', 'albums', 'tab-albums'), tab('settings', 'Settings', 'gear', 'tab-settings'));
+  const scrim = h('div', { class: 'drawer-scrim', onclick: () => closeMenu() });
+  const skip = h('button', { type: 'button', class: 'skip-link', onclick: () => { const t = main.querySelector('[tabindex="0"], h1') || main; if (t.tabIndex < 0 && t !== main) t.tabIndex = -1; t.focus(); } }, 'Skip to content');
+  const overlay = h('div', { class: 'overlay-root', id: 'overlay-root' });
+  const root = h('div', { class: 'shell' }, skip, sidebar, scrim, main, tabbar, overlay);
+
+  function renderAlbums() {
+    clear(albumList);
+    if (!store.albums.length) {
+      albumList.append(h('li', { class: 'nav-empty' }, store.albumsLoaded ? 'No albums yet' : 'Loading…'));
+    }
+    for (const a of store.albums) {
+      albumList.append(h('li', {}, h('a', { href: `#/album/${a.id}`, class: 'nav-link', 'data-route': 'album/' + a.id, 'data-testid': 'nav-album' }, icon('album'), h('span', { class: 'nav-text' }, a.title), h('span', { class: 'nav-count' }, a.assetCount ? String(a.assetCount) : ''))));
+    }
+    setActive(currentRoute);
+  }
+
+  let currentRoute = '';
+  function setActive(route) {
+    currentRoute = route;
+    for (const a of root.querySelectorAll('[data-route]')) {
+      const r = a.dataset.route;
+      const on = r === route || (r === 'albums' && route.startsWith('album/') && a.classList.contains('tab'));
+      if (on) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+    }
+  }
+
+  let menuOpen = false;
+  let menuReturn = null;
+  function openMenu() {
+    menuOpen = true;
+    menuReturn = document.activeElement;
+    root.classList.add('menu-open');
+    sidebar.querySelector('.nav-link')?.focus();
+  }
+  function closeMenu() {
+    if (!menuOpen) return;
+    menuOpen = false;
+    root.classList.remove('menu-open');
+    menuReturn?.focus?.();
+  }
+  sidebar.addEventListener('click', (e) => { if (e.target.closest('a')) closeMenu(); });
+  sidebar.addEventListener('keydown', (e) => { if (e.key === 'Escape' && menuOpen) { e.stopPropagation(); closeMenu(); } });
+
+  function setLive(state) {
+    live.dataset.state = state;
+    live.querySelector('.live-text').textContent = state === 'open' ? 'Live' : state === 'down' ? 'Reconnecting…' : 'Connecting…';
+    live.title = state === 'open' ? 'Changes from other windows appear here at once.' : 'The connection to the server dropped; trying again.';
+    document.body.classList.toggle('live-down', state === 'down');
+  }
+
+  store.on('albums', renderAlbums);
+  renderAlbums();
+  return { root, main, overlay, setActive, openMenu, closeMenu, setLive, get menuOpen() { return menuOpen; } };
+}

@@ -1,0 +1,235 @@
+// UploadQueue: uploads files (at most 3 at once) and shows a panel with a progress bar per file and
+// overall. Refused files keep the server's message; duplicates link to the photo already there.
+import { api } from '../api.js';
+import { h, formatBytes, plural } from '../util.js';
+import { icon } from '../icons.js';
+import { toast } from './toast.js';
+
+const CONCURRENCY = 3;
+export const ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif,.heic,.heif,.avif';
+
+class UploadQueue {
+  constructor() {
+    this.items = [];
+    this.running = 0;
+    this.listeners = new Set();
+    this.panel = null;
+  }
+
+  /** Adds files; options: {album, onCreated(asset), navigateToFirst} */
+  add(files, { album = null, onDone } = {}) {
+    const list = [...files].filter((f) => f && f.size !== undefined);
+    if (!list.length) return [];
+    const added = list.map((file) => ({
+      file, album, onDone, name: file.name || 'Photo.jpg', size: file.size,
+      loaded: 0, state: 'waiting', message: '', id: null, xhr: null, el: null,
+    }));
+    this.items.push(...added);
+    this.ensurePanel();
+    for (const item of added) this.renderItem(item);
+    this.updateSummary();
+    this.pump();
+    return added;
+  }
+
+  pump() {
+    while (this.running < CONCURRENCY) {
+      const next = this.items.find((x) => x.state === 'waiting');
+      if (!next) break;
+      this.start(next);
+    }
+    this.updateSummary();
+  }
+
+  async start(item) {
+    this.running++;
+    item.state = 'uploading';
+    this.renderItem(item);
+    const task = api.upload(item.file, {
+      filename: item.name,
+      modified: item.file.lastModified || undefined,
+      album: item.album || undefined,
+    }, (loaded, total) => {
+      item.loaded = loaded;
+      item.size = total || item.size;
+      this.renderProgress(item);
+    });
+    item.abort = task.abort;
+    try {
+      const res = await task.promise;
+      item.loaded = item.size;
+      item.id = res.id;
+      item.asset = res.asset || null;
+      item.state = res.status === 'duplicate' || res.httpStatus === 200 ? 'duplicate' : 'done';
+      item.message = item.state === 'duplicate' ? 'Already in your library' : 'Added';
+      item.onDone?.(item);
+    } catch (e) {
+      item.state = e.error === 'aborted' ? 'cancelled' : 'error';
+      item.message = e.message || 'The upload failed.';
+      item.status = e.status;
+    } finally {
+      this.running--;
+      this.renderItem(item);
+      this.pump();
+      this.listeners.forEach((fn) => fn(item));
+    }
+  }
+
+  onItemDone(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+
+  get active() { return this.items.some((x) => x.state === 'waiting' || x.state === 'uploading'); }
+
+  // ---------- Panel ----------
+  ensurePanel() {
+    if (this.panel?.isConnected) { this.panel.hidden = false; return; }
+    this.title = h('h2', { class: 'upload-title', id: 'upload-title' }, 'Uploading');
+    this.overallBar = h('progress', { class: 'progress', max: '100', value: '0', aria: { label: 'Overall upload progress' }, 'data-testid': 'upload-overall' });
+    this.summary = h('p', { class: 'upload-summary', role: 'status' });
+    this.list = h('ul', { class: 'upload-list', role: 'list' });
+    this.toggleBtn = h('button', { type: 'button', class: 'btn icon small ghost', aria: { label: 'Collapse upload list', expanded: 'true' }, onclick: () => this.toggle() }, icon('chevronDown'));
+    this.closeBtn = h('button', { type: 'button', class: 'btn icon small ghost', 'data-testid': 'upload-close', aria: { label: 'Close upload panel' }, onclick: () => this.close() }, icon('close'));
+    this.panel = h('section', { class: 'upload-panel', 'data-testid': 'upload-panel', aria: { labelledby: 'upload-title' } },
+      h('div', { class: 'upload-head' }, this.title, h('div', { class: 'upload-head-btns' }, this.toggleBtn, this.closeBtn)),
+      this.overallBar, this.summary, this.list);
+    document.body.append(this.panel);
+  }
+
+  toggle() {
+    const collapsed = this.panel.classList.toggle('collapsed');
+    this.toggleBtn.setAttribute('aria-expanded', String(!collapsed));
+    this.toggleBtn.setAttribute('aria-label', collapsed ? 'Expand upload list' : 'Collapse upload list');
+  }
+
+  close() {
+    if (this.active) {
+      for (const x of this.items) {
+        if (x.state === 'waiting') { x.state = 'cancelled'; x.message = 'Upload cancelled.'; }
+        if (x.state === 'uploading') x.abort?.();
+      }
+    }
+    this.items = this.items.filter((x) => x.state === 'uploading');
+    if (!this.items.length) { this.panel?.remove(); this.panel = null; }
+  }
+
+  renderItem(item) {
+    if (!this.list) return;
+    if (!item.el) {
+      item.bar = h('progress', { class: 'progress small', max: '100', value: '0', aria: { label: `Progress of ${item.name}` } });
+      item.status = h('span', { class: 'upload-status' });
+      item.extra = h('span', { class: 'upload-extra' });
+      item.cancel = h('button', { type: 'button', class: 'btn icon small ghost', aria: { label: `Cancel upload of ${item.name}` }, onclick: () => this.cancel(item) }, icon('close'));
+      item.el = h('li', { class: 'upload-item', 'data-testid': 'upload-item' },
+        h('div', { class: 'upload-row' }, h('span', { class: 'upload-name', title: item.name }, item.name), item.cancel),
+        item.bar,
+        h('div', { class: 'upload-row small' }, item.status, item.extra));
+      this.list.append(item.el);
+    }
+    item.el.dataset.state = item.state;
+    const done = !['waiting', 'uploading'].includes(item.state);
+    item.cancel.hidden = done;
+    item.bar.hidden = done && item.state !== 'done' && item.state !== 'duplicate';
+    item.extra.replaceChildren();
+    switch (item.state) {
+      case 'waiting': item.status.textContent = `Waiting · ${formatBytes(item.size)}`; break;
+      case 'uploading': this.renderProgress(item); break;
+      case 'done':
+        item.bar.value = 100;
+        item.status.textContent = 'Added';
+        if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link' }, 'View'));
+        break;
+      case 'duplicate':
+        item.bar.value = 100;
+        item.status.textContent = 'Duplicate — already in your library.';
+        if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link', 'data-testid': 'upload-duplicate-link' }, 'Show the photo'));
+        break;
+      case 'error':
+        item.status.textContent = item.message;
+        item.status.setAttribute('role', 'alert');
+        break;
+      case 'cancelled': item.status.textContent = 'Cancelled'; break;
+      default: break;
+    }
+    this.updateSummary();
+  }
+
+  renderProgress(item) {
+    if (!item.bar) return;
+    const pct = item.size ? Math.round((item.loaded / item.size) * 100) : 0;
+    item.bar.value = pct;
+    item.status.textContent = pct >= 100 ? 'Processing…' : `${pct}% of ${formatBytes(item.size)}`;
+    this.updateSummary();
+  }
+
+  cancel(item) {
+    if (item.state === 'waiting') { item.state = 'cancelled'; this.renderItem(item); }
+    else if (item.state === 'uploading') item.abort?.();
+  }
+
+  updateSummary() {
+    if (!this.panel) return;
+    const all = this.items;
+    const total = all.reduce((n, x) => n + (x.state === 'cancelled' ? 0 : x.size || 0), 0);
+    const loaded = all.reduce((n, x) => n + (x.state === 'cancelled' ? 0 : ['done', 'duplicate', 'error'].includes(x.state) ? x.size || 0 : x.loaded || 0), 0);
+    this.overallBar.value = total ? Math.round((loaded / total) * 100) : 0;
+    const done = all.filter((x) => x.state === 'done').length;
+    const dup = all.filter((x) => x.state === 'duplicate').length;
+    const failed = all.filter((x) => x.state === 'error').length;
+    const pending = all.filter((x) => x.state === 'waiting' || x.state === 'uploading').length;
+    if (pending) {
+      this.title.textContent = `Uploading ${plural(pending, 'photo')}`;
+      this.summary.textContent = `${done + dup} of ${all.length} done` + (failed ? ` · ${failed} refused` : '');
+    } else {
+      this.title.textContent = failed ? 'Upload finished with problems' : 'Upload complete';
+      const parts = [];
+      if (done) parts.push(`${plural(done, 'photo')} added`);
+      if (dup) parts.push(`${plural(dup, 'duplicate')} skipped`);
+      if (failed) parts.push(`${failed} refused`);
+      this.summary.textContent = parts.join(' · ') || 'Nothing uploaded';
+    }
+    this.panel.classList.toggle('has-errors', failed > 0);
+  }
+}
+
+export const uploads = new UploadQueue();
+
+let pickerInput = null;
+let pickerOptions = {};
+/**
+ * The one file input (data-testid="file-input"; hidden, but tests can send files to it). Files chosen
+ * go to the album being viewed, given by `getOptions()` at the time of the change.
+ */
+export function fileInput(getOptions = () => pickerOptions) {
+  if (pickerInput?.isConnected) { pickerInput.getOptions = getOptions; return pickerInput; }
+  pickerInput = h('input', {
+    type: 'file', multiple: true, accept: ACCEPT, class: 'visually-hidden', tabindex: '-1',
+    'aria-hidden': 'true', 'data-testid': 'file-input',
+  });
+  pickerInput.getOptions = getOptions;
+  pickerInput.addEventListener('change', () => {
+    if (pickerInput.files?.length) uploads.add(pickerInput.files, pickerInput.getOptions() || {});
+    pickerInput.value = '';
+  });
+  document.body.append(pickerInput);
+  return pickerInput;
+}
+
+/** Opens the system file picker and uploads what is chosen. */
+export function pickAndUpload(options = {}) {
+  pickerOptions = options;
+  const input = fileInput(() => pickerOptions);
+  input.click();
+}
+
+/** Whether a drag carries files (not an in-app drag). */
+export function dragHasFiles(e) {
+  return [...(e.dataTransfer?.types || [])].includes('Files');
+}
+
+export function refusedSummary(items) {
+  const failed = items.filter((x) => x.state === 'error');
+  if (failed.length) toast.error(`${plural(failed.length, 'file')} could not be added. See the upload panel for why.`);
+}
+
+/** Where files picked or dropped now go (the album being viewed, if any). */
+export function setUploadContext(options = {}) { pickerOptions = options; }
+export function uploadContext() { return pickerOptions; }

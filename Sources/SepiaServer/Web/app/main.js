@@ -1,0 +1,269 @@
+// Boot and routing. Paths: /setup → first run or invitation, /login, /s/<token> → public share page;
+// everything else is the app with hash routes:
+//   #/library #/favorites #/recents #/edited #/hidden #/albums #/album/<id> #/settings   (base screens)
+//   #/photo/<id>[?album=<id>] #/edit/<id> #/camera[?album=<id>]                          (overlays)
+// An overlay opens above the base screen, which stays mounted (scroll position, loaded photos) and
+// gives the detail view its previous/next photos.
+import { api } from './api.js';
+import { h, clear, debounce } from './util.js';
+import { store } from './store.js';
+import { createShell } from './components/sidebar.js';
+import { toast } from './components/toast.js';
+import { fileInput, uploads } from './components/upload-queue.js';
+import { mountLibrary } from './screens/library.js';
+import { mountAlbums } from './screens/albums.js';
+import { mountDetail } from './screens/detail.js';
+import { mountEditor } from './screens/editor.js';
+import { mountCamera } from './screens/camera.js';
+import { mountSettings } from './screens/settings.js';
+import { mountSetup } from './screens/setup.js';
+import { mountLogin } from './screens/login.js';
+import { mountShare } from './screens/share.js';
+
+const app = document.getElementById('app');
+const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'albums', 'album', 'settings']);
+const OVERLAY_ROUTES = new Set(['photo', 'edit', 'camera']);
+const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', albums: 'Albums', album: 'Album', settings: 'Settings', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
+
+let shell = null;
+let base = null;     // {key, name, screen}
+let overlay = null;  // {key, name, screen, id}
+let changes = null;
+let stack = [];      // visited hashes, to know whether "back" stays in the app
+let pendingReplace = false;
+let restoring = false;
+let lastHash = '';
+
+function parseHash(hash = location.hash) {
+  const raw = hash.replace(/^#\/?/, '');
+  const [path, qs] = raw.split('?');
+  const parts = path.split('/').filter(Boolean);
+  return { name: parts[0] || '', id: parts[1] ? decodeURIComponent(parts[1]) : null, query: new URLSearchParams(qs || ''), raw };
+}
+
+const ctx = {
+  get shell() { return shell; },
+  get base() { return base?.screen; },
+  overlayActive: () => !!overlay,
+  /** Leaves an overlay: back in history when we came from inside the app, else to `fallback`. */
+  back(fallback) {
+    if (stack.length > 1) history.back();
+    else location.replace(fallback || baseHashFor());
+  },
+  replace(hash) { pendingReplace = true; location.replace(hash); },
+  start: () => startApp(),
+  signOut: () => signOut(),
+};
+
+function baseHashFor() {
+  const q = parseHash().query;
+  return q.get('album') ? `#/album/${q.get('album')}` : '#/library';
+}
+
+// ---------------------------------------------------------------- boot
+async function boot() {
+  const path = location.pathname;
+  if (path === '/setup' || path.startsWith('/setup/')) return mountStandalone(mountSetup, {});
+  if (path.startsWith('/s/')) return mountStandalone(mountShare, { token: decodeURIComponent(path.slice(3).split('/')[0]) });
+  if (path === '/login') {
+    try {
+      const s = await api.session();
+      if (s?.user) { history.replaceState(null, '', '/#/library'); return startApp(s); }
+    } catch { /* not signed in */ }
+    return showLogin({});
+  }
+  return startApp();
+}
+
+function mountStandalone(mount, params) {
+  clear(app);
+  app.className = 'standalone';
+  return mount(app, params, ctx);
+}
+
+function showLogin({ notice, returnHash } = {}) {
+  teardown();
+  if (location.pathname !== '/login') history.replaceState(null, '', '/login');
+  clear(app);
+  app.className = 'standalone';
+  document.title = 'Sign in — Sepia';
+  mountLogin(app, { notice, returnHash }, ctx);
+}
+
+async function startApp(session) {
+  try {
+    session = session || await api.session();
+  } catch (e) {
+    if (e.status === 401 || e.status === 403) return showLogin({ returnHash: location.hash && location.hash !== '#/' ? location.hash : null });
+    clear(app);
+    app.className = 'standalone';
+    app.append(h('main', { class: 'auth', id: 'main' }, h('div', { class: 'auth-card' },
+      h('h1', { class: 'auth-title' }, 'Sepia is not reachable'),
+      h('p', { class: 'form-error', role: 'alert' }, e.message),
+      h('button', { type: 'button', class: 'btn primary block', onclick: () => location.reload() }, 'Try Again'))));
+    return;
+  }
+  store.user = session.user;
+  store.credential = session.credential || null;
+  api.setCsrfToken(session.csrfToken);
+  if (location.pathname !== '/') history.replaceState(null, '', '/' + (location.hash || '#/library'));
+
+  teardown();
+  clear(app);
+  app.className = '';
+  shell = createShell();
+  app.append(shell.root);
+  fileInput();
+
+  api.onUnauthorized(() => {
+    if (!shell) return;
+    showLogin({ notice: 'Your session has ended. Sign in again to continue.', returnHash: location.hash });
+  });
+
+  store.loadAlbums().catch((e) => toast.error(e, 'The albums could not be loaded.'));
+  store.detectCamera();
+  navigator.mediaDevices?.addEventListener?.('devicechange', () => store.detectCamera());
+
+  openChanges();
+  window.addEventListener('hashchange', onHashChange);
+  window.addEventListener('keydown', globalKeys);
+  if (!location.hash || location.hash === '#' || location.hash === '#/') history.replaceState(null, '', '#/library');
+  stack = [location.hash];
+  lastHash = location.hash;
+  route(true);
+}
+
+function teardown() {
+  changes?.close();
+  changes = null;
+  window.removeEventListener('hashchange', onHashChange);
+  window.removeEventListener('keydown', globalKeys);
+  overlay?.screen.unmount();
+  base?.screen.unmount();
+  overlay = null;
+  base = null;
+  shell = null;
+}
+
+async function signOut() {
+  if (uploads.active) toast('Uploads in progress were cancelled.');
+  try { await api.logout(); } catch (e) { if (e.status !== 401) { toast.error(e, 'Signing out failed.'); return; } }
+  api.setCsrfToken(null);
+  store.user = null;
+  showLogin({ notice: 'You are signed out.' });
+}
+
+// ---------------------------------------------------------------- live changes
+const refreshAlbums = debounce(() => store.loadAlbums().catch(() => {}), 400);
+function openChanges() {
+  changes = api.changes({
+    open: () => shell?.setLive('open'),
+    down: () => shell?.setLive('down'),
+    change: (data) => {
+      store.emit('change', data);
+      const al = data?.albums || {};
+      const as = data?.assets || {};
+      if (al.inserted?.length || al.updated?.length || al.deleted?.length || as.inserted?.length || as.deleted?.length) refreshAlbums();
+    },
+    reset: () => { store.emit('reset'); refreshAlbums(); },
+  });
+}
+
+// ---------------------------------------------------------------- routing
+async function onHashChange() {
+  if (restoring) { restoring = false; lastHash = location.hash; return; }
+  const hash = location.hash;
+  // An editor with unsaved changes asks first.
+  if (overlay?.screen.confirmLeave && !overlay.screen.canLeave()) {
+    const ok = await overlay.screen.confirmLeave();
+    if (!ok) {
+      restoring = true;
+      pendingReplace = false;
+      location.hash = lastHash;
+      return;
+    }
+  }
+  if (pendingReplace) { pendingReplace = false; stack[stack.length - 1] = hash; }
+  else if (stack.length > 1 && stack[stack.length - 2] === hash) stack.pop();
+  else stack.push(hash);
+  if (stack.length > 200) stack = stack.slice(-200);
+  lastHash = hash;
+  route(false);
+}
+
+function route(initial) {
+  const r = parseHash();
+  if (!r.name) { location.replace('#/library'); return; }
+  const isOverlay = OVERLAY_ROUTES.has(r.name);
+  if (!isOverlay && !BASE_ROUTES.has(r.name)) {
+    toast.error(`There is no page “${r.raw}”. Showing the library.`);
+    location.replace('#/library');
+    return;
+  }
+
+  if (isOverlay) {
+    if (!base) mountBase(r.query.get('album') ? { name: 'album', id: r.query.get('album') } : { name: 'library' });
+    const key = r.name;
+    if (overlay && overlay.name === key && overlay.screen.update && r.name === 'photo') {
+      overlay.screen.update({ id: r.id, query: r.query });
+    } else {
+      const previous = overlay;
+      overlay?.screen.unmount();
+      overlay = null;
+      const mount = { photo: mountDetail, edit: mountEditor, camera: mountCamera }[r.name];
+      const screen = mount(shell.overlay, { id: r.id, query: r.query }, ctx);
+      overlay = { name: key, screen, id: r.id };
+      if (!previous) base.screen.hide?.();
+      document.body.classList.add('has-overlay');
+    }
+    overlay.id = r.id;
+    document.title = `${TITLES[r.name]} — Sepia`;
+    shell.setActive(base.name === 'album' ? `album/${base.id}` : base.name);
+    return;
+  }
+
+  // A base route: close any overlay.
+  let returnTo = null;
+  if (overlay) {
+    returnTo = overlay.name === 'photo' || overlay.name === 'edit' ? overlay.id : null;
+    overlay.screen.unmount();
+    overlay = null;
+    document.body.classList.remove('has-overlay');
+  }
+  const key = r.name === 'album' ? `album/${r.id}` : r.name;
+  if (!base || base.key !== key) {
+    base?.screen.unmount();
+    base = null;
+    mountBase({ name: r.name, id: r.id });
+    if (!initial) focusHeading();
+  } else {
+    base.screen.show?.();
+    if (returnTo && base.screen.focusAsset) requestAnimationFrame(() => base.screen.focusAsset(returnTo));
+  }
+  shell.setActive(key);
+  document.title = `${TITLES[r.name] || 'Sepia'} — Sepia`;
+}
+
+function mountBase({ name, id }) {
+  const key = name === 'album' ? `album/${id}` : name;
+  let screen;
+  if (name === 'albums') screen = mountAlbums(shell.main, {}, ctx);
+  else if (name === 'settings') screen = mountSettings(shell.main, {}, ctx);
+  else screen = mountLibrary(shell.main, { view: name, albumId: id }, ctx);
+  base = { key, name, id, screen };
+}
+
+function focusHeading() {
+  const h1 = shell?.main.querySelector('h1');
+  if (h1) { h1.tabIndex = -1; h1.focus({ preventScroll: true }); }
+}
+
+function globalKeys(e) {
+  if (e.key === 'Escape' && shell?.menuOpen) shell.closeMenu();
+}
+
+boot().catch((e) => {
+  console.error(e);
+  clear(app);
+  app.append(h('p', { class: 'form-error', role: 'alert' }, `Sepia could not start: ${e.message}`));
+});

@@ -1,0 +1,223 @@
+// Edit recipes (org.sepia.recipe v1) ⇄ the editor's state.
+//
+// The editor's working recipe is canonical:
+//   [prefix steps we did not recognise, kept as they are]
+//   CIAffineTransform  quarter turns clockwise, inputTransform [a,b,c,d,tx,ty] (Core Graphics order,
+//                      origin top-left, y down: x' = a·x + c·y + tx, y' = b·x + d·y + ty)
+//   CIStraightenFilter inputAngle in radians
+//   CICrop             inputRectangle [x,y,w,h] in pixels of the rotated + straightened image
+//   <catalog filter>   the chosen entry's parameters plus its Intensity slider mapping
+// Geometry is expressed for an input of baseW × baseH pixels: the upright original when there is no
+// prefix, else the current version (the prefix's output).
+
+export const FORMAT = { formatIdentifier: 'org.sepia.recipe', formatVersion: '1' };
+export const DEFAULT_INTENSITY = 0.5;
+const EPS = 1e-6;
+
+export function emptyState(baseW, baseH) {
+  return { prefix: [], turns: 0, angle: 0, crop: null, filterIndex: 0, t: DEFAULT_INTENSITY, baseW, baseH };
+}
+
+export function cloneState(s) {
+  return { ...s, prefix: s.prefix.map((x) => structuredClone(x)), crop: s.crop ? { ...s.crop } : null };
+}
+
+/** Matrix for `turns` quarter turns clockwise of a W×H image (result placed at the origin). */
+export function quarterMatrix(turns, W, H) {
+  switch (((turns % 4) + 4) % 4) {
+    case 1: return [0, 1, -1, 0, H, 0];
+    case 2: return [-1, 0, 0, -1, W, H];
+    case 3: return [0, -1, 1, 0, 0, W];
+    default: return [1, 0, 0, 1, 0, 0];
+  }
+}
+
+/** Size after the quarter turns (straighten keeps it). */
+export function rotatedSize(state) {
+  return state.turns % 2 ? { w: state.baseH, h: state.baseW } : { w: state.baseW, h: state.baseH };
+}
+
+/** The slider-mapped parameters of a catalog item at intensity t. */
+export function sliderParameters(item, t) {
+  const out = {};
+  for (const s of item?.slider || []) {
+    let v = t * (s.scale ?? 1);
+    if (s.minimum != null) v = Math.max(s.minimum, v);
+    if (s.maximum != null) v = Math.min(s.maximum, v);
+    out[s.key] = round(v);
+  }
+  return out;
+}
+
+const round = (v) => Math.round(v * 1e6) / 1e6;
+
+export function hasSlider(item) { return !!(item && item.slider && item.slider.length); }
+
+export function isNone(item) { return !item || item.filter === 'None'; }
+
+/** The filter step for a catalog item at intensity t (null for None). */
+export function filterStep(item, t) {
+  if (isNone(item)) return null;
+  return { filter: item.filter, parameters: { ...(item.parameters || {}), ...sliderParameters(item, t) } };
+}
+
+/** Geometry steps only (quarter turns, straighten, crop). */
+export function geometrySteps(state, { includeCrop = true } = {}) {
+  const steps = [];
+  if (state.turns % 4) {
+    steps.push({ filter: 'CIAffineTransform', parameters: { inputTransform: quarterMatrix(state.turns, state.baseW, state.baseH) } });
+  }
+  if (Math.abs(state.angle) > 0.001) {
+    steps.push({ filter: 'CIStraightenFilter', parameters: { inputAngle: round(state.angle * Math.PI / 180) } });
+  }
+  if (includeCrop && state.crop) {
+    const c = state.crop;
+    steps.push({ filter: 'CICrop', parameters: { inputRectangle: [c.x, c.y, c.w, c.h].map((v) => Math.round(v)) } });
+  }
+  return steps;
+}
+
+/** The whole recipe for a state. */
+export function buildRecipe(state, catalog, { includeCrop = true, includeFilter = true } = {}) {
+  const steps = [...state.prefix.map((s) => structuredClone(s)), ...geometrySteps(state, { includeCrop })];
+  if (includeFilter) {
+    const step = filterStep(catalog?.[state.filterIndex], state.t);
+    if (step) steps.push(step);
+  }
+  return { ...FORMAT, steps };
+}
+
+export function isEmptyRecipe(recipe) { return !recipe || !recipe.steps || recipe.steps.length === 0; }
+
+export function sameRecipe(a, b) {
+  return JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
+}
+function normalize(r) {
+  if (!r) return [];
+  return (r.steps || []).map((s) => [s.filter, Object.keys(s.parameters || {}).sort().map((k) => [k, s.parameters[k]])]);
+}
+
+function near(a, b, eps = 0.5) { return Math.abs(a - b) <= eps; }
+
+function matchQuarter(m, W, H) {
+  if (!Array.isArray(m) || m.length !== 6) return null;
+  for (const turns of [1, 2, 3]) {
+    const q = quarterMatrix(turns, W, H);
+    if (q.every((v, i) => near(v, m[i], i < 4 ? 1e-6 : 0.5))) return turns;
+  }
+  return null;
+}
+
+/** Tries to read a catalog filter step: returns {filterIndex, t} or null. */
+function matchFilter(step, catalog) {
+  for (const item of catalog || []) {
+    if (item.filter !== step.filter) continue;
+    const params = step.parameters || {};
+    const presets = item.parameters || {};
+    const slider = item.slider || [];
+    let t = DEFAULT_INTENSITY;
+    if (slider.length) {
+      const first = slider[0];
+      const v = params[first.key];
+      if (typeof v !== 'number') continue;
+      t = Math.min(1, Math.max(0, v / (first.scale || 1)));
+    }
+    const expected = { ...presets, ...sliderParameters(item, t) };
+    const keys = new Set([...Object.keys(expected), ...Object.keys(params)]);
+    let ok = true;
+    for (const k of keys) {
+      const a = expected[k];
+      const b = params[k];
+      if (b === undefined) continue; // missing keys take the filter's default
+      if (a === undefined) { ok = false; break; }
+      if (typeof a === 'number' && typeof b === 'number') { if (Math.abs(a - b) > 1e-3) { ok = false; break; } }
+      else if (JSON.stringify(a) !== JSON.stringify(b)) { ok = false; break; }
+    }
+    if (ok) return { filterIndex: item.index ?? catalog.indexOf(item), t: round(t) };
+  }
+  return null;
+}
+
+/**
+ * Reads a saved recipe into editor state for an asset. Returns {state, recognised}.
+ * When the shape is not the canonical one, every step becomes the fixed prefix and geometry is based on
+ * the current version's size.
+ */
+export function parseRecipe(recipe, asset, catalog) {
+  const upright = uprightOriginalSize(asset, recipe);
+  const steps = recipe?.steps || [];
+  const state = emptyState(upright.w, upright.h);
+  if (!steps.length) return { state, recognised: true };
+  let i = 0;
+  const s = steps;
+  if (s[i]?.filter === 'CIAffineTransform') {
+    const turns = matchQuarter(s[i].parameters?.inputTransform, upright.w, upright.h);
+    if (turns) { state.turns = turns; i++; }
+  }
+  if (s[i]?.filter === 'CIStraightenFilter' && typeof s[i].parameters?.inputAngle === 'number') {
+    state.angle = round(s[i].parameters.inputAngle * 180 / Math.PI);
+    if (Math.abs(state.angle) > 45) return fallback();
+    i++;
+  }
+  if (s[i]?.filter === 'CICrop') {
+    const r = s[i].parameters?.inputRectangle;
+    if (Array.isArray(r) && r.length === 4) { state.crop = { x: r[0], y: r[1], w: r[2], h: r[3] }; i++; }
+  }
+  if (i < s.length) {
+    const m = matchFilter(s[i], catalog);
+    if (m) { state.filterIndex = m.filterIndex; state.t = m.t; i++; }
+  }
+  if (i !== s.length) return fallback();
+  return { state, recognised: true };
+
+  function fallback() {
+    const st = emptyState(asset.width, asset.height);
+    st.prefix = steps.map((x) => structuredClone(x));
+    return { state: st, recognised: false };
+  }
+}
+
+/**
+ * The upright size of the original: the asset's originalWidth/originalHeight (upright: a revert sets the
+ * current size back to them). Without those, a quarter-turn matrix's translation names the size.
+ */
+export function uprightOriginalSize(asset, recipe) {
+  if (asset.originalWidth && asset.originalHeight) return { w: asset.originalWidth, h: asset.originalHeight };
+  const first = recipe?.steps?.[0];
+  if (asset.hasAdjustments && first?.filter === 'CIAffineTransform') {
+    const m = first.parameters?.inputTransform;
+    for (const [w, h] of [[asset.width, asset.height], [asset.height, asset.width]]) if (matchQuarter(m, w, h)) return { w, h };
+  }
+  return { w: asset.width, h: asset.height };
+}
+
+/** Adds one quarter turn clockwise, carrying the crop along. */
+export function rotateClockwise(state) {
+  const next = cloneState(state);
+  const { w: Wr, h: Hr } = rotatedSize(state);
+  next.turns = (state.turns + 1) % 4;
+  if (state.crop) {
+    const c = state.crop;
+    // Point (x, y) in a Wr × Hr frame goes to (Hr − y, x) after a clockwise quarter turn.
+    next.crop = { x: Hr - c.y - c.h, y: c.x, w: c.h, h: c.w };
+  }
+  return next;
+}
+
+/** The steps of a recipe that do not depend on a photo's pixel size (for Copy/Paste edits). */
+export function portableSteps(recipe) {
+  return (recipe?.steps || []).filter((s) => !['CIAffineTransform', 'CICrop', 'CIStraightenFilter'].includes(s.filter));
+}
+
+/**
+ * Paste: keeps the target's own geometry (and unrecognised prefix) and replaces its look with the copied
+ * steps.
+ */
+export function pasteInto(targetRecipe, asset, catalog, copiedSteps) {
+  const { state } = parseRecipe(targetRecipe, asset, catalog);
+  // An unrecognised edit stays as it is, and the pasted look goes after it.
+  const steps = [...state.prefix.map((x) => structuredClone(x)), ...geometrySteps(state)];
+  return { ...FORMAT, steps: [...steps, ...copiedSteps.map((x) => structuredClone(x))] };
+}
+
+export { EPS };

@@ -1,0 +1,360 @@
+// Detail: one photo as large as the screen allows. The grid's thumbnail shows at once, then a rendition
+// sized for the screen × devicePixelRatio replaces it. Previous/next by arrow keys, buttons and swipe;
+// an info panel with the metadata; favourite, rotate (saved as an edit), hide, delete, download, share.
+import { api } from '../api.js';
+import { h, bucket, dpr, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, download, isTypingTarget } from '../util.js';
+import { icon } from '../icons.js';
+import { store } from '../store.js';
+import { toast } from '../components/toast.js';
+import { menuButton } from '../components/menu.js';
+import { shareLinkDialog } from '../components/share-dialog.js';
+import * as actions from '../actions.js';
+import { parseRecipe, rotateClockwise, buildRecipe, isEmptyRecipe } from '../recipe.js';
+
+export function mountDetail(container, params, ctx) {
+  let id = params.id;
+  let asset = store.assets.get(id) || null;
+  let full = null; // asset with metadata
+  let infoOpen = window.matchMedia('(min-width: 1100px)').matches && localStorage.getItem('sepia.infoOpen') === '1';
+  let busy = false;
+  let token = 0;
+
+  const titleMain = h('h1', { class: 'detail-title', id: 'detail-title' }, '');
+  const titleSub = h('span', { class: 'detail-subtitle' }, '');
+  const back = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-close', aria: { label: 'Back to photos' }, onclick: () => ctx.back() }, icon('back'));
+  const favBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-favorite', aria: { label: 'Favorite', pressed: 'false' }, onclick: toggleFavorite }, icon('heart'));
+  const rotateBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-rotate', aria: { label: 'Rotate 90° clockwise' }, title: 'Rotate 90° clockwise (R)', onclick: rotate }, icon('rotate'));
+  const infoBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-info', aria: { label: 'Info', pressed: String(infoOpen), controls: 'detail-info-panel' }, title: 'Info (I)', onclick: () => setInfo(!infoOpen) }, icon('info'));
+  const shareBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-share', aria: { label: 'Share' }, title: 'Share', onclick: share }, icon('share'));
+  const deleteBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-delete', aria: { label: 'Delete' }, title: 'Delete', onclick: remove }, icon('trash'));
+  const editBtn = h('a', { class: 'btn primary', 'data-testid': 'detail-edit', href: `#/edit/${id}` }, icon('sliders'), h('span', {}, 'Edit'));
+  const more = menuButton({
+    label: 'More actions', testid: 'detail-more',
+    items: [
+      { label: 'Share Link…', icon: 'link', testid: 'share-link', run: () => shareLinkDialog({ assetID: id }, 'this photo') },
+      { label: 'Add to Album…', icon: 'album', testid: 'detail-add-to-album', run: () => actions.addToAlbum([id]) },
+      { label: 'Download Original', icon: 'download', testid: 'detail-download-original', run: () => download(api.originalURL(id)) },
+      { label: 'Download Current Version', icon: 'download', testid: 'detail-download-current', run: () => download(api.currentURL(id)) },
+      { label: 'Copy Edits', icon: 'copy', testid: 'detail-copy-edits', hidden: () => !asset?.hasAdjustments, run: () => actions.copyEditsOf(id) },
+      { label: () => (asset?.isHidden ? 'Unhide' : 'Hide'), icon: 'eyeOff', testid: 'detail-hide', run: toggleHidden },
+    ],
+  });
+  // Also reachable without the menu: a visible "Share Link" on wide screens.
+  const linkBtn = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'detail-share-link', aria: { label: 'Create a share link' }, title: 'Share link', onclick: () => shareLinkDialog({ assetID: id }, 'this photo') }, icon('link'));
+
+  const topbar = h('header', { class: 'detail-bar' },
+    back, h('div', { class: 'detail-titles' }, titleMain, titleSub), h('div', { class: 'topbar-spacer' }),
+    h('div', { class: 'detail-actions', role: 'toolbar', aria: { label: 'Photo actions' } }, favBtn, rotateBtn, infoBtn, shareBtn, linkBtn, deleteBtn, more),
+    editBtn);
+
+  const img = h('img', { class: 'detail-img', alt: '', 'data-testid': 'detail-image', draggable: 'false' });
+  const spinner = h('span', { class: 'spinner large detail-spinner', role: 'status', aria: { label: 'Loading photo' } });
+  const prevBtn = h('button', { type: 'button', class: 'nav-arrow prev', 'data-testid': 'detail-prev', aria: { label: 'Previous photo' }, onclick: () => go(-1) }, icon('chevronLeft'));
+  const nextBtn = h('button', { type: 'button', class: 'nav-arrow next', 'data-testid': 'detail-next', aria: { label: 'Next photo' }, onclick: () => go(1) }, icon('chevronRight'));
+  const position = h('span', { class: 'detail-position', 'aria-live': 'polite' });
+  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage' }, img, spinner, prevBtn, nextBtn, position);
+  const info = h('aside', { class: 'info-panel', id: 'detail-info-panel', 'data-testid': 'info-panel', aria: { label: 'Photo info' } });
+  const body = h('div', { class: 'detail-body' }, stage, info);
+  const el = h('section', { class: 'screen overlay-screen detail-screen', 'data-testid': 'detail', aria: { labelledby: 'detail-title' } }, topbar, body);
+  container.append(el);
+
+  function setInfo(open) {
+    infoOpen = open;
+    el.classList.toggle('info-open', open);
+    infoBtn.setAttribute('aria-pressed', String(open));
+    try { localStorage.setItem('sepia.infoOpen', open ? '1' : '0'); } catch { /* ignore */ }
+    if (open) renderInfo();
+    requestAnimationFrame(loadLarge);
+  }
+
+  // ----- Loading
+  async function load(newId) {
+    id = newId;
+    const my = ++token;
+    editBtn.href = `#/edit/${id}`;
+    asset = store.assets.get(id) || null;
+    full = null;
+    img.classList.remove('ready');
+    renderHeader();
+    updateNav();
+    if (asset) showThumbnail();
+    else { img.removeAttribute('src'); spinner.hidden = false; }
+    try {
+      const a = await api.asset(id);
+      if (my !== token) return;
+      full = a;
+      asset = a;
+      store.rememberAssets([a]);
+      renderHeader();
+      if (!img.getAttribute('src')) showThumbnail();
+      loadLarge();
+      if (infoOpen) renderInfo();
+    } catch (e) {
+      if (my !== token) return;
+      spinner.hidden = true;
+      if (e.status === 404) {
+        stage.replaceChildren(h('div', { class: 'empty', role: 'alert' }, icon('image', { cls: 'empty-icon' }), h('h2', {}, 'This photo is not in your library'), h('p', {}, 'It may have been deleted, perhaps in another window.'), h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => ctx.back() }, 'Back to Library'))));
+      } else toast.error(e, 'The photo could not be loaded.');
+    }
+    preloadNeighbors();
+  }
+
+  function showThumbnail() {
+    // The grid's square thumbnail is cropped; show it blurred-in only as a placeholder until the real one.
+    spinner.hidden = false;
+    img.src = api.imageURL(asset.id, { size: '256x256', mode: 'fit', v: asset.version });
+    img.alt = describe(asset);
+    img.classList.add('placeholder');
+    loadLarge();
+  }
+
+  function largeURL(a) {
+    const r = stage.getBoundingClientRect();
+    const side = Math.max(r.width, r.height) * dpr();
+    const b = bucket(Math.max(256, Math.ceil(side)));
+    return api.imageURL(a.id, { size: `${b}x${b}`, mode: 'fit', v: a.version });
+  }
+
+  function loadLarge() {
+    if (!asset) return;
+    const url = largeURL(asset);
+    if (img.dataset.large === url) return;
+    const my = token;
+    const loader = new Image();
+    loader.decoding = 'async';
+    loader.onload = () => {
+      if (my !== token) return;
+      img.src = url;
+      img.dataset.large = url;
+      img.classList.remove('placeholder');
+      img.classList.add('ready');
+      spinner.hidden = true;
+    };
+    loader.onerror = () => {
+      if (my !== token) return;
+      spinner.hidden = true;
+      toast.error('The full-size photo could not be loaded. The server may not decode this file.');
+    };
+    loader.src = url;
+  }
+
+  function describe(a) {
+    return `Photo taken ${formatDate(a.creationDate, a.creationDateOffset)}${a.originalFilename ? ', ' + a.originalFilename : ''}`;
+  }
+
+  function renderHeader() {
+    if (!asset) { titleMain.textContent = 'Photo'; titleSub.textContent = ''; return; }
+    titleMain.textContent = formatDate(asset.creationDate, asset.creationDateOffset, { withTime: false });
+    const time = asset.creationDate ? new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone: asset.creationDateOffset != null ? 'UTC' : undefined })
+      .format(new Date(new Date(asset.creationDate).getTime() + (asset.creationDateOffset || 0) * 1000)) : '';
+    titleSub.textContent = [time, formatOffset(asset.creationDateOffset)].filter(Boolean).join(' · ');
+    favBtn.replaceChildren(icon(asset.isFavorite ? 'heartFill' : 'heart'));
+    favBtn.setAttribute('aria-pressed', String(!!asset.isFavorite));
+    favBtn.setAttribute('aria-label', asset.isFavorite ? 'Unfavorite' : 'Favorite');
+    favBtn.title = asset.isFavorite ? 'Unfavorite (F)' : 'Favorite (F)';
+    favBtn.classList.toggle('fav-on', !!asset.isFavorite);
+  }
+
+  function updateNav() {
+    const n = ctx.base?.neighbors?.(id);
+    prevBtn.hidden = !n?.prev;
+    nextBtn.hidden = !n?.next;
+    position.textContent = n && n.index >= 0 && n.total > 1 ? `${(n.index + 1).toLocaleString()} of ${n.total.toLocaleString()}` : '';
+  }
+
+  function preloadNeighbors() {
+    const n = ctx.base?.neighbors?.(id);
+    for (const a of [n?.next, n?.prev]) if (a) { const i = new Image(); i.src = largeURL(a); }
+  }
+
+  function go(delta) {
+    const n = ctx.base?.neighbors?.(id);
+    const target = delta < 0 ? n?.prev : n?.next;
+    if (!target) return;
+    store.rememberAssets([target]);
+    const q = location.hash.includes('?') ? location.hash.slice(location.hash.indexOf('?')) : '';
+    ctx.replace(`#/photo/${target.id}${q}`);
+  }
+
+  // ----- Info panel
+  function renderInfo() {
+    const a = full || asset;
+    if (!a) { info.replaceChildren(h('p', { class: 'hint' }, 'Loading…')); return; }
+    const m = a.metadata || {};
+    const pick = (...keys) => { for (const k of keys) if (m[k] != null && m[k] !== '') return m[k]; return null; };
+    const rows = [];
+    const row = (label, value, testid) => { if (value != null && value !== '') rows.push(h('div', { class: 'info-row', 'data-testid': testid }, h('dt', {}, label), h('dd', {}, value))); };
+    row('Date', formatDate(a.creationDate, a.creationDateOffset, { weekday: true }), 'info-date');
+    row('Time zone', a.creationDateOffset != null ? formatOffset(a.creationDateOffset) : 'Unknown (shown in your time zone)', 'info-offset');
+    row('Camera', [a.cameraMake, a.cameraModel].filter(Boolean).join(' ').replace(/^(\w+) \1 /i, '$1 '), 'info-camera');
+    row('Lens', pick('lensModel', 'lens') ? (m.lensMake && !String(pick('lensModel', 'lens')).startsWith(m.lensMake) ? `${m.lensMake} ${pick('lensModel', 'lens')}` : pick('lensModel', 'lens')) : pick('lensMake'), 'info-lens');
+    const fnum = pick('fNumber', 'aperture', 'fnumber');
+    const exp = pick('exposureTime', 'exposure');
+    const iso = pick('iso', 'isoSpeed', 'ISO', 'isoSpeedRatings');
+    const focal = pick('focalLength', 'focalLengthMM');
+    const expo = [fnum ? `ƒ/${Number(fnum).toFixed(1).replace(/\.0$/, '')}` : null, exp ? (typeof exp === 'number' ? formatExposure(exp) : String(exp)) : null, iso ? `ISO ${iso}` : null, focal ? `${Number(focal).toFixed(0)} mm` : null].filter(Boolean).join(' · ');
+    row('Exposure', expo, 'info-exposure');
+    if (a.location && a.location.latitude != null) {
+      const loc = a.location;
+      row('Place', `${formatCoordinate(loc.latitude, 'N', 'S')}, ${formatCoordinate(loc.longitude, 'E', 'W')}${loc.altitude != null ? ` · ${Math.round(loc.altitude)} m` : ''}`, 'info-place');
+    }
+    const mp = a.width && a.height ? ` (${((a.width * a.height) / 1e6).toFixed(1)} MP)` : '';
+    row('Size', a.width ? `${a.width} × ${a.height} pixels${mp}` : null, 'info-size');
+    if (a.hasAdjustments && a.originalWidth && (a.originalWidth !== a.width || a.originalHeight !== a.height)) row('Original size', `${a.originalWidth} × ${a.originalHeight} pixels`);
+    row('File', a.originalFilename, 'info-file');
+    row('Format', [a.originalFormat ? String(a.originalFormat).toUpperCase() : null, formatBytes(a.originalByteCount)].filter(Boolean).join(' · '), 'info-format');
+    row('Software', pick('software'));
+    row('Colour profile', pick('colorProfile', 'colourProfile', 'iccProfile', 'profile'));
+    row('Edited', a.hasAdjustments ? 'Yes — the original is kept' : 'No', 'info-edited');
+    row('Added', formatDate(a.addedDate, null), 'info-added');
+    info.replaceChildren(
+      h('div', { class: 'info-head' }, h('h2', {}, 'Info'), h('button', { type: 'button', class: 'btn icon small ghost', aria: { label: 'Close info' }, onclick: () => setInfo(false) }, icon('close'))),
+      h('dl', { class: 'info-list' }, rows),
+      full ? null : h('p', { class: 'hint' }, 'Loading details…'));
+  }
+
+  // ----- Actions
+  async function toggleFavorite() {
+    if (!asset) return;
+    const updated = await actions.setFavorite([id], !asset.isFavorite);
+    if (updated?.[0]) { asset = { ...asset, ...updated[0] }; if (full) full = { ...full, ...updated[0] }; renderHeader(); }
+  }
+
+  async function toggleHidden() {
+    if (!asset) return;
+    const hide = !asset.isHidden;
+    const n = ctx.base?.neighbors?.(id);
+    const updated = await actions.setHidden([id], hide);
+    if (updated?.[0]) {
+      asset = { ...asset, ...updated[0] };
+      if (hide) leaveAfterRemoval(n);
+    }
+  }
+
+  async function remove() {
+    const n = ctx.base?.neighbors?.(id);
+    if (await actions.deletePhotos([id])) leaveAfterRemoval(n);
+  }
+
+  function leaveAfterRemoval(n) {
+    const target = n?.next || n?.prev;
+    if (target) ctx.replace(`#/photo/${target.id}`);
+    else ctx.back();
+  }
+
+  async function rotate() {
+    if (!asset || busy) return;
+    busy = true;
+    rotateBtn.disabled = true;
+    rotateBtn.replaceChildren(h('span', { class: 'spinner' }));
+    el.classList.add('rotating');
+    try {
+      const [edit, catalog, a] = await Promise.all([api.edit(id), store.catalog(), full ? Promise.resolve(full) : api.asset(id)]);
+      const current = edit?.current?.recipe || null;
+      const { state } = parseRecipe(current, a, catalog);
+      const next = rotateClockwise(state);
+      const recipe = buildRecipe(next, catalog);
+      const updated = isEmptyRecipe(recipe) ? await api.revertEdit(id) : await api.saveEdit(id, recipe);
+      asset = updated;
+      full = { ...(full || {}), ...updated };
+      store.rememberAssets([updated]);
+      store.emit('assets-updated', [updated]);
+      img.dataset.large = '';
+      loadLarge();
+      renderHeader();
+      if (infoOpen) renderInfo();
+      toast('Rotated. The original is kept: Revert in the editor undoes it.');
+    } catch (e) {
+      toast.error(e, 'The photo could not be rotated.');
+    } finally {
+      busy = false;
+      rotateBtn.disabled = false;
+      rotateBtn.replaceChildren(icon('rotate'));
+      el.classList.remove('rotating');
+    }
+  }
+
+  async function share() {
+    if (!asset) return;
+    const name = currentFileName(asset);
+    try {
+      shareBtn.disabled = true;
+      const blob = await api.blob(api.currentURL(id));
+      const file = new File([blob], name, { type: blob.type || 'image/jpeg' });
+      if (navigator.canShare?.({ files: [file] })) {
+        await navigator.share({ files: [file], title: name });
+      } else {
+        download(blob, name);
+        toast('This browser cannot share files, so the photo was downloaded instead.');
+      }
+    } catch (e) {
+      if (e?.name !== 'AbortError') toast.error(e, 'The photo could not be shared.');
+    } finally { shareBtn.disabled = false; }
+  }
+
+  // ----- Swipe
+  let swipe = null;
+  stage.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse' || e.target.closest('button')) return;
+    swipe = { x: e.clientX, y: e.clientY, id: e.pointerId, dx: 0 };
+  });
+  stage.addEventListener('pointermove', (e) => {
+    if (!swipe || e.pointerId !== swipe.id) return;
+    swipe.dx = e.clientX - swipe.x;
+    if (Math.abs(swipe.dx) > 8 && Math.abs(swipe.dx) > Math.abs(e.clientY - swipe.y)) img.style.transform = `translateX(${swipe.dx}px)`;
+  });
+  const endSwipe = (e) => {
+    if (!swipe || e.pointerId !== swipe.id) return;
+    const dx = swipe.dx;
+    swipe = null;
+    img.style.transform = '';
+    if (dx < -60) go(1); else if (dx > 60) go(-1);
+  };
+  stage.addEventListener('pointerup', endSwipe);
+  stage.addEventListener('pointercancel', endSwipe);
+
+  // ----- Keyboard
+  const onKey = (e) => {
+    if (document.querySelector('dialog[open]') || isTypingTarget(e.target) || e.target.closest?.('[role="menu"]')) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    switch (e.key) {
+      case 'ArrowLeft': e.preventDefault(); go(-1); break;
+      case 'ArrowRight': e.preventDefault(); go(1); break;
+      case 'Escape': e.preventDefault(); if (infoOpen && !window.matchMedia('(min-width: 1100px)').matches) setInfo(false); else ctx.back(); break;
+      case 'i': case 'I': setInfo(!infoOpen); break;
+      case 'f': case 'F': case '.': toggleFavorite(); break;
+      case 'r': case 'R': rotate(); break;
+      case 'e': case 'E': location.hash = `#/edit/${id}`; break;
+      default: break;
+    }
+  };
+  document.addEventListener('keydown', onKey);
+
+  const onResize = () => loadLarge();
+  window.addEventListener('resize', onResize);
+  const offs = [
+    store.on('change', (d) => {
+      const a = d?.assets || {};
+      if (a.deleted?.includes(id)) { toast('This photo was deleted in another window.'); ctx.back(); return; }
+      if (a.updated?.includes(id)) api.asset(id).then((x) => { asset = x; full = x; store.rememberAssets([x]); renderHeader(); loadLarge(); if (infoOpen) renderInfo(); }).catch(() => {});
+      updateNav();
+    }),
+  ];
+
+  el.classList.toggle('info-open', infoOpen);
+  load(id);
+  requestAnimationFrame(() => back.focus());
+
+  return {
+    el,
+    update(p) { if (p.id !== id) { img.dataset.large = ''; load(p.id); } },
+    get id() { return id; },
+    unmount() { document.removeEventListener('keydown', onKey); window.removeEventListener('resize', onResize); offs.forEach((o) => o()); el.remove(); },
+  };
+}
+
+function currentFileName(a) {
+  const base = (a.originalFilename || 'photo').replace(/\.[^.]+$/, '');
+  return a.hasAdjustments ? `${base} (edited).jpg` : (a.originalFilename || 'photo.jpg');
+}
+

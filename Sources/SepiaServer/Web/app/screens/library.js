@@ -1,0 +1,327 @@
+// Library screens: the timeline (grouped by month, with the scrubber), Favorites, Recently Added,
+// Edited, Hidden and an album's photos. All share the virtualised grid, selection mode, Add Photos
+// (picker and drag-and-drop) and Take Photo.
+import { api } from '../api.js';
+import { h, plural, debounce, isTypingTarget } from '../util.js';
+import { icon } from '../icons.js';
+import { store } from '../store.js';
+import { MonthSource, ListSource } from '../sources.js';
+import { VirtualGrid } from '../components/virtual-grid.js';
+import { TimelineScrubber } from '../components/timeline-scrubber.js';
+import { Selection, selectionBar } from '../components/selection-bar.js';
+import { uploads, pickAndUpload, dragHasFiles, setUploadContext } from '../components/upload-queue.js';
+import { toast } from '../components/toast.js';
+import { confirmDialog, promptDialog } from '../components/dialog.js';
+import { shareLinkDialog } from '../components/share-dialog.js';
+import * as actions from '../actions.js';
+
+const VIEWS = {
+  library: {
+    title: 'Library', source: () => new MonthSource(),
+    empty: { icon: 'imagePlus', title: 'No photos yet', text: 'Add Photos or Take Photo to start your library. You can also drop photos anywhere on this page.' },
+  },
+  favorites: {
+    title: 'Favorites', source: () => new ListSource({ favorites: true }),
+    empty: { icon: 'heart', title: 'No favorites yet', text: 'Open a photo and tap the heart, or select photos and choose Favorite. They will appear here.' },
+  },
+  recents: {
+    title: 'Recently Added', source: () => new ListSource({ sort: 'addedDate', order: 'desc' }),
+    empty: { icon: 'clock', title: 'Nothing added yet', text: 'Photos you add appear here, newest first. Add Photos or Take Photo.' },
+  },
+  edited: {
+    title: 'Edited', source: () => new ListSource({ edited: true }),
+    empty: { icon: 'wand', title: 'No edited photos', text: 'Open a photo and choose Edit to apply a filter, crop or straighten it. Edited photos gather here.' },
+  },
+  hidden: {
+    title: 'Hidden', source: () => new ListSource({ hidden: true }),
+    empty: { icon: 'eyeOff', title: 'No hidden photos', text: 'Hidden photos stay out of the library. Open a photo and choose Hide to move it here.' },
+  },
+};
+
+/**
+ * mountLibrary(container, {view: 'library'|'favorites'|…|'album', albumId}, ctx)
+ * Returns the screen: {el, unmount, neighbors(id), revealAsset(id), show(), hide()}
+ */
+export function mountLibrary(container, params, ctx) {
+  const isAlbum = params.view === 'album';
+  const view = isAlbum ? null : VIEWS[params.view] || VIEWS.library;
+  let album = isAlbum ? store.albums.find((a) => a.id === params.albumId) || null : null;
+  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source();
+  const selection = new Selection();
+  const offs = [];
+
+  // ----- Top bar
+  const titleEl = h('h1', { class: 'topbar-title', 'data-testid': 'screen-title' }, isAlbum ? (album?.title || 'Album') : view.title);
+  const subtitle = h('span', { class: 'topbar-subtitle', 'data-testid': 'photo-count' }, '');
+  const menuBtn = h('button', { type: 'button', class: 'btn icon ghost menu-btn', 'data-testid': 'menu-button', aria: { label: 'Open menu', controls: 'sidebar' }, onclick: () => ctx.shell.openMenu() }, icon('menu'));
+  const selectBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'selection-toggle', aria: { pressed: 'false' }, onclick: () => (selection.active ? selection.stop() : selection.start()) }, 'Select');
+  const addBtn = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), h('span', { class: 'label-wide' }, 'Add Photos'));
+  addBtn.setAttribute('aria-label', 'Add Photos');
+  const cameraBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'take-photo', aria: { label: 'Take Photo' }, onclick: () => { location.hash = '#/camera' + (isAlbum ? `?album=${params.albumId}` : ''); } }, icon('camera'), h('span', { class: 'label-wide' }, 'Take Photo'));
+  cameraBtn.hidden = !store.cameraAvailable;
+  offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok; }));
+
+  const albumTools = isAlbum ? h('div', { class: 'topbar-group' },
+    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'share-link', aria: { label: 'Share album link' }, title: 'Share a link to this album', onclick: () => shareLinkDialog({ albumID: params.albumId }, `“${album?.title || 'album'}”`) }, icon('link')),
+    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-rename', aria: { label: 'Rename album' }, title: 'Rename album', onclick: renameAlbum }, icon('pencil')),
+    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-delete', aria: { label: 'Delete album' }, title: 'Delete album', onclick: deleteAlbum }, icon('trash'))) : null;
+
+  const topbar = h('header', { class: 'topbar' },
+    menuBtn,
+    isAlbum ? h('a', { href: '#/albums', class: 'btn icon ghost back-btn', aria: { label: 'All albums' } }, icon('back')) : null,
+    h('div', { class: 'topbar-titles' }, titleEl, subtitle),
+    h('div', { class: 'topbar-spacer' }),
+    albumTools, selectBtn, cameraBtn, addBtn);
+
+  // ----- Content
+  const scroller = h('div', { class: 'scroller', 'data-testid': 'grid-scroller' });
+  const status = h('div', { class: 'grid-status' });
+  const grid = new VirtualGrid({
+    scroller, source, selection,
+    label: isAlbum ? `Photos in ${album?.title || 'album'}` : view.title,
+    reorderable: isAlbum,
+    onOpen: (asset) => {
+      const q = isAlbum ? `?album=${params.albumId}` : '';
+      location.hash = `#/photo/${asset.id}${q}`;
+    },
+    onMove: isAlbum ? moveInAlbum : null,
+    onSectionChange: () => {},
+  });
+  const hint = isAlbum ? h('p', { class: 'album-hint hint' }, 'Drag photos to change their order, or focus one and press Alt + arrow keys.') : null;
+  scroller.append(grid.sticky, hint, status, grid.el, grid.live);
+  let scrubber = null;
+  if (source.grouped) scrubber = new TimelineScrubber(grid);
+
+  // ----- Selection bar
+  const selActions = [
+    { id: 'favorite', label: 'Favorite', icon: 'heart', run: (ids) => toggleFavorite(ids) },
+    { id: 'add-to-album', label: 'Add to Album', short: 'Album', icon: 'album', run: (ids) => actions.addToAlbum(ids) },
+    isAlbum ? { id: 'remove-from-album', label: 'Remove from Album', short: 'Remove', icon: 'close', run: removeFromAlbum } : null,
+    { id: 'hide', label: params.view === 'hidden' ? 'Unhide' : 'Hide', icon: params.view === 'hidden' ? 'eye' : 'eyeOff', run: async (ids) => { if (await actions.setHidden(ids, params.view !== 'hidden')) { source.removeIds(ids); selection.stop(); } } },
+    { id: 'download', label: 'Download', icon: 'download', run: (ids) => actions.downloadPhotos(ids) },
+    { id: 'copy-edits', label: 'Copy Edits', short: 'Copy', icon: 'copy', enabled: (ids) => ids.length === 1, run: (ids) => actions.copyEditsOf(ids[0]).then(() => bar.update()) },
+    { id: 'paste-edits', label: 'Paste Edits', short: 'Paste', icon: 'paste', enabled: () => !!store.copiedEdit(), run: (ids) => actions.pasteEdits(ids, (id) => source.find(id)?.asset) },
+    { id: 'delete', label: 'Delete', icon: 'trash', danger: true, run: async (ids) => { if (await actions.deletePhotos(ids)) { source.removeIds(ids); selection.stop(); } } },
+  ].filter(Boolean);
+  const bar = selectionBar(selection, selActions);
+  offs.push(store.on('copied', () => bar.update()));
+  offs.push(selection.on('change', () => {
+    selectBtn.textContent = selection.active ? 'Cancel' : 'Select';
+    selectBtn.setAttribute('aria-pressed', String(selection.active));
+    el.classList.toggle('selecting', selection.active);
+  }));
+
+  // ----- Drop overlay
+  const dropOverlay = h('div', { class: 'drop-overlay', 'data-testid': 'drop-overlay', 'aria-hidden': 'true' },
+    h('div', { class: 'drop-card' }, icon('upload', { cls: 'drop-icon' }), h('p', { class: 'drop-title' }, isAlbum ? `Drop photos to add them to “${album?.title || 'this album'}”` : 'Drop photos to add them to your library'), h('p', { class: 'hint' }, 'JPEG, PNG, WebP, HEIC and AVIF')));
+  dropOverlay.hidden = true;
+
+  const wrap = h('div', { class: 'scroll-wrap' }, scroller, scrubber?.el);
+  const el = h('section', { class: 'screen library-screen', aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
+  titleEl.id = 'screen-title-' + params.view;
+  container.append(el);
+
+  function uploadOptions() {
+    return { album: isAlbum ? params.albumId : null };
+  }
+  setUploadContext(uploadOptions());
+
+  // ----- Loading
+  async function load() {
+    status.replaceChildren(h('div', { class: 'grid-loading', role: 'status' }, h('span', { class: 'spinner' }), 'Loading photos…'),
+      h('div', { class: 'skeleton-grid', 'aria-hidden': 'true' }, Array.from({ length: 18 }, () => h('div', { class: 'skeleton' }))));
+    try {
+      if (isAlbum) await loadAlbumInfo();
+      await source.load();
+    } catch (e) {
+      status.replaceChildren(h('div', { class: 'empty', role: 'alert' },
+        icon('cloudOff', { cls: 'empty-icon' }), h('h2', {}, 'The photos could not be loaded'), h('p', {}, e.message),
+        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: load }, 'Try Again'))));
+    }
+  }
+
+  async function loadAlbumInfo() {
+    try {
+      album = await api.album(params.albumId);
+      titleEl.textContent = album.title;
+      grid.el.setAttribute('aria-label', `Photos in ${album.title}`);
+      dropOverlay.querySelector('.drop-title').textContent = `Drop photos to add them to “${album.title}”`;
+    } catch (e) {
+      if (e.status === 404) throw new Error('This album no longer exists. It may have been deleted in another window.');
+      throw e;
+    }
+  }
+
+  function afterLayout() {
+    const total = source.total;
+    subtitle.textContent = source.loaded ? plural(total, 'photo') : '';
+    if (!source.loaded) return;
+    if (!total) {
+      const e = isAlbum
+        ? { icon: 'album', title: 'This album is empty', text: 'Add Photos here, or select photos in the Library and choose Add to Album.' }
+        : view.empty;
+      const emptyActions = h('div', { class: 'actions' });
+      if (params.view !== 'hidden') {
+        emptyActions.append(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'empty-add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), 'Add Photos'));
+        if (store.cameraAvailable) emptyActions.append(h('button', { type: 'button', class: 'btn', 'data-testid': 'empty-take-photo', onclick: () => { location.hash = '#/camera'; } }, icon('camera'), 'Take Photo'));
+      }
+      status.replaceChildren(h('div', { class: 'empty', 'data-testid': 'empty-state' }, icon(e.icon, { cls: 'empty-icon' }), h('h2', {}, e.title), h('p', {}, e.text), emptyActions));
+    } else status.replaceChildren();
+    scrubber?.update();
+    selectBtn.disabled = !total;
+  }
+  offs.push(source.on('layout', afterLayout));
+  offs.push(source.on('data', () => { store.rememberAssets(source.loadedAssets().slice(-400)); }));
+  offs.push(source.on('error', (e) => toast.error(e, 'Some photos could not be loaded.')));
+
+  // ----- Live changes
+  const pendingUpdated = new Set();
+  const refresh = debounce(async () => {
+    try {
+      if (isAlbum) await loadAlbumInfo();
+      await source.refresh();
+    } catch (e) { toast.error(e, 'The library could not be refreshed.'); }
+  }, 250);
+  const fetchUpdated = debounce(async () => {
+    const ids = [...pendingUpdated].filter((id) => source.find(id));
+    pendingUpdated.clear();
+    if (ids.length > 60) { refresh(); return; }
+    for (const id of ids) {
+      try {
+        const a = await api.asset(id);
+        store.rememberAssets([a]);
+        // A list filtered by a property (favorites, hidden, edited) may lose it: reload then.
+        if (!source.grouped && ['favorites', 'hidden', 'edited'].includes(params.view)) { refresh(); return; }
+        source.updateAsset(a);
+      } catch (e) {
+        if (e.status === 404) source.removeIds([id]);
+      }
+    }
+  }, 150);
+  offs.push(store.on('change', (data) => {
+    const a = data?.assets || {};
+    const al = data?.albums || {};
+    if (a.deleted?.length) { source.removeIds(a.deleted); selection.remove(a.deleted); }
+    if (a.inserted?.length || a.deleted?.length) refresh();
+    if (a.updated?.length) {
+      if (source.grouped || params.view === 'recents' || isAlbum) { a.updated.forEach((id) => pendingUpdated.add(id)); fetchUpdated(); }
+      else refresh();
+    }
+    if (isAlbum && (al.updated?.includes(params.albumId) || al.deleted?.includes(params.albumId))) refresh();
+  }));
+  offs.push(store.on('reset', refresh));
+  offs.push(store.on('assets-updated', (list) => {
+    for (const a of list) source.updateAsset(a);
+    if (['favorites', 'hidden', 'edited'].includes(params.view)) refresh();
+  }));
+  offs.push(store.on('assets-deleted', (ids) => { source.removeIds(ids); selection.remove(ids); }));
+  offs.push(uploads.onItemDone((item) => { if (item.state === 'done') refresh(); }));
+
+  // ----- Actions
+  async function toggleFavorite(ids) {
+    const loaded = ids.map((id) => source.find(id)?.asset).filter(Boolean);
+    const allFav = loaded.length && loaded.every((a) => a.isFavorite);
+    const updated = await actions.setFavorite(ids, !allFav);
+    if (updated) for (const a of updated) source.updateAsset(a);
+  }
+
+  async function removeFromAlbum(ids) {
+    try {
+      await api.removeFromAlbum(params.albumId, ids);
+      source.removeIds(ids);
+      selection.stop();
+      store.loadAlbums().catch(() => {});
+      toast(`Removed ${plural(ids.length, 'photo')} from the album. ${ids.length === 1 ? 'It stays' : 'They stay'} in your library.`);
+    } catch (e) { toast.error(e, 'The photos could not be removed from the album.'); }
+  }
+
+  async function moveInAlbum(ids, index) {
+    source.moveLocal(ids, index);
+    try {
+      await api.moveInAlbum(params.albumId, ids, index);
+    } catch (e) {
+      toast.error(e, 'The new order could not be saved.');
+      refresh();
+    }
+  }
+
+  async function renameAlbum() {
+    const title = await promptDialog({ title: 'Rename Album', label: 'Album name', value: album?.title || '', confirmLabel: 'Rename', testid: 'album-rename-dialog' });
+    if (!title) return;
+    try {
+      album = await api.renameAlbum(params.albumId, title);
+      titleEl.textContent = album.title;
+      store.loadAlbums().catch(() => {});
+      toast.success('Album renamed.');
+    } catch (e) { toast.error(e, 'The album could not be renamed.'); }
+  }
+
+  async function deleteAlbum() {
+    const ok = await confirmDialog({
+      title: `Delete the album “${album?.title || ''}”?`,
+      message: 'The album goes away; its photos stay in your library.',
+      confirmLabel: 'Delete Album', destructive: true, testid: 'album-delete-dialog',
+    });
+    if (!ok) return;
+    try {
+      await api.deleteAlbum(params.albumId);
+      await store.loadAlbums().catch(() => {});
+      toast('Album deleted. Its photos are still in your library.');
+      location.hash = '#/albums';
+    } catch (e) { toast.error(e, 'The album could not be deleted.'); }
+  }
+
+  // ----- Drag and drop files
+  let dragDepth = 0;
+  const onDragEnter = (e) => { if (!dragHasFiles(e) || ctx.overlayActive()) return; dragDepth++; dropOverlay.hidden = false; requestAnimationFrame(() => dropOverlay.classList.add('in')); };
+  const onDragOver = (e) => { if (!dragHasFiles(e) || ctx.overlayActive()) return; e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; };
+  const onDragLeave = (e) => { if (!dragHasFiles(e)) return; dragDepth = Math.max(0, dragDepth - 1); if (!dragDepth) hideDrop(); };
+  const onDrop = (e) => {
+    if (!dragHasFiles(e) || ctx.overlayActive()) return;
+    e.preventDefault();
+    dragDepth = 0;
+    hideDrop();
+    const files = [...(e.dataTransfer.files || [])];
+    if (files.length) uploads.add(files, uploadOptions());
+  };
+  function hideDrop() { dropOverlay.classList.remove('in'); dropOverlay.hidden = true; }
+  document.addEventListener('dragenter', onDragEnter);
+  document.addEventListener('dragover', onDragOver);
+  document.addEventListener('dragleave', onDragLeave);
+  document.addEventListener('drop', onDrop);
+
+  // ----- Keyboard: Escape leaves selection mode
+  const onKey = (e) => {
+    if (ctx.overlayActive() || document.querySelector('dialog[open]')) return;
+    if (e.key === 'Escape' && selection.active) { e.preventDefault(); selection.stop(); grid.focus(); }
+    else if ((e.key === 'Delete' || e.key === 'Backspace') && selection.active && selection.size && !isTypingTarget(e.target)) {
+      e.preventDefault();
+      actions.deletePhotos([...selection.ids]).then((ok) => { if (ok) { source.removeIds([...selection.ids]); selection.stop(); } });
+    }
+  };
+  document.addEventListener('keydown', onKey);
+
+  load();
+
+  return {
+    el,
+    source,
+    neighbors: (id) => source.neighbors(id),
+    revealAsset: (id) => grid.revealAsset(id),
+    focusAsset: (id) => { const p = source.find(id); if (p) grid.focusCell(p.g); },
+    show() { el.hidden = false; el.inert = false; setUploadContext(uploadOptions()); requestAnimationFrame(() => grid.renderNow(true)); },
+    hide() { el.inert = true; },
+    unmount() {
+      offs.forEach((off) => off());
+      bar.destroy?.();
+      grid.destroy();
+      scrubber?.destroy();
+      document.removeEventListener('dragenter', onDragEnter);
+      document.removeEventListener('dragover', onDragOver);
+      document.removeEventListener('dragleave', onDragLeave);
+      document.removeEventListener('drop', onDrop);
+      document.removeEventListener('keydown', onKey);
+      el.remove();
+    },
+  };
+}

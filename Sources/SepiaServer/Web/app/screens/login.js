@@ -1,0 +1,95 @@
+// Sign in. Wrong password, too many attempts (with the wait time, counting down) and server problems
+// are said in words.
+import { api } from '../api.js';
+import { h } from '../util.js';
+
+export function authFrame(title, body) {
+  return h('main', { class: 'auth', id: 'main' },
+    h('div', { class: 'auth-card' },
+      h('div', { class: 'auth-brand' }, h('img', { src: '/favicon.svg', alt: '', width: '48', height: '48' }), h('span', {}, 'Sepia')),
+      h('h1', { class: 'auth-title' }, title),
+      body),
+    h('p', { class: 'auth-foot hint' }, 'Your photos, on your own server.'));
+}
+
+export function passwordField(id, label, autocomplete, hint) {
+  const input = h('input', { id, name: id, type: 'password', class: 'input', autocomplete, required: true, 'data-testid': id, aria: { describedby: hint ? id + '-h' : null } });
+  const toggle = h('button', { type: 'button', class: 'btn small ghost pw-toggle', aria: { label: 'Show password', pressed: 'false', controls: id } }, 'Show');
+  toggle.addEventListener('click', () => {
+    const show = input.type === 'password';
+    input.type = show ? 'text' : 'password';
+    toggle.textContent = show ? 'Hide' : 'Show';
+    toggle.setAttribute('aria-pressed', String(show));
+    toggle.setAttribute('aria-label', show ? 'Hide password' : 'Show password');
+  });
+  const el = h('div', { class: 'field' }, h('label', { for: id }, label), h('div', { class: 'pw-wrap' }, input, toggle), hint ? h('p', { id: id + '-h', class: 'hint' }, hint) : null);
+  return { el, input };
+}
+
+function waitText(seconds) {
+  if (seconds == null) return 'Wait a few minutes';
+  if (seconds < 60) return `Wait ${seconds} second${seconds === 1 ? '' : 's'}`;
+  const m = Math.ceil(seconds / 60);
+  return `Wait ${m} minute${m === 1 ? '' : 's'}`;
+}
+
+export function mountLogin(container, params, ctx) {
+  const err = h('div', { 'data-testid': 'login-error-region' });
+  const pw = passwordField('login-password', 'Password', 'current-password');
+  const submit = h('button', { type: 'submit', class: 'btn primary block', 'data-testid': 'login-submit' }, 'Sign In');
+  const form = h('form', { class: 'stack', 'data-testid': 'login-form', novalidate: true, onsubmit: go },
+    h('div', { class: 'field' }, h('label', { for: 'login-username' }, 'User name'),
+      h('input', { id: 'login-username', name: 'username', class: 'input', autocomplete: 'username', required: true, autocapitalize: 'none', spellcheck: 'false', 'data-testid': 'login-username' })),
+    pw.el, err, submit);
+  const notice = params.notice ? h('p', { class: 'form-ok', role: 'status' }, params.notice) : null;
+  const frame = authFrame('Sign in', h('div', { class: 'auth-body' }, notice, form));
+  container.append(frame);
+  form.username.focus();
+  let timer = null;
+
+  async function go(e) {
+    e.preventDefault();
+    err.replaceChildren();
+    const username = form.username.value.trim();
+    if (!username || !pw.input.value) {
+      err.append(h('p', { class: 'form-error', role: 'alert', 'data-testid': 'login-error' }, 'Enter your user name and password.'));
+      (username ? pw.input : form.username).focus();
+      return;
+    }
+    submit.disabled = true;
+    submit.replaceChildren(h('span', { class: 'spinner' }), 'Signing in…');
+    try {
+      const res = await api.login(username, pw.input.value);
+      api.setCsrfToken(res.csrfToken);
+      history.replaceState(null, '', '/' + (params.returnHash || '#/library'));
+      ctx.start();
+    } catch (e2) {
+      submit.disabled = false;
+      submit.textContent = 'Sign In';
+      if (e2.status === 401) {
+        err.append(h('p', { class: 'form-error', role: 'alert', 'data-testid': 'login-error' }, 'The user name or password is wrong. Check both and try again.'));
+        pw.input.select();
+        pw.input.focus();
+      } else if (e2.status === 429) {
+        let left = e2.retryAfter ?? 60;
+        const p = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'login-error' });
+        const tick = () => {
+          p.textContent = `Too many attempts. ${waitText(left)} before trying again.`;
+          if (left <= 0) { clearInterval(timer); submit.disabled = false; p.textContent = 'You can try again now.'; return; }
+          left--;
+        };
+        submit.disabled = true;
+        clearInterval(timer);
+        tick();
+        timer = setInterval(tick, 1000);
+        err.append(p);
+        // Announced once; the countdown then updates silently.
+        setTimeout(() => p.removeAttribute('role'), 1500);
+      } else {
+        err.append(h('p', { class: 'form-error', role: 'alert', 'data-testid': 'login-error' }, e2.message));
+      }
+    }
+  }
+
+  return { el: frame, unmount() { clearInterval(timer); frame.remove(); } };
+}

@@ -1,0 +1,81 @@
+// App-wide state: the signed-in user, the album list, the filter catalog, the copied edit, whether a
+// camera exists, and the bus on which live changes are announced ('change', 'reset', 'albums').
+import { api } from './api.js';
+import { createBus } from './util.js';
+
+const COPIED_KEY = 'sepia.copiedEdit';
+
+export const store = {
+  bus: createBus(),
+  user: null,
+  credential: null,
+  albums: [],
+  smartAlbums: [],
+  albumsLoaded: false,
+  catalogPromise: null,
+  cameraAvailable: false,
+  /** Assets seen lately by id, so that a detail view can show something at once. */
+  assets: new Map(),
+
+  on(name, fn) { return this.bus.on(name, fn); },
+  emit(name, data) { this.bus.emit(name, data); },
+
+  rememberAssets(list) {
+    for (const a of list || []) if (a?.id) this.assets.set(a.id, a);
+    if (this.assets.size > 5000) {
+      const drop = [...this.assets.keys()].slice(0, 1000);
+      drop.forEach((k) => this.assets.delete(k));
+    }
+  },
+
+  async loadAlbums() {
+    const res = await api.albums();
+    this.albums = res.albums || [];
+    this.smartAlbums = res.smartAlbums || [];
+    this.albumsLoaded = true;
+    this.emit('albums', this.albums);
+    return this.albums;
+  },
+
+  catalog() {
+    if (!this.catalogPromise) {
+      this.catalogPromise = api.catalog().then((r) => (r.items || []).map((item, i) => ({ ...item, index: item.index ?? i })))
+        .catch((e) => { this.catalogPromise = null; throw e; });
+    }
+    return this.catalogPromise;
+  },
+
+  get isOwner() {
+    const u = this.user || {};
+    return u.role === 'owner' || u.isOwner === true || u.kind === 'owner';
+  },
+
+  // ----- Copy / paste edits (kept in localStorage, so another tab can paste)
+  copiedEdit() {
+    try {
+      const v = JSON.parse(localStorage.getItem(COPIED_KEY) || 'null');
+      return v && Array.isArray(v.steps) ? v : null;
+    } catch { return null; }
+  },
+  setCopiedEdit(value) {
+    try { localStorage.setItem(COPIED_KEY, JSON.stringify(value)); } catch { /* private mode */ }
+    this.emit('copied', value);
+  },
+
+  /**
+   * Camera availability, like UIImagePickerController.isSourceTypeAvailable(.camera): a secure context,
+   * getUserMedia, and at least one video input.
+   */
+  async detectCamera() {
+    let available = false;
+    if (window.isSecureContext && navigator.mediaDevices?.getUserMedia) {
+      try {
+        const devices = await navigator.mediaDevices.enumerateDevices();
+        available = devices.some((d) => d.kind === 'videoinput');
+      } catch { available = false; }
+    }
+    if (available !== this.cameraAvailable) { this.cameraAvailable = available; this.emit('camera', available); }
+    this.cameraAvailable = available;
+    return available;
+  },
+};
