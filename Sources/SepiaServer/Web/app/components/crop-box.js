@@ -21,7 +21,8 @@ export class CropBox {
     },
     h('span', { class: 'crop-grid', 'aria-hidden': 'true' }),
     HANDLES.map((k) => h('span', { class: `crop-handle h-${k}`, 'data-handle': k, 'aria-hidden': 'true' })));
-    this.el = h('div', { class: 'crop-layer' }, this.box);
+    this.shade = h('div', { class: 'crop-shade', 'aria-hidden': 'true' });
+    this.el = h('div', { class: 'crop-layer' }, h('div', { class: 'crop-clip' }, this.shade), this.box);
     this.box.addEventListener('pointerdown', (e) => this.down(e));
     this.box.addEventListener('pointermove', (e) => this.move(e));
     this.box.addEventListener('pointerup', (e) => this.up(e));
@@ -61,10 +62,13 @@ export class CropBox {
     const s = this.scale;
     const d = this.display;
     const c = this.crop;
-    this.box.style.left = `${d.left + c.x * s}px`;
-    this.box.style.top = `${d.top + c.y * s}px`;
+    // The layer covers the drawn image only, so the dimming outside the box stops at its edges.
+    Object.assign(this.el.style, { left: `${d.left}px`, top: `${d.top}px`, width: `${d.width}px`, height: `${d.height}px` });
+    this.box.style.left = `${c.x * s}px`;
+    this.box.style.top = `${c.y * s}px`;
     this.box.style.width = `${c.w * s}px`;
     this.box.style.height = `${c.h * s}px`;
+    Object.assign(this.shade.style, { left: this.box.style.left, top: this.box.style.top, width: this.box.style.width, height: this.box.style.height });
     this.box.setAttribute('aria-valuetext', `${Math.round(c.w)} × ${Math.round(c.h)} pixels`);
   }
 

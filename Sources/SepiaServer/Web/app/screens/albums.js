@@ -17,7 +17,7 @@ const SMART = [
 export function mountAlbums(container, params, ctx) {
   const list = h('ul', { class: 'album-grid', role: 'list', 'data-testid': 'album-list' });
   const smart = h('ul', { class: 'smart-list', role: 'list' });
-  const create = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'album-create', onclick: () => createAlbumFlow() }, icon('plus'), 'New Album');
+  const create = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'album-create', aria: { label: 'New Album' }, onclick: () => createAlbumFlow() }, icon('plus'), h('span', { class: 'label-wide' }, 'New Album'));
   const el = h('section', { class: 'screen albums-screen', aria: { labelledby: 'albums-title' } },
     h('header', { class: 'topbar' },
       h('button', { type: 'button', class: 'btn icon ghost menu-btn', aria: { label: 'Open menu', controls: 'sidebar' }, onclick: () => ctx.shell.openMenu() }, icon('menu')),

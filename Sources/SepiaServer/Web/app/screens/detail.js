@@ -207,10 +207,10 @@ export function mountDetail(container, params, ctx) {
     row('Colour profile', pick('colorProfile', 'colourProfile', 'iccProfile', 'profile'));
     row('Edited', a.hasAdjustments ? 'Yes — the original is kept' : 'No', 'info-edited');
     row('Added', formatDate(a.addedDate, null), 'info-added');
-    info.replaceChildren(
+    info.replaceChildren(...[
       h('div', { class: 'info-head' }, h('h2', {}, 'Info'), h('button', { type: 'button', class: 'btn icon small ghost', aria: { label: 'Close info' }, onclick: () => setInfo(false) }, icon('close'))),
       h('dl', { class: 'info-list' }, rows),
-      full ? null : h('p', { class: 'hint' }, 'Loading details…'));
+      full ? null : h('p', { class: 'hint' }, 'Loading details…')].filter(Boolean));
   }
 
   // ----- Actions

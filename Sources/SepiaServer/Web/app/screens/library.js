@@ -88,7 +88,7 @@ export function mountLibrary(container, params, ctx) {
     onSectionChange: () => {},
   });
   const hint = isAlbum ? h('p', { class: 'album-hint hint' }, 'Drag photos to change their order, or focus one and press Alt + arrow keys.') : null;
-  scroller.append(grid.sticky, hint, status, grid.el, grid.live);
+  scroller.append(...[grid.sticky, hint, status, grid.el, grid.live].filter(Boolean));
   let scrubber = null;
   if (source.grouped) scrubber = new TimelineScrubber(grid);
 

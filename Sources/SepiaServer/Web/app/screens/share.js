@@ -46,10 +46,10 @@ export function mountShare(container, params) {
   function showOne(data, a) {
     if (!a) { problem('Nothing to show', 'This link shows no photo any more.'); return; }
     const px = bucket(Math.ceil(Math.max(window.innerWidth, window.innerHeight) * dpr()));
-    main.replaceChildren(
+    main.replaceChildren(...[
       h('h1', { class: 'share-title' }, data.title || 'Shared photo'),
       h('figure', { class: 'share-figure' }, h('img', { src: img(a.id, px), alt: data.title ? `Shared photo: ${data.title}` : 'Shared photo', 'data-testid': 'share-image' }), meta(a)),
-      expiry(data));
+      expiry(data)].filter(Boolean));
   }
 
   function expiry(data) {
@@ -62,11 +62,11 @@ export function mountShare(container, params) {
     const grid = h('ul', { class: 'share-grid', role: 'list', 'data-testid': 'share-grid' },
       assets.map((a, i) => h('li', {}, h('button', { type: 'button', class: 'share-cell', 'data-testid': 'share-cell', aria: { label: `Photo ${i + 1} of ${assets.length}` }, onclick: () => viewer(i) },
         h('img', { src: img(a.id, px, 'fill'), alt: '', loading: 'lazy', decoding: 'async' })))));
-    main.replaceChildren(
+    main.replaceChildren(...[
       h('h1', { class: 'share-title' }, data.title || 'Shared album'),
       h('p', { class: 'hint' }, plural(assets.length, 'photo')),
       assets.length ? grid : h('p', { class: 'empty' }, 'This album is empty.'),
-      expiry(data));
+      expiry(data)].filter(Boolean));
 
     function viewer(start) {
       let i = start;
