@@ -116,7 +116,7 @@ export async function pasteEdits(ids, lookup = () => null) {
   const catalog = await store.catalog().catch(() => []);
   const bar = h('progress', { class: 'progress', max: String(ids.length), value: '0', 'data-testid': 'paste-progress', aria: { label: 'Paste progress' } });
   const status = h('p', { role: 'status' }, `Pasting edits to ${plural(ids.length, 'photo')}…`);
-  const errors = h('ul', { class: 'error-list', role: 'list', 'data-testid': 'paste-errors' });
+  const errors = h('ul', { class: 'error-list', 'data-testid': 'paste-errors' });
   let d;
   const close = h('button', { type: 'button', class: 'btn primary', onclick: () => d.close() }, 'Close');
   d = openDialog({ title: 'Paste Edits', body: h('div', { class: 'stack' }, status, bar, errors), actions: [close], testid: 'paste-dialog' });

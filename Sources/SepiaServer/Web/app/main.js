@@ -113,7 +113,7 @@ async function startApp(session) {
   app.className = '';
   shell = createShell();
   app.append(shell.root);
-  fileInput();
+  shell.sidebar.append(fileInput());
 
   api.onUnauthorized(() => {
     if (!shell) return;

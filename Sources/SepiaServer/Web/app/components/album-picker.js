@@ -9,7 +9,7 @@ import { createAlbumFlow } from './sidebar.js';
 export async function pickAlbum({ title = 'Add to Album', exclude = null } = {}) {
   if (!store.albumsLoaded) await store.loadAlbums().catch(() => {});
   let d;
-  const list = h('ul', { class: 'picker-list', role: 'list' });
+  const list = h('ul', { class: 'picker-list' });
   const render = () => {
     list.replaceChildren();
     const albums = store.albums.filter((a) => a.id !== exclude && a.isEditable !== false);

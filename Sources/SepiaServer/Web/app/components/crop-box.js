@@ -69,7 +69,7 @@ export class CropBox {
     this.box.style.width = `${c.w * s}px`;
     this.box.style.height = `${c.h * s}px`;
     Object.assign(this.shade.style, { left: this.box.style.left, top: this.box.style.top, width: this.box.style.width, height: this.box.style.height });
-    this.box.setAttribute('aria-valuetext', `${Math.round(c.w)} × ${Math.round(c.h)} pixels`);
+    this.box.setAttribute('aria-label', `Crop area, ${Math.round(c.w)} × ${Math.round(c.h)} pixels. Drag to move, drag corners or edges to resize; arrow keys move it, Shift and arrow keys resize it.`);
   }
 
   /** The crop, or null when it is the whole image. */

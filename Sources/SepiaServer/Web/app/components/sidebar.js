@@ -32,7 +32,7 @@ export async function createAlbumFlow({ navigate = true } = {}) {
 
 export function createShell() {
   const navLink = (l) => h('a', { href: `#/${l.route}`, class: 'nav-link', 'data-route': l.route, 'data-testid': l.testid }, icon(l.icon), h('span', {}, l.label));
-  const albumList = h('ul', { class: 'nav-list album-nav', role: 'list', 'data-testid': 'sidebar-albums' });
+  const albumList = h('ul', { class: 'nav-list album-nav', 'data-testid': 'sidebar-albums' });
   const newAlbum = h('button', {
     type: 'button', class: 'btn icon small ghost', 'data-testid': 'album-create-sidebar', aria: { label: 'New album' },
     onclick: () => createAlbumFlow(),
@@ -40,11 +40,13 @@ export function createShell() {
   const live = h('div', { class: 'live-status', 'data-testid': 'live-status', role: 'status', 'data-state': 'connecting' },
     h('span', { class: 'live-dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
 
+  const skip = h('button', { type: 'button', class: 'skip-link', onclick: () => { const t = main.querySelector('[tabindex="0"], h1') || main; if (t.tabIndex < 0 && t !== main) t.tabIndex = -1; t.focus(); } }, 'Skip to content');
   const sidebar = h('aside', { class: 'sidebar', id: 'sidebar', 'data-testid': 'sidebar', aria: { label: 'Sidebar' } },
+    skip,
     h('div', { class: 'brand' }, h('img', { src: '/favicon.svg', alt: '', width: '28', height: '28' }), h('span', { class: 'brand-name' }, 'Sepia'),
       h('button', { type: 'button', class: 'btn icon ghost small drawer-close', aria: { label: 'Close menu' }, onclick: () => closeMenu() }, icon('close'))),
     h('nav', { class: 'nav', aria: { label: 'Library' } },
-      h('ul', { class: 'nav-list', role: 'list' }, LIBRARY_LINKS.map((l) => h('li', {}, navLink(l))))),
+      h('ul', { class: 'nav-list' }, LIBRARY_LINKS.map((l) => h('li', {}, navLink(l))))),
     h('div', { class: 'nav-heading' },
       h('a', { href: '#/albums', class: 'nav-heading-link', 'data-route': 'albums', 'data-testid': 'nav-albums' }, 'Albums'), newAlbum),
     h('nav', { class: 'nav nav-albums', aria: { label: 'Albums' } }, albumList),
@@ -58,9 +60,8 @@ export function createShell() {
     tab('library', 'Library', 'photos', 'tab-library'), tab('favorites', 'Favorites', 'heart', 'tab-favorites'),
     tab('albums', 'Albums', 'albums', 'tab-albums'), tab('settings', 'Settings', 'gear', 'tab-settings'));
   const scrim = h('div', { class: 'drawer-scrim', onclick: () => closeMenu() });
-  const skip = h('button', { type: 'button', class: 'skip-link', onclick: () => { const t = main.querySelector('[tabindex="0"], h1') || main; if (t.tabIndex < 0 && t !== main) t.tabIndex = -1; t.focus(); } }, 'Skip to content');
   const overlay = h('div', { class: 'overlay-root', id: 'overlay-root' });
-  const root = h('div', { class: 'shell' }, skip, sidebar, scrim, main, tabbar, overlay);
+  const root = h('div', { class: 'shell' }, sidebar, scrim, main, tabbar, overlay);
 
   function renderAlbums() {
     clear(albumList);
@@ -109,5 +110,5 @@ export function createShell() {
 
   store.on('albums', renderAlbums);
   renderAlbums();
-  return { root, main, overlay, setActive, openMenu, closeMenu, setLive, get menuOpen() { return menuOpen; } };
+  return { root, main, overlay, sidebar, setActive, openMenu, closeMenu, setLive, get menuOpen() { return menuOpen; } };
 }

@@ -85,7 +85,7 @@ class UploadQueue {
     this.title = h('h2', { class: 'upload-title', id: 'upload-title' }, 'Uploading');
     this.overallBar = h('progress', { class: 'progress', max: '100', value: '0', aria: { label: 'Overall upload progress' }, 'data-testid': 'upload-overall' });
     this.summary = h('p', { class: 'upload-summary', role: 'status' });
-    this.list = h('ul', { class: 'upload-list', role: 'list' });
+    this.list = h('ul', { class: 'upload-list' });
     this.toggleBtn = h('button', { type: 'button', class: 'btn icon small ghost', aria: { label: 'Collapse upload list', expanded: 'true' }, onclick: () => this.toggle() }, icon('chevronDown'));
     this.closeBtn = h('button', { type: 'button', class: 'btn icon small ghost', 'data-testid': 'upload-close', aria: { label: 'Close upload panel' }, onclick: () => this.close() }, icon('close'));
     this.panel = h('section', { class: 'upload-panel', 'data-testid': 'upload-panel', aria: { labelledby: 'upload-title' } },

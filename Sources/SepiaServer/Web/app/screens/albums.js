@@ -15,8 +15,8 @@ const SMART = [
 ];
 
 export function mountAlbums(container, params, ctx) {
-  const list = h('ul', { class: 'album-grid', role: 'list', 'data-testid': 'album-list' });
-  const smart = h('ul', { class: 'smart-list', role: 'list' });
+  const list = h('ul', { class: 'album-grid', 'data-testid': 'album-list' });
+  const smart = h('ul', { class: 'smart-list' });
   const create = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'album-create', aria: { label: 'New Album' }, onclick: () => createAlbumFlow() }, icon('plus'), h('span', { class: 'label-wide' }, 'New Album'));
   const el = h('section', { class: 'screen albums-screen', aria: { labelledby: 'albums-title' } },
     h('header', { class: 'topbar' },

@@ -183,7 +183,7 @@ export function mountDetail(container, params, ctx) {
     const m = a.metadata || {};
     const pick = (...keys) => { for (const k of keys) if (m[k] != null && m[k] !== '') return m[k]; return null; };
     const rows = [];
-    const row = (label, value, testid) => { if (value != null && value !== '') rows.push(h('div', { class: 'info-row', 'data-testid': testid }, h('dt', {}, label), h('dd', {}, value))); };
+    const row = (label, value, testid) => { if (value != null && value !== '') rows.push(h('dt', {}, label), h('dd', { 'data-testid': testid }, value)); };
     row('Date', formatDate(a.creationDate, a.creationDateOffset, { weekday: true }), 'info-date');
     row('Time zone', a.creationDateOffset != null ? formatOffset(a.creationDateOffset) : 'Unknown (shown in your time zone)', 'info-offset');
     row('Camera', [a.cameraMake, a.cameraModel].filter(Boolean).join(' ').replace(/^(\w+) \1 /i, '$1 '), 'info-camera');

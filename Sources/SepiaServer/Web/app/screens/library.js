@@ -168,6 +168,7 @@ export function mountLibrary(container, params, ctx) {
       status.replaceChildren(h('div', { class: 'empty', 'data-testid': 'empty-state' }, icon(e.icon, { cls: 'empty-icon' }), h('h2', {}, e.title), h('p', {}, e.text), emptyActions));
     } else status.replaceChildren();
     scrubber?.update();
+    grid.el.hidden = !total;
     selectBtn.disabled = !total;
   }
   offs.push(source.on('layout', afterLayout));

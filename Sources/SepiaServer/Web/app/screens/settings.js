@@ -66,7 +66,7 @@ export function mountSettings(container, params, ctx) {
   }
 
   // ----- API tokens
-  const tokenList = h('ul', { class: 'rows', role: 'list', 'data-testid': 'token-list' }, h('li', { class: 'hint' }, 'Loading…'));
+  const tokenList = h('ul', { class: 'rows', 'data-testid': 'token-list' }, h('li', { class: 'hint' }, 'Loading…'));
   const tnId = 'tok-name-' + uid();
   const taId = 'tok-acc-' + uid();
   const talId = 'tok-alb-' + uid();
@@ -140,7 +140,7 @@ export function mountSettings(container, params, ctx) {
   }
 
   // ----- Share links
-  const shareList = h('ul', { class: 'rows', role: 'list', 'data-testid': 'share-list' }, h('li', { class: 'hint' }, 'Loading…'));
+  const shareList = h('ul', { class: 'rows', 'data-testid': 'share-list' }, h('li', { class: 'hint' }, 'Loading…'));
   scroller.append(card('Share links', 'sh-' + uid(), h('p', { class: 'hint' }, 'Links you created for photos and albums. Anyone with a link can see what it shows until it expires or you revoke it.'), shareList));
 
   async function loadShares() {
@@ -172,7 +172,7 @@ export function mountSettings(container, params, ctx) {
   scroller.append(usersCard);
 
   async function loadUsers() {
-    const userList = h('ul', { class: 'rows', role: 'list', 'data-testid': 'user-list' });
+    const userList = h('ul', { class: 'rows', 'data-testid': 'user-list' });
     try {
       const { users } = await api.users();
       const inviteBtn = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'user-invite', onclick: invite }, icon('plus'), 'Invite Someone');

@@ -59,7 +59,7 @@ export function mountShare(container, params) {
   function showAlbum(data) {
     const assets = data.assets || [];
     const px = bucket(Math.ceil(200 * dpr()));
-    const grid = h('ul', { class: 'share-grid', role: 'list', 'data-testid': 'share-grid' },
+    const grid = h('ul', { class: 'share-grid', 'data-testid': 'share-grid' },
       assets.map((a, i) => h('li', {}, h('button', { type: 'button', class: 'share-cell', 'data-testid': 'share-cell', aria: { label: `Photo ${i + 1} of ${assets.length}` }, onclick: () => viewer(i) },
         h('img', { src: img(a.id, px, 'fill'), alt: '', loading: 'lazy', decoding: 'async' })))));
     main.replaceChildren(...[
