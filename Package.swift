@@ -16,11 +16,19 @@ let package = Package(
         .library(name: "SepiaCodecs", targets: ["SepiaCodecs"]),
         .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
         .library(name: "SepiaLibrary", targets: ["SepiaLibrary"]),
+        .library(name: "SepiaServer", targets: ["SepiaServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries, reached only from SepiaCodecs.
@@ -49,12 +57,32 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings),
+        // The HTTP server and the web app: the library over HTTP, accounts, tokens and share links.
+        .target(
+            name: "SepiaServer",
+            dependencies: [
+                "SepiaImage", "SepiaCodecs", "SepiaLibrary",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Web")],
+            swiftSettings: swiftSettings),
         // The `sepia` command.
         .executableTarget(
             name: "SepiaCLI",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaLibrary",
+                "SepiaImage", "SepiaCodecs", "SepiaLibrary", "SepiaServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
 
@@ -64,6 +92,14 @@ let package = Package(
         .testTarget(
             name: "SepiaLibraryTests",
             dependencies: ["SepiaLibrary", "SepiaCodecs", "SepiaImage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaServerTests",
+            dependencies: [
+                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary"], swiftSettings: swiftSettings),

@@ -32,6 +32,17 @@ public struct EditRecipe: Codable, Hashable, Sendable {
             self.filter = filter
             self.parameters = parameters
         }
+
+        /// Decodes a step; `parameters` may be left out when every parameter keeps its default.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            filter = try container.decode(String.self, forKey: .filter)
+            parameters = try container.decodeIfPresent([String: FilterValue].self, forKey: .parameters) ?? [:]
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case filter, parameters
+        }
     }
 
     /// The format identifier of this recipe.

@@ -89,18 +89,18 @@ public enum FilterRegistry {
         return values
     }
 
+    /// Instafilter's single slider (`applyProcessing()`): the Core Image keys it drives and the factor each
+    /// gets: the intensity key `t`, a radius `t × 200`, a scale `t × 10`.
+    public static let sliderScales: [(coreImageKey: String, scale: Double)] = [("inputIntensity", 1), ("inputRadius", 200), ("inputScale", 10)]
+
     /// Instafilter's single slider (`applyProcessing()`): for `t` in 0…1, the intensity key gets `t`, a radius
     /// `t × 200` and a scale `t × 10`, each clamped into the parameter's valid range. Filters without those keys
     /// get nothing.
     public static func sliderParameters(for descriptor: FilterDescriptor, intensity t: Double) -> [String: FilterValue] {
         var values: [String: FilterValue] = [:]
         for parameter in descriptor.parameters {
-            switch parameter.coreImageKey {
-            case "inputIntensity": values[parameter.key] = .number(parameter.clamp(t))
-            case "inputRadius": values[parameter.key] = .number(parameter.clamp(t * 200))
-            case "inputScale": values[parameter.key] = .number(parameter.clamp(t * 10))
-            default: continue
-            }
+            guard let scale = sliderScales.first(where: { $0.coreImageKey == parameter.coreImageKey })?.scale else { continue }
+            values[parameter.key] = .number(parameter.clamp(t * scale))
         }
         return values
     }

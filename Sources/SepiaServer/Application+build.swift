@@ -1,0 +1,124 @@
+import Foundation
+public import Hummingbird
+public import Logging
+import SepiaImage
+import SepiaLibrary
+import ServiceLifecycle
+
+/// What a running server tells whoever started it.
+public struct ServerEvents: Sendable {
+    /// Called while the application is built, when no account exists yet, with the one-time setup token of
+    /// the owner's account (the link is `<base URL>/setup?token=<token>`).
+    public var setupTokenCreated: @Sendable (_ token: String) -> Void
+    /// Called once the server listens, with its base URL and, while no account exists, the setup link.
+    public var serverRunning: @Sendable (_ baseURL: String, _ setupURL: String?) -> Void
+
+    /// Events; by default nobody listens.
+    public init(
+        setupTokenCreated: @escaping @Sendable (String) -> Void = { _ in },
+        serverRunning: @escaping @Sendable (String, String?) -> Void = { _, _ in }
+    ) {
+        self.setupTokenCreated = setupTokenCreated
+        self.serverRunning = serverRunning
+    }
+}
+
+/// Builds Sepia's server: the JSON API under `/api/v1`, the change stream, share links, health and metrics,
+/// and the web app — on the owner's library and the server's own database, both opened (and created) here,
+/// so that a broken library or data folder stops the server before it listens.
+///
+/// Tests call it and run the result in process (`app.test(.router)`) or live (`app.test(.live)`); `sepia
+/// serve` runs it with graceful shutdown on SIGTERM and SIGINT.
+///
+/// ```swift
+/// let app = try await buildApplication(ServerConfiguration(libraryPath: "/srv/photos"))
+/// try await app.runService()
+/// ```
+public func buildApplication(
+    _ configuration: ServerConfiguration, logger: Logger = Logger(label: "sepia.server"), events: ServerEvents = ServerEvents()
+) async throws -> some ApplicationProtocol {
+    do {
+        try FileManager.default.createDirectory(atPath: configuration.dataPath, withIntermediateDirectories: true)
+    } catch {
+        throw APIError.internalError("cannot create the data folder \(configuration.dataPath): \(error.localizedDescription)")
+    }
+    let accounts = try AccountStore(path: configuration.dataPath + "/server.sqlite")
+    let libraries = LibraryRegistry(configuration: configuration, renderContext: RenderContext())
+    _ = try libraries.openOwnerLibrary()
+    var catalog = try FilterCatalog.bundled().map { ServerServices.CatalogEntry(item: $0, group: "FilterData") }
+    catalog += FilterCatalog.instafilter.map { ServerServices.CatalogEntry(item: $0, group: "Instafilter") }
+    let metrics = ServerMetrics()
+    let services = ServerServices(
+        configuration: configuration, accounts: accounts, libraries: libraries, hasher: PasswordHasher(cost: configuration.passwordCost),
+        throttle: LoginThrottle(), metrics: metrics,
+        json: JSONBody(maximumBytes: configuration.maximumJSONBytes, maximumDepth: configuration.maximumJSONDepth),
+        imports: AsyncSemaphore(limit: ProcessInfo.processInfo.activeProcessorCount), catalog: catalog,
+        proxies: try TrustedProxies(configuration.trustedProxies))
+
+    var created: String?
+    if try accounts.userCount() == 0 {
+        let (secret, _) = try accounts.createSetupToken(kind: .owner, lifetime: configuration.setupLinkLifetime, createdBy: nil)
+        created = secret
+        events.setupTokenCreated(secret)
+    }
+    let setupToken = created
+
+    let router = buildRouter(services: services, logger: logger)
+    let app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sepia"),
+        services: [LibraryShutdown(libraries: libraries)],
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            let base =
+                configuration.publicURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
+                ?? "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)"
+            events.serverRunning(base, setupToken.map { base + "/setup?token=" + $0 })
+        },
+        logger: logger)
+    return app
+}
+
+/// The routes, each under the permission it needs, and the middleware every request goes through.
+func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ResponseMiddleware(metrics: services.metrics))
+    router.add(middleware: ClientAddressMiddleware(proxies: services.proxies, publicURLIsSecure: services.configuration.isSecure))
+    router.add(
+        middleware: AuthenticationMiddleware(
+            accounts: services.accounts, libraries: services.libraries, sessionLifetime: services.configuration.sessionLifetime))
+
+    let api = "/api/v1"
+    router.addRoutes(AuthController(services: services).endpoints, atPath: RouterPath(api))
+    router.addRoutes(TokenController(services: services).endpoints, atPath: RouterPath(api + "/tokens"))
+    router.addRoutes(ShareController(services: services).endpoints, atPath: RouterPath(api + "/shares"))
+    router.addRoutes(SharedController(services: services).endpoints, atPath: RouterPath(api + "/shared"))
+    router.addRoutes(UserController(services: services).endpoints, atPath: RouterPath(api + "/users"))
+    router.addRoutes(AssetController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
+    router.addRoutes(RenditionController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
+    router.addRoutes(EditController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
+    router.addRoutes(FilterController(services: services).endpoints, atPath: RouterPath(api + "/filters"))
+    router.addRoutes(AlbumController(services: services).endpoints, atPath: RouterPath(api + "/albums"))
+    router.addRoutes(CollectionController(services: services).endpoints, atPath: RouterPath(api + "/collections"))
+    router.addRoutes(ChangeController(services: services).endpoints, atPath: RouterPath(api + "/changes"))
+    router.addRoutes(OperationsController(services: services).endpoints)
+    router.addRoutes(WebAppController(root: webRoot(services.configuration)).endpoints)
+    return router
+}
+
+/// The folder the web app is served from.
+func webRoot(_ configuration: ServerConfiguration) -> String {
+    if let root = configuration.webRoot { return root }
+    if let root = ProcessInfo.processInfo.environment["SEPIA_WEB_ROOT"], !root.isEmpty { return root }
+    return (Bundle.module.resourcePath ?? Bundle.module.bundlePath) + "/Web"
+}
+
+/// Closes the libraries once the server has finished its requests (services shut down after the server).
+struct LibraryShutdown: Service {
+    let libraries: LibraryRegistry
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        libraries.closeAll()
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Hummingbird
+import SepiaCodecs
+import SepiaLibrary
+
+/// Photos: listing with PhotoKit's fetch options and cursors, uploads, details, favourite and hidden flags,
+/// deletion: `/api/v1/assets`.
+struct AssetController {
+    let services: ServerServices
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.group().add(middleware: PermissionMiddleware(permission: .read))
+            .get(use: list)
+            .get(":id", use: get)
+        routes.group().add(middleware: PermissionMiddleware(permission: .upload))
+            .post(use: UploadHandler(services: services).upload)
+        routes.group().add(middleware: PermissionMiddleware(permission: .write))
+            .patch(":id", use: update)
+            .delete(":id", use: delete)
+            .patch(use: updateMany)
+            .post("delete", use: deleteMany)
+        return routes
+    }
+
+    struct UpdateRequest: Decodable {
+        var isFavorite: Bool?
+        var isHidden: Bool?
+    }
+
+    struct UpdateManyRequest: Decodable {
+        var ids: [String]
+        var isFavorite: Bool?
+        var isHidden: Bool?
+    }
+
+    struct DeleteManyRequest: Decodable {
+        var ids: [String]
+    }
+
+    struct AssetList: ResponseEncodable {
+        var assets: [AssetResponse]
+    }
+
+    struct Deleted: ResponseEncodable {
+        var deleted: Int
+    }
+
+    /// `GET /assets`: a page of the photos the query selects.
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> AssetPageResponse {
+        let identity = try context.requireIdentity()
+        let library = identity.photoLibrary
+        let query = Query(request: request)
+        var options = FetchOptions()
+        var predicates: [AssetPredicate] = []
+        var album: Album?
+        if let albumID = try query.string("album", maximumLength: 64) {
+            if let smart = SmartAlbum(id: albumID) {
+                guard identity.albumLimit == nil else { throw Identity.noAlbum(albumID) }
+                album = try library.smartAlbums().first { $0.id == smart.id }
+            } else {
+                album = try identity.visibleAlbum(albumID)
+            }
+        } else if let limit = identity.albumLimit {
+            predicates.append(.inAlbums(limit))
+        }
+        if try query.bool("favorites") == true { predicates.append(.isFavorite) }
+        if try query.bool("edited") == true { predicates.append(.hasAdjustments) }
+        if try query.bool("hidden") == true {
+            predicates.append(.isHidden)
+            options.includeHiddenAssets = true
+        }
+        if try query.bool("includeHidden") == true { options.includeHiddenAssets = true }
+        if let mediaType = try query.oneOf("mediaType", ["image"]) { predicates.append(.mediaType(mediaType == "image" ? .image : .unknown)) }
+        let year = try query.int("year", in: 1...9999)
+        let month = try query.int("month", in: 1...12)
+        switch (year, month) {
+        case (let y?, let m?): predicates.append(.creationMonth(year: y, month: m))
+        case (let y?, nil): predicates.append(.creationYear(y))
+        case (nil, .some): throw APIError.badRequest("'month' needs a 'year'")
+        case (nil, nil): break
+        }
+        let sortKeys = AssetSortDescriptor.Key.allCases.map(\.rawValue)
+        let sort = try query.oneOf("sort", sortKeys)
+        let order = try query.oneOf("order", ["asc", "desc"])
+        if let sort, let key = AssetSortDescriptor.Key(rawValue: sort) {
+            options.sortDescriptors = [AssetSortDescriptor(key, ascending: order == "asc")]
+        } else if album?.isEditable != true {
+            options.sortDescriptors = [AssetSortDescriptor(.creationDate, ascending: order == "asc")]
+        }
+        options.predicate = predicates.reduce(nil) { combined, next in combined.map { $0 && next } ?? next }
+        let limit = try query.int("limit", in: 1...500) ?? 100
+        let cursor = try query.string("cursor", maximumLength: 4096).map { try AssetCursor(token: $0) }
+        let page = try library.fetchAssetPage(album, options: options, after: cursor, limit: limit)
+        return AssetPageResponse(assets: page.assets.map { AssetResponse($0) }, nextCursor: page.nextCursor?.token, total: page.total)
+    }
+
+    /// `GET /assets/{id}`: one photo, with the metadata of its original.
+    @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        return AssetResponse(asset, metadata: AssetResponse.metadata(of: asset, in: identity.photoLibrary) ?? .init())
+    }
+
+    /// `PATCH /assets/{id}`: favourite and hidden flags.
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let body = try await services.json.decode(UpdateRequest.self, from: request)
+        try await apply(favorite: body.isFavorite, hidden: body.isHidden, to: [asset], in: identity.photoLibrary)
+        return AssetResponse(try identity.photoLibrary.asset(asset.id))
+    }
+
+    /// `PATCH /assets`: the same flags on many photos, all or none.
+    @Sendable func updateMany(_ request: Request, context: AppRequestContext) async throws -> AssetList {
+        let identity = try context.requireIdentity()
+        let body = try await services.json.decode(UpdateManyRequest.self, from: request)
+        let assets = try identity.visibleAssets(body.ids)
+        try await apply(favorite: body.isFavorite, hidden: body.isHidden, to: assets, in: identity.photoLibrary)
+        return AssetList(assets: try identity.photoLibrary.assets(assets.map(\.id)).map { AssetResponse($0) })
+    }
+
+    /// `DELETE /assets/{id}`.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        try await identity.photoLibrary.performChanges { $0.deleteAssets([asset.id]) }
+        identity.library.previews.forget(assetID: asset.id)
+        return .noContent
+    }
+
+    /// `POST /assets/delete`: many photos, all or none.
+    @Sendable func deleteMany(_ request: Request, context: AppRequestContext) async throws -> Deleted {
+        let identity = try context.requireIdentity()
+        let body = try await services.json.decode(DeleteManyRequest.self, from: request)
+        let ids = Array(Set(try identity.visibleAssets(body.ids).map(\.id)))
+        try await identity.photoLibrary.performChanges { $0.deleteAssets(ids) }
+        for id in ids { identity.library.previews.forget(assetID: id) }
+        return Deleted(deleted: ids.count)
+    }
+
+    private func apply(favorite: Bool?, hidden: Bool?, to assets: [Asset], in library: PhotoLibrary) async throws {
+        guard favorite != nil || hidden != nil else { throw APIError.unprocessable("give isFavorite, isHidden or both") }
+        try await library.performChanges { changes in
+            for asset in assets {
+                if let favorite { changes.setFavorite(favorite, for: asset.id) }
+                if let hidden { changes.setHidden(hidden, for: asset.id) }
+            }
+        }
+    }
+}

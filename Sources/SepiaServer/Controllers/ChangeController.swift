@@ -1,0 +1,139 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SepiaLibrary
+import ServiceLifecycle
+
+/// The live change stream: `GET /api/v1/changes`, Server-Sent Events read from the library's change log, so
+/// commits by any process show up (this server, `sepia import`, another server on the same library).
+struct ChangeController {
+    let services: ServerServices
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.group().add(middleware: PermissionMiddleware(permission: .read))
+            .get(use: stream)
+        return routes
+    }
+
+    /// What one event reports.
+    struct ChangeEvent: Encodable {
+        struct Lists: Encodable {
+            var inserted: [String] = []
+            var updated: [String] = []
+            var deleted: [String] = []
+        }
+
+        var generation: Int64
+        var assets = Lists()
+        var albums = Lists()
+    }
+
+    private enum Wake: Sendable {
+        case commit
+        case heartbeat
+    }
+
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let library = identity.photoLibrary
+        let header = try request.headers[.lastEventID] ?? Query(request: request).string("since", maximumLength: 20)
+        let since = try header.map { header -> Int64 in
+            guard let value = Int64(header), value >= 0 else {
+                throw APIError.badRequest("Last-Event-ID (or 'since') must be a change generation, a whole number")
+            }
+            return value
+        }
+        let start = try library.currentGeneration()
+        let heartbeat = services.configuration.heartbeatInterval
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", .xAccelBuffering: "no",
+        ]
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let (wakes, continuation) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingNewest(4))
+                let commits = Task {
+                    for await _ in library.commits() { continuation.yield(.commit) }
+                }
+                let beats = Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: heartbeat)
+                        continuation.yield(.heartbeat)
+                    }
+                }
+                defer {
+                    commits.cancel()
+                    beats.cancel()
+                }
+                try await withGracefulShutdownHandler {
+                    var last = since ?? start
+                    try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                    if since == nil { try await writer.write(ByteBuffer(string: "id: \(start)\nevent: ready\ndata: {\"generation\":\(start)}\n\n")) }
+                    try await send(after: &last, identity: identity, writer: &writer)
+                    for await wake in wakes {
+                        switch wake {
+                        case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                        case .commit: try await send(after: &last, identity: identity, writer: &writer)
+                        }
+                    }
+                } onGracefulShutdown: {
+                    continuation.finish()
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// Writes the changes after `last` as events, a thousand log entries at most per event, and advances
+    /// `last`. When the log no longer reaches back to `last`, writes a reset and continues from now.
+    private func send(after last: inout Int64, identity: Identity, writer: inout any ResponseBodyWriter) async throws {
+        let library = identity.photoLibrary
+        while true {
+            guard let entries = try library.changeLog(after: last, limit: 1000) else {
+                last = try library.currentGeneration()
+                try await writer.write(ByteBuffer(string: "id: \(last)\nevent: reset\ndata: {\"generation\":\(last)}\n\n"))
+                return
+            }
+            guard let newest = entries.last?.generation else { return }
+            var event = ChangeEvent(generation: newest)
+            let visible = try visibleAssets(in: entries, identity: identity)
+            for entry in entries {
+                switch entry.entity {
+                case .asset:
+                    guard visible?.contains(entry.id) ?? true else { continue }
+                    append(entry, to: &event.assets)
+                case .album:
+                    guard identity.albumLimit?.contains(entry.id) ?? true else { continue }
+                    append(entry, to: &event.albums)
+                }
+            }
+            last = newest
+            let data = try JSONEncoder().encode(event)
+            try await writer.write(ByteBuffer(string: "id: \(newest)\nevent: change\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"))
+            if entries.count < 1000 { return }
+        }
+    }
+
+    /// For a limited credential, which changed assets it may hear of: those in its albums now (deletions are
+    /// heard through their albums' updates). Nil when it sees everything.
+    private func visibleAssets(in entries: [LibraryChange], identity: Identity) throws -> Set<String>? {
+        guard let limit = identity.albumLimit else { return nil }
+        let ids = Array(Set(entries.filter { $0.entity == .asset && $0.operation != .delete }.map(\.id)))
+        guard !ids.isEmpty else { return [] }
+        let options = FetchOptions(predicate: .identifiers(ids) && .inAlbums(limit), includeHiddenAssets: true)
+        return Set(try identity.photoLibrary.fetchAssetPage(options: options, limit: ids.count).assets.map(\.id))
+    }
+
+    private func append(_ entry: LibraryChange, to lists: inout ChangeEvent.Lists) {
+        switch entry.operation {
+        case .insert:
+            if !lists.inserted.contains(entry.id) { lists.inserted.append(entry.id) }
+        case .update:
+            if !lists.updated.contains(entry.id) && !lists.inserted.contains(entry.id) { lists.updated.append(entry.id) }
+        case .delete:
+            lists.inserted.removeAll { $0 == entry.id }
+            lists.updated.removeAll { $0 == entry.id }
+            if !lists.deleted.contains(entry.id) { lists.deleted.append(entry.id) }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SepiaCodecs
+import SepiaImage
+import SepiaLibrary
+
+/// Non-destructive editing: the current edit and the history, saving and reverting, previews that are not
+/// saved, and the filter strip: `/api/v1/assets/{id}/edit`, `/preview`, `/strip`.
+struct EditController {
+    let services: ServerServices
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.group().add(middleware: PermissionMiddleware(permission: .read))
+            .get(":id/edit", use: history)
+            .post(":id/preview", use: preview)
+            .get(":id/strip", use: strip)
+        routes.group().add(middleware: PermissionMiddleware(permission: .write))
+            .put(":id/edit", use: save)
+            .delete(":id/edit", use: revert)
+        return routes
+    }
+
+    struct EditResponse: Encodable {
+        var id: String
+        var creationDate: Date
+        var recipe: EditRecipe?
+        var formatIdentifier: String
+        var formatVersion: String
+        var isCurrent: Bool
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(creationDate, forKey: .creationDate)
+            try c.encode(recipe, forKey: .recipe)
+            try c.encode(formatIdentifier, forKey: .formatIdentifier)
+            try c.encode(formatVersion, forKey: .formatVersion)
+            try c.encode(isCurrent, forKey: .isCurrent)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, creationDate, recipe, formatIdentifier, formatVersion, isCurrent }
+    }
+
+    struct HistoryResponse: ResponseEncodable {
+        var current: EditResponse?
+        var history: [EditResponse]
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(current, forKey: .current)
+            try c.encode(history, forKey: .history)
+        }
+
+        enum CodingKeys: String, CodingKey { case current, history }
+    }
+
+    struct PreviewRequest: Decodable {
+        var recipe: EditRecipe
+        var size: String?
+        var format: String?
+    }
+
+    /// `GET /assets/{id}/edit`.
+    @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> HistoryResponse {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let edits = try identity.photoLibrary.adjustments(of: asset).map { adjustment in
+            EditResponse(
+                id: adjustment.id, creationDate: adjustment.creationDate, recipe: try? adjustment.data.recipe(),
+                formatIdentifier: adjustment.data.formatIdentifier, formatVersion: adjustment.data.formatVersion,
+                isCurrent: adjustment.id == asset.currentAdjustmentID)
+        }
+        return HistoryResponse(current: edits.first(where: \.isCurrent), history: edits)
+    }
+
+    /// `PUT /assets/{id}/edit`: saves a recipe as the photo's current version.
+    @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let recipe = try validated(try await services.json.decode(EditRecipe.self, from: request))
+        let start = ContinuousClock.now
+        let edited = try await identity.photoLibrary.edit(asset, recipe: recipe)
+        services.metrics.recordRender("edit", duration: ContinuousClock.now - start)
+        return AssetResponse(edited)
+    }
+
+    /// `DELETE /assets/{id}/edit`: back to the original.
+    @Sendable func revert(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        return AssetResponse(try await identity.photoLibrary.revert(asset))
+    }
+
+    /// `POST /assets/{id}/preview`: a recipe rendered on the photo at a display size, not saved.
+    @Sendable func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let body = try await services.json.decode(PreviewRequest.self, from: request)
+        let recipe = try validated(body.recipe)
+        let size = try RenditionRequest.parseSize(body.size, maximum: 2048) ?? IntSize(width: 1024, height: 1024)
+        let format: ImageFormat
+        switch body.format?.lowercased() {
+        case nil, "jpeg", "jpg": format = .jpeg
+        case "webp": format = .webp
+        case let other?: throw APIError.badRequest("format '\(other)' is not one of jpeg, webp")
+        }
+        let start = ContinuousClock.now
+        let rendition = try await identity.library.previews.preview(of: asset, recipe: recipe, size: size, format: format)
+        services.metrics.recordRender("preview", duration: ContinuousClock.now - start)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: format == .webp ? "image/webp" : "image/jpeg", .cacheControl: "no-store",
+                .contentLength: String(rendition.data.count),
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: rendition.data)))
+    }
+
+    /// `GET /assets/{id}/strip?size=N`: every catalog entry on the photo, side by side.
+    @Sendable func strip(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let tile = try Query(request: request).int("size", in: 32...512) ?? 160
+        let start = ContinuousClock.now
+        let steps = services.catalog.map { $0.step(intensity: $0.intensity) }
+        let rendition = try await identity.library.previews.strip(of: asset, steps: steps, tile: tile)
+        services.metrics.recordRender("strip", duration: ContinuousClock.now - start)
+        var headers: HTTPFields = [
+            .eTag: "\"" + rendition.contentTag + "\"", .cacheControl: "private, no-cache",
+            .xSepiaStripCount: String(services.catalog.count),
+        ]
+        if RenditionController.matches(request, etag: rendition.contentTag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "image/jpeg"
+        headers[.contentLength] = String(rendition.data.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: rendition.data)))
+    }
+
+    /// Checks a recipe from a request: its format, its length, and every step against its filter.
+    private func validated(_ recipe: EditRecipe) throws -> EditRecipe {
+        guard EditRecipe.canHandle(formatIdentifier: recipe.formatIdentifier, formatVersion: recipe.formatVersion) else {
+            throw FilterError.unsupportedRecipe(formatIdentifier: recipe.formatIdentifier, formatVersion: recipe.formatVersion)
+        }
+        let limit = services.configuration.maximumRecipeSteps
+        guard recipe.steps.count <= limit else {
+            throw APIError.unprocessable("the recipe has \(recipe.steps.count) steps; at most \(limit) are allowed")
+        }
+        _ = try recipe.makeFilters()
+        return recipe
+    }
+}

@@ -1,0 +1,128 @@
+import Hummingbird
+import SepiaImage
+
+/// The filters and the catalog the editor shows: `/api/v1/filters`.
+struct FilterController {
+    let services: ServerServices
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.group().add(middleware: PermissionMiddleware(permission: .anyone))
+            .get(use: list)
+            .get("catalog", use: catalog)
+        return routes
+    }
+
+    struct ParameterInfo: Encodable {
+        var key: String
+        var coreImageKey: String
+        var kind: String
+        var displayName: String
+        var summary: String
+        var defaultValue: FilterValue
+        var minimum: Double?
+        var maximum: Double?
+        var sliderMinimum: Double?
+        var sliderMaximum: Double?
+        var identity: FilterValue?
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(key, forKey: .key)
+            try c.encode(coreImageKey, forKey: .coreImageKey)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(displayName, forKey: .displayName)
+            try c.encode(summary, forKey: .summary)
+            try c.encode(defaultValue, forKey: .defaultValue)
+            try c.encode(minimum, forKey: .minimum)
+            try c.encode(maximum, forKey: .maximum)
+            try c.encode(sliderMinimum, forKey: .sliderMinimum)
+            try c.encode(sliderMaximum, forKey: .sliderMaximum)
+            try c.encode(identity, forKey: .identity)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case key, coreImageKey, kind, displayName, summary, defaultValue, minimum, maximum, sliderMinimum, sliderMaximum, identity
+        }
+    }
+
+    struct FilterInfo: Encodable {
+        var name: String
+        var coreImageName: String
+        var displayName: String
+        var categories: [String]
+        var summary: String
+        var inputKeys: [String]
+        var parameters: [ParameterInfo]
+    }
+
+    struct FilterList: ResponseEncodable {
+        var filters: [FilterInfo]
+    }
+
+    struct SliderKey: Encodable {
+        var key: String
+        var scale: Double
+        var minimum: Double?
+        var maximum: Double?
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(key, forKey: .key)
+            try c.encode(scale, forKey: .scale)
+            try c.encode(minimum, forKey: .minimum)
+            try c.encode(maximum, forKey: .maximum)
+        }
+
+        enum CodingKeys: String, CodingKey { case key, scale, minimum, maximum }
+    }
+
+    struct CatalogItem: Encodable {
+        var index: Int
+        var name: String
+        var filter: String
+        var parameters: [String: FilterValue]
+        var group: String
+        var intensity: Double
+        var slider: [SliderKey]
+    }
+
+    struct Catalog: ResponseEncodable {
+        var items: [CatalogItem]
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> FilterList {
+        FilterList(
+            filters: FilterRegistry.descriptors.map { d in
+                FilterInfo(
+                    name: d.name, coreImageName: d.coreImageName, displayName: d.displayName, categories: d.categories.map(\.rawValue),
+                    summary: d.summary, inputKeys: d.inputKeys,
+                    parameters: d.parameters.map { p in
+                        ParameterInfo(
+                            key: p.key, coreImageKey: p.coreImageKey, kind: p.kind.rawValue, displayName: p.displayName, summary: p.summary,
+                            defaultValue: p.defaultValue, minimum: p.minimum, maximum: p.maximum, sliderMinimum: p.sliderMinimum,
+                            sliderMaximum: p.sliderMaximum, identity: p.identity)
+                    })
+            })
+    }
+
+    @Sendable func catalog(_ request: Request, context: AppRequestContext) async throws -> Catalog {
+        Catalog(
+            items: services.catalog.enumerated().map { index, entry in
+                CatalogItem(
+                    index: index, name: entry.item.name, filter: entry.item.filter, parameters: entry.item.parameters, group: entry.group,
+                    intensity: entry.intensity, slider: Self.slider(for: entry.item.filter))
+            })
+    }
+
+    /// Instafilter's slider on a filter: the keys it drives, each value t × scale clamped to the parameter's
+    /// range (``FilterRegistry/sliderParameters(for:intensity:)``).
+    static func slider(for filter: String) -> [SliderKey] {
+        guard let descriptor = FilterRegistry.type(named: filter)?.descriptor else { return [] }
+        return descriptor.parameters.compactMap { p in
+            FilterRegistry.sliderScales.first { $0.coreImageKey == p.coreImageKey }.map {
+                SliderKey(key: p.coreImageKey, scale: $0.scale, minimum: p.minimum, maximum: p.maximum)
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SepiaCodecs
+import SepiaImage
+import SepiaLibrary
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A photo's pixels: renditions of its current version, its original, its current version at full size:
+/// `/api/v1/assets/{id}/image`, `/original`, `/current`.
+struct RenditionController {
+    let services: ServerServices
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.group().add(middleware: PermissionMiddleware(permission: .read))
+            .get(":id/image", use: image)
+            .get(":id/original", use: original)
+            .get(":id/current", use: current)
+        return routes
+    }
+
+    /// `GET /assets/{id}/image`.
+    @Sendable func image(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        return try await Self.rendition(of: asset, in: identity.library, request: request, services: services)
+    }
+
+    /// A rendition answer: snapped size, strong ETag, 304 on a match, and a year of caching when the URL names
+    /// the version it shows.
+    static func rendition(of asset: Asset, in library: UserLibrary, request: Request, services: ServerServices) async throws -> Response {
+        let query = Query(request: request)
+        let wanted = try RenditionRequest(
+            size: try query.string("size", maximumLength: 20), mode: try query.string("mode"), format: try query.string("format"))
+        let start = ContinuousClock.now
+        let result = try await library.images.image(
+            for: asset, targetSize: wanted.size, contentMode: wanted.mode,
+            options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact, format: wanted.format))
+        if result.origin == .rendered { services.metrics.recordRender("rendition", duration: ContinuousClock.now - start) }
+        let rendition = result.rendition
+        services.metrics.recordRendition(origin: result.origin.rawValue, bytes: rendition.data.count)
+        var headers: HTTPFields = [
+            .eTag: "\"" + rendition.contentTag + "\"",
+            .cacheControl: try query.string("v", maximumLength: 64) == asset.contentVersion
+                ? "private, max-age=31536000, immutable" : "private, no-cache",
+            .vary: "Cookie, Authorization",
+        ]
+        if Self.matches(request, etag: rendition.contentTag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = rendition.format == .webp ? "image/webp" : "image/jpeg"
+        headers[.contentLength] = String(rendition.data.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: rendition.data)))
+    }
+
+    /// `GET /assets/{id}/original`: the original file, byte for byte, as a download; ranges supported.
+    @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        return try await Self.file(
+            at: identity.photoLibrary.originalPath(of: asset), name: asset.originalFilename, format: asset.originalFormat,
+            etag: asset.contentHash, immutable: true, request: request, context: context)
+    }
+
+    /// `GET /assets/{id}/current`: the edit's JPEG, or the original.
+    @Sendable func current(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        guard asset.hasAdjustments else { return try await original(request, context: context) }
+        let path = try identity.photoLibrary.currentPath(of: asset)
+        let stem = (asset.originalFilename as NSString).deletingPathExtension
+        let hash = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return try await Self.file(
+            at: path, name: (stem.isEmpty ? "photo" : stem) + ".jpg", format: .jpeg, etag: hash, immutable: false, request: request,
+            context: context)
+    }
+
+    /// A stored file as a download, with a strong ETag and single byte ranges.
+    static func file(
+        at path: String, name: String, format: ImageFormat, etag: String, immutable: Bool, request: Request, context: AppRequestContext
+    ) async throws -> Response {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw APIError.internalError("the photo's file is missing from the library; run `sepia check`") }
+        let size = Int(info.st_size)
+        var headers: HTTPFields = [
+            .eTag: "\"" + etag + "\"",
+            .cacheControl: immutable ? "private, max-age=31536000, immutable" : "private, no-cache",
+            .acceptRanges: "bytes",
+            .contentDisposition: ContentDisposition.attachment(filename: name),
+        ]
+        if matches(request, etag: etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = format.mimeType
+        var range = 0...(max(0, size - 1))
+        var status = HTTPResponse.Status.ok
+        if let header = request.headers[.range], size > 0, request.headers[.ifRange].map({ $0 == "\"" + etag + "\"" }) ?? true {
+            guard let requested = ByteRange.parse(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                throw APIError(
+                    .rangeNotSatisfiable, "range_not_satisfiable", "the range '\(header)' is outside the file's \(size) bytes", headers: headers)
+            }
+            range = requested
+            status = .partialContent
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+        }
+        headers[.contentLength] = String(size == 0 ? 0 : range.count)
+        if size == 0 { return Response(status: status, headers: headers) }
+        let body = try await FileIO().loadFile(path: path, range: range, context: context)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Whether `If-None-Match` names `etag`.
+    static func matches(_ request: Request, etag: String) -> Bool {
+        guard let header = request.headers[.ifNoneMatch] else { return false }
+        return header == "*" || header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "\"" + etag + "\"" }
+    }
+}
+
+extension ImageFormat {
+    /// The media type.
+    var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .heic: "image/heic"
+        case .avif: "image/avif"
+        default: "application/octet-stream"
+        }
+    }
+}

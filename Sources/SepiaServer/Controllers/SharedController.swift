@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import SepiaCodecs
+import SepiaLibrary
+
+/// What a share link shows to someone without an account: `/api/v1/shared/{token}` — one photo or one
+/// album's photos, as renditions, and nothing else.
+struct SharedController {
+    let services: ServerServices
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.group().add(middleware: PermissionMiddleware(permission: .anyone))
+            .get(":token", use: show)
+            .get(":token/assets/:id/image", use: image)
+        return routes
+    }
+
+    struct SharedAsset: Encodable {
+        var id: String
+        var width: Int
+        var height: Int
+        var version: String
+        var creationDate: Date?
+        var creationDateOffset: Int?
+        var cameraMake: String?
+        var cameraModel: String?
+        var location: AssetResponse.Location?
+
+        init(_ asset: Asset, metadata: Bool) {
+            id = asset.id
+            width = asset.pixelWidth
+            height = asset.pixelHeight
+            version = asset.contentVersion
+            if metadata {
+                creationDate = asset.creationDate
+                creationDateOffset = asset.creationDateOffset
+                cameraMake = asset.cameraMake
+                cameraModel = asset.cameraModel
+                location = asset.location.map { .init(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) }
+            }
+        }
+    }
+
+    struct SharedResponse: ResponseEncodable {
+        var kind: String
+        var title: String
+        var createdAt: Date
+        var expiresAt: Date?
+        var includeMetadata: Bool
+        var assets: [SharedAsset]
+        var nextCursor: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(title, forKey: .title)
+            try c.encode(createdAt, forKey: .createdAt)
+            try c.encode(expiresAt, forKey: .expiresAt)
+            try c.encode(includeMetadata, forKey: .includeMetadata)
+            try c.encode(assets, forKey: .assets)
+            try c.encode(nextCursor, forKey: .nextCursor)
+        }
+
+        enum CodingKeys: String, CodingKey { case kind, title, createdAt, expiresAt, includeMetadata, assets, nextCursor }
+    }
+
+    /// `GET /shared/{token}`: the shared photo, or a page of the shared album's photos.
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> SharedResponse {
+        let (share, library) = try open(try context.parameters.require("token"))
+        if let id = share.assetID {
+            let asset = try sharedAsset(id, share: share, library: library.library)
+            return SharedResponse(
+                kind: "asset", title: "Shared photo", createdAt: share.createdAt, expiresAt: share.expiresAt,
+                includeMetadata: share.includeMetadata, assets: [SharedAsset(asset, metadata: share.includeMetadata)])
+        }
+        let album = try sharedAlbum(share, library: library.library)
+        let query = Query(request: request)
+        let cursor = try query.string("cursor", maximumLength: 4096).map { try AssetCursor(token: $0) }
+        let page = try library.library.fetchAssetPage(album, after: cursor, limit: try query.int("limit", in: 1...500) ?? 200)
+        return SharedResponse(
+            kind: "album", title: album.title, createdAt: share.createdAt, expiresAt: share.expiresAt, includeMetadata: share.includeMetadata,
+            assets: page.assets.map { SharedAsset($0, metadata: share.includeMetadata) }, nextCursor: page.nextCursor?.token)
+    }
+
+    /// `GET /shared/{token}/assets/{id}/image`: a rendition of a photo the link shows.
+    @Sendable func image(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (share, library) = try open(try context.parameters.require("token"))
+        let asset = try sharedAsset(try context.parameters.require("id"), share: share, library: library.library)
+        return try await RenditionController.rendition(of: asset, in: library, request: request, services: services)
+    }
+
+    private func open(_ token: String) throws -> (ShareLinkRecord, UserLibrary) {
+        guard let share = try services.accounts.share(token: token), let owner = try services.accounts.user(id: share.userID) else {
+            throw APIError.notFound("this share link does not exist or was revoked")
+        }
+        guard !share.isExpired() else { throw APIError.gone("this share link has expired") }
+        return (share, try services.libraries.library(for: owner))
+    }
+
+    private func sharedAsset(_ id: String, share: ShareLinkRecord, library: PhotoLibrary) throws -> Asset {
+        let missing = APIError.notFound("this share link does not show that photo")
+        guard Identifier.isValid(id) else { throw missing }
+        if let shared = share.assetID {
+            guard shared == id, let asset = try? library.asset(id) else { throw missing }
+            return asset
+        }
+        let album = try sharedAlbum(share, library: library)
+        let options = FetchOptions(predicate: .identifier(id) && .inAlbums([album.id]))
+        guard let asset = try library.fetchAssetPage(options: options, limit: 1).assets.first else { throw missing }
+        return asset
+    }
+
+    private func sharedAlbum(_ share: ShareLinkRecord, library: PhotoLibrary) throws -> Album {
+        guard let id = share.albumID, let album = try? library.album(id), album.id == id else {
+            throw APIError.notFound("the shared album was deleted")
+        }
+        return album
+    }
+}

@@ -1,0 +1,19 @@
+import SepiaImage
+import SepiaLibrary
+
+/// One user's library as the server uses it: the library, the image manager that delivers its renditions,
+/// and the caches of decoded sources the editor's previews and the filter strip reuse.
+final class UserLibrary: Sendable {
+    /// The library.
+    let library: PhotoLibrary
+    /// Delivers renditions from the library's memory and disk caches, rendering what is missing.
+    let images: ImageManager
+    /// Decoded, downscaled sources for previews and strips.
+    let previews: PreviewRenderer
+
+    init(library: PhotoLibrary, previewCacheBytes: Int) {
+        self.library = library
+        images = ImageManager(library: library)
+        previews = PreviewRenderer(library: library, cacheBytes: previewCacheBytes)
+    }
+}

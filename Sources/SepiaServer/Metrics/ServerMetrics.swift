@@ -1,0 +1,65 @@
+import Foundation
+import Prometheus
+
+/// The server's metrics, in a registry of its own (not the process-wide metrics system, so that several
+/// servers in one test process keep apart), answered by `GET /metrics` in Prometheus' text format.
+final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+
+    private static let durationBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+    ]
+    private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "sepia", metricName: metric, unitName: unit, helpText: help)
+    }
+    private static var requests: MetricNameDescriptor { name("http_requests", "total", "HTTP requests by route, method and status.") }
+    private static var requestDuration: MetricNameDescriptor { name("http_request_duration", "seconds", "HTTP request durations by route.") }
+    private static var renderDuration: MetricNameDescriptor {
+        name("render_duration", "seconds", "Time spent rendering, by kind: import, rendition, preview, strip, edit.")
+    }
+    private static var renditions: MetricNameDescriptor {
+        name("rendition_requests", "total", "Renditions served, by where they came from: memory and disk are cache hits.")
+    }
+    private static var renditionBytes: MetricNameDescriptor { name("rendition", "bytes_total", "Bytes of renditions served.") }
+    private static var uploads: MetricNameDescriptor { name("uploads", "total", "Uploads by outcome: created, duplicate, refused.") }
+    private static var uploadBytes: MetricNameDescriptor { name("upload", "bytes_total", "Bytes uploaded.") }
+    private static var memoryCache: MetricNameDescriptor {
+        name("rendition_cache_memory", "bytes", "Bytes of renditions in the owner's memory cache.")
+    }
+    private static var diskCache: MetricNameDescriptor { name("rendition_cache_disk", "bytes", "Bytes of renditions in the owner's disk cache.") }
+
+    /// Counts a request and its duration.
+    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]).increment()
+        registry.makeDurationHistogram(descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets).record(duration)
+    }
+
+    /// Records a render (`import`, `rendition`, `preview`, `strip`, `edit`) and its duration.
+    func recordRender(_ kind: String, duration: Duration) {
+        registry.makeDurationHistogram(descriptor: Self.renderDuration, labels: [("kind", kind)], buckets: Self.durationBuckets).record(duration)
+    }
+
+    /// Records where a rendition came from (`memory`, `disk`, `rendered`) and its bytes.
+    func recordRendition(origin: String, bytes: Int) {
+        registry.makeCounter(descriptor: Self.renditions, labels: [("origin", origin)]).increment()
+        registry.makeCounter(descriptor: Self.renditionBytes).increment(by: Int64(bytes))
+    }
+
+    /// Records an upload's outcome (`created`, `duplicate`, `refused`) and its bytes.
+    func recordUpload(outcome: String, bytes: Int) {
+        registry.makeCounter(descriptor: Self.uploads, labels: [("outcome", outcome)]).increment()
+        registry.makeCounter(descriptor: Self.uploadBytes).increment(by: Int64(bytes))
+    }
+
+    /// Sets the rendition caches' sizes (read when metrics are scraped).
+    func recordCacheSizes(memoryBytes: Int, diskBytes: Int?) {
+        registry.makeGauge(descriptor: Self.memoryCache).set(Double(memoryBytes))
+        if let diskBytes { registry.makeGauge(descriptor: Self.diskCache).set(Double(diskBytes)) }
+    }
+
+    /// The metrics in Prometheus' text format.
+    func exposition() -> String {
+        registry.emitToString()
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import SepiaCodecs
+import SepiaImage
+import SepiaLibrary
+import Synchronization
+
+/// Renders the editor's previews and the filter strip on a downscaled copy of a photo, and keeps those
+/// copies: the first preview of a photo decodes it (shrinking on load), the next ones start from the decoded
+/// pixels and cost only the filters and the encoding.
+///
+/// A preview must look like the full-size result made smaller, so the recipe is scaled with the image
+/// (``EditRecipe/scaled(by:)``): radii, positions and crop rectangles are in full-size pixels.
+final class PreviewRenderer: Sendable {
+    let library: PhotoLibrary
+    let cacheBytes: Int
+
+    /// A decoded, downscaled copy of one version of a photo.
+    struct Source: Sendable {
+        var pixels: PixelBuffer
+        /// Its size over the full-size image's.
+        var scale: Double
+        var bytes: Int { pixels.pixels.count * MemoryLayout<SIMD4<Float>>.stride }
+    }
+
+    private struct Key: Hashable {
+        var assetID: String
+        var base: String
+        var longSide: Int
+    }
+
+    private struct State {
+        var entries: [(key: Key, source: Source)] = []
+        var inFlight: [Key: Task<Source, any Error>] = [:]
+        var bytes = 0
+    }
+
+    private let state = Mutex(State())
+    /// The last editing inputs (the photo's header and file), so that a slider's previews do not reopen
+    /// the file each time.
+    private let inputs = Mutex<[(key: String, input: ContentEditingInput)]>([])
+
+    /// The long sides downscaled copies are made at: previews reuse the smallest one that is large enough.
+    static let sourceSides = [256, 512, 768, 1024, 1536, 2048]
+
+    init(library: PhotoLibrary, cacheBytes: Int) {
+        self.library = library
+        self.cacheBytes = cacheBytes
+    }
+
+    /// `recipe` applied to `asset`, fitted inside `size`, encoded as `format`.
+    func preview(of asset: Asset, recipe: EditRecipe, size: IntSize, format: ImageFormat) async throws -> Rendition {
+        let input = try editingInput(for: asset)
+        let full = input.baseImage
+        let output = try recipe.apply(to: full).extent
+        guard !output.isEmpty, !output.isInfinite else {
+            throw APIError.unprocessable("the recipe leaves nothing to show (its crop is outside the photo)")
+        }
+        let needed = min(
+            1, Double(size.width) / Double(output.width), Double(size.height) / Double(output.height))
+        let long = max(full.extent.width, full.extent.height)
+        let source = try await self.source(for: input, longSide: Self.side(for: needed * Double(long), full: long))
+        let scaled = try recipe.scaled(by: source.scale)
+        let image = try scaled.apply(to: Image(pixels: source.pixels)).thumbnail(size: size, mode: .aspectFit)
+        let bitmap = try await library.renderContext.renderBitmap(image, layout: .rgb)
+        let data = try ImageEncoding.encode(bitmap, as: format == .webp ? .webp : .jpeg, options: EncodeOptions(quality: 85))
+        return Rendition(data: data, pixelSize: bitmap.size, format: format == .webp ? .webp : .jpeg)
+    }
+
+    /// The filter strip: every step (nil for the unfiltered photo) applied to a `tile` × `tile` square of the
+    /// photo, side by side in one JPEG.
+    func strip(of asset: Asset, steps: [EditRecipe.Step?], tile: Int) async throws -> Rendition {
+        let input = try editingInput(for: asset)
+        let extent = input.baseImage.extent
+        let short = max(1, min(extent.width, extent.height))
+        let long = max(extent.width, extent.height)
+        let needed = Double(tile) / Double(short)
+        let source = try await self.source(for: input, longSide: Self.side(for: min(1, needed) * Double(long), full: long))
+        let square = IntSize(width: tile, height: tile)
+        let base = try await library.renderContext.render(Image(pixels: source.pixels).thumbnail(size: square, mode: .aspectFill))
+        let baseImage = Image(pixels: base)
+        let tileScale = source.scale * Double(base.extent.width) / Double(max(1, min(source.pixels.extent.width, source.pixels.extent.height)))
+        var sheet = Bitmap(width: tile * steps.count, height: tile, layout: .rgb)
+        for (index, step) in steps.enumerated() {
+            var image = baseImage
+            if let step {
+                image = try EditRecipe(steps: [step]).scaled(by: tileScale).apply(to: baseImage)
+            }
+            let bitmap = try await library.renderContext.renderBitmap(image, region: base.extent, layout: .rgb)
+            for y in 0..<min(tile, bitmap.height) {
+                let from = y * bitmap.bytesPerRow
+                let to = y * sheet.bytesPerRow + index * tile * 3
+                let count = min(bitmap.bytesPerRow, tile * 3)
+                sheet.bytes.replaceSubrange(to..<(to + count), with: bitmap.bytes[from..<(from + count)])
+            }
+        }
+        let data = try ImageEncoding.encode(sheet, as: .jpeg, options: EncodeOptions(quality: 82))
+        return Rendition(data: data, pixelSize: sheet.size)
+    }
+
+    private func editingInput(for asset: Asset) throws -> ContentEditingInput {
+        let key = asset.id + "/" + asset.contentVersion
+        if let hit = inputs.withLock({ $0.first { $0.key == key }?.input }) { return hit }
+        let input = try library.contentEditingInput(for: asset)
+        inputs.withLock { inputs in
+            inputs.removeAll { $0.key == key }
+            inputs.append((key, input))
+            if inputs.count > 2 { inputs.removeFirst() }
+        }
+        return input
+    }
+
+    /// The smallest source side at least `needed` (and never more than the full size).
+    static func side(for needed: Double, full: Int) -> Int {
+        sourceSides.first { Double($0) >= needed.rounded(.up) && $0 < full } ?? full
+    }
+
+    /// The downscaled copy of the input's base with `longSide`, from the cache or decoded once for all who
+    /// ask at the same time.
+    private func source(for input: ContentEditingInput, longSide: Int) async throws -> Source {
+        let key = Key(assetID: input.asset.id, base: input.fullSizeImagePath, longSide: longSide)
+        let task = state.withLock { state -> Task<Source, any Error> in
+            if let index = state.entries.firstIndex(where: { $0.key == key }) {
+                let entry = state.entries.remove(at: index)
+                state.entries.append(entry)
+                let source = entry.source
+                return Task { source }
+            }
+            if let running = state.inFlight[key] { return running }
+            let context = library.renderContext
+            let image = input.baseImage
+            let task = Task<Source, any Error> {
+                let long = max(image.extent.width, image.extent.height)
+                let fitted = longSide >= long ? image : image.thumbnail(size: IntSize(width: longSide, height: longSide), mode: .aspectFit)
+                let pixels = try await context.render(fitted)
+                return Source(pixels: pixels, scale: Double(max(pixels.extent.width, pixels.extent.height)) / Double(max(1, long)))
+            }
+            state.inFlight[key] = task
+            return task
+        }
+        do {
+            let source = try await task.value
+            store(source, for: key)
+            return source
+        } catch {
+            _ = state.withLock { $0.inFlight.removeValue(forKey: key) }
+            throw error
+        }
+    }
+
+    private func store(_ source: Source, for key: Key) {
+        state.withLock { state in
+            state.inFlight[key] = nil
+            guard !state.entries.contains(where: { $0.key == key }) else { return }
+            state.entries.append((key, source))
+            state.bytes += source.bytes
+            while state.bytes > cacheBytes, state.entries.count > 1 {
+                state.bytes -= state.entries.removeFirst().source.bytes
+            }
+        }
+    }
+
+    /// Forgets the copies of an asset (it was deleted or edited).
+    func forget(assetID: String) {
+        inputs.withLock { $0.removeAll { $0.key.hasPrefix(assetID + "/") } }
+        state.withLock { state in
+            state.entries.removeAll { entry in
+                guard entry.key.assetID == assetID else { return false }
+                state.bytes -= entry.source.bytes
+                return true
+            }
+        }
+    }
+}

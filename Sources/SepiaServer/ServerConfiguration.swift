@@ -1,0 +1,95 @@
+public import Foundation
+import SepiaCodecs
+import SepiaLibrary
+
+/// How `sepia serve` runs: where the libraries and the server's own data live, where it listens, and the
+/// limits it enforces. Every limit is on by default.
+public struct ServerConfiguration: Sendable {
+    /// The owner's library folder: the same folder the other `sepia` commands use.
+    public var libraryPath: String
+    /// The server's own data: its database (accounts, sessions, tokens, share links) and invited users'
+    /// libraries.
+    public var dataPath: String
+    /// The address to listen on.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// The URL people reach the server by, when it differs from `http://host:port` (behind a proxy). Printed
+    /// and shared links use it; an `https` URL makes the session cookie `Secure`.
+    public var publicURL: URL?
+    /// Proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` headers are believed: addresses or CIDR ranges.
+    public var trustedProxies: [String]
+    /// The largest upload, in bytes.
+    public var maximumUploadBytes: Int
+    /// The most pixels an uploaded image may have.
+    public var maximumPixels: Int
+    /// The largest JSON body, in bytes.
+    public var maximumJSONBytes: Int
+    /// The deepest nesting a JSON body may have.
+    public var maximumJSONDepth: Int
+    /// The most steps an edit recipe may have.
+    public var maximumRecipeSteps: Int
+    /// The on-disk rendition cache's budget per library, in bytes.
+    public var renditionCacheBytes: Int
+    /// The in-memory rendition cache's budget per library, in bytes.
+    public var memoryCacheBytes: Int
+    /// The bcrypt cost of password hashes (at least 10).
+    public var passwordCost: Int
+    /// How long a setup link works.
+    public var setupLinkLifetime: TimeInterval
+    /// How long a session lasts without use.
+    public var sessionLifetime: TimeInterval
+    /// How long requests in flight may take to finish on shutdown.
+    public var shutdownGracePeriod: Duration
+    /// The interval between heartbeats on change streams.
+    public var heartbeatInterval: Duration
+    /// Serve the web app from this folder instead of the bundled copy (for working on the front end).
+    public var webRoot: String?
+    /// How often libraries look for commits by other processes.
+    public var changePollInterval: Duration
+
+    /// A configuration with the defaults.
+    public init(
+        libraryPath: String, dataPath: String? = nil, host: String = "127.0.0.1", port: Int = 8080, publicURL: URL? = nil,
+        trustedProxies: [String] = []
+    ) {
+        self.libraryPath = (libraryPath as NSString).standardizingPath
+        self.dataPath = dataPath.map { ($0 as NSString).standardizingPath } ?? Self.defaultDataPath(forLibrary: self.libraryPath)
+        self.host = host
+        self.port = port
+        self.publicURL = publicURL
+        self.trustedProxies = trustedProxies
+        maximumUploadBytes = 256 << 20
+        maximumPixels = 100_000_000
+        maximumJSONBytes = 1 << 20
+        maximumJSONDepth = 32
+        maximumRecipeSteps = 64
+        renditionCacheBytes = 4 << 30
+        memoryCacheBytes = 128 << 20
+        passwordCost = 12
+        setupLinkLifetime = 24 * 3600
+        sessionLifetime = 30 * 24 * 3600
+        shutdownGracePeriod = .seconds(30)
+        heartbeatInterval = .seconds(15)
+        webRoot = nil
+        changePollInterval = .milliseconds(250)
+    }
+
+    /// The data folder beside a library: `<library>-server`.
+    public static func defaultDataPath(forLibrary library: String) -> String {
+        let standardized = (library as NSString).standardizingPath
+        return standardized + "-server"
+    }
+
+    /// The library configuration every library of this server is opened with.
+    var libraryConfiguration: LibraryConfiguration {
+        var configuration = LibraryConfiguration(
+            memoryCacheLimit: memoryCacheBytes, diskCacheLimit: renditionCacheBytes, changePollInterval: changePollInterval)
+        configuration.decodeOptions.maximumPixels = maximumPixels
+        configuration.decodeOptions.maximumFileBytes = max(configuration.decodeOptions.maximumFileBytes, maximumUploadBytes)
+        return configuration
+    }
+
+    /// Whether links and cookies are for HTTPS.
+    var isSecure: Bool { publicURL?.scheme?.lowercased() == "https" }
+}
