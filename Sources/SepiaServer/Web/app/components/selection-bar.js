@@ -42,9 +42,16 @@ export function selectionBar(selection, actions) {
     bar.hidden = !selection.active;
     const n = selection.size;
     count.textContent = n ? `${n.toLocaleString()} selected` : 'Select photos';
+    const ids = [...selection.ids];
     for (const { a, b } of buttons) {
-      const enabled = n > 0 && (a.enabled ? a.enabled([...selection.ids]) : true);
+      const enabled = n > 0 && (a.enabled ? a.enabled(ids) : true);
       b.disabled = !enabled;
+      if (a.labelFor) {
+        const label = a.labelFor(ids);
+        b.setAttribute('aria-label', label);
+        b.title = label;
+        b.querySelector('.selbar-label').textContent = label;
+      }
     }
   };
   const off = selection.on('change', update);

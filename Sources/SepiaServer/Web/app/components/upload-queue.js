@@ -66,7 +66,7 @@ class UploadQueue {
     } catch (e) {
       item.state = e.error === 'aborted' ? 'cancelled' : 'error';
       item.message = e.message || 'The upload failed.';
-      item.status = e.status;
+      item.httpStatus = e.status;
     } finally {
       this.running--;
       this.renderItem(item);
@@ -115,13 +115,13 @@ class UploadQueue {
     if (!this.list) return;
     if (!item.el) {
       item.bar = h('progress', { class: 'progress small', max: '100', value: '0', aria: { label: `Progress of ${item.name}` } });
-      item.status = h('span', { class: 'upload-status' });
+      item.statusEl = h('span', { class: 'upload-status' });
       item.extra = h('span', { class: 'upload-extra' });
       item.cancel = h('button', { type: 'button', class: 'btn icon small ghost', aria: { label: `Cancel upload of ${item.name}` }, onclick: () => this.cancel(item) }, icon('close'));
       item.el = h('li', { class: 'upload-item', 'data-testid': 'upload-item' },
         h('div', { class: 'upload-row' }, h('span', { class: 'upload-name', title: item.name }, item.name), item.cancel),
         item.bar,
-        h('div', { class: 'upload-row small' }, item.status, item.extra));
+        h('div', { class: 'upload-row small' }, item.statusEl, item.extra));
       this.list.append(item.el);
     }
     item.el.dataset.state = item.state;
@@ -130,23 +130,23 @@ class UploadQueue {
     item.bar.hidden = done && item.state !== 'done' && item.state !== 'duplicate';
     item.extra.replaceChildren();
     switch (item.state) {
-      case 'waiting': item.status.textContent = `Waiting · ${formatBytes(item.size)}`; break;
+      case 'waiting': item.statusEl.textContent = `Waiting · ${formatBytes(item.size)}`; break;
       case 'uploading': this.renderProgress(item); break;
       case 'done':
         item.bar.value = 100;
-        item.status.textContent = 'Added';
+        item.statusEl.textContent = 'Added';
         if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link' }, 'View'));
         break;
       case 'duplicate':
         item.bar.value = 100;
-        item.status.textContent = 'Duplicate — already in your library.';
+        item.statusEl.textContent = 'Duplicate — already in your library.';
         if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link', 'data-testid': 'upload-duplicate-link' }, 'Show the photo'));
         break;
       case 'error':
-        item.status.textContent = item.message;
-        item.status.setAttribute('role', 'alert');
+        item.statusEl.textContent = item.message;
+        item.statusEl.setAttribute('role', 'alert');
         break;
-      case 'cancelled': item.status.textContent = 'Cancelled'; break;
+      case 'cancelled': item.statusEl.textContent = 'Cancelled'; break;
       default: break;
     }
     this.updateSummary();
@@ -156,7 +156,7 @@ class UploadQueue {
     if (!item.bar) return;
     const pct = item.size ? Math.round((item.loaded / item.size) * 100) : 0;
     item.bar.value = pct;
-    item.status.textContent = pct >= 100 ? 'Processing…' : `${pct}% of ${formatBytes(item.size)}`;
+    item.statusEl.textContent = pct >= 100 ? 'Processing…' : `${pct}% of ${formatBytes(item.size)}`;
     this.updateSummary();
   }
 

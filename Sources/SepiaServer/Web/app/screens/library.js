@@ -94,7 +94,7 @@ export function mountLibrary(container, params, ctx) {
 
   // ----- Selection bar
   const selActions = [
-    { id: 'favorite', label: 'Favorite', icon: 'heart', run: (ids) => toggleFavorite(ids) },
+    { id: 'favorite', label: 'Favorite', icon: 'heart', run: (ids) => toggleFavorite(ids), labelFor: (ids) => (allFavorite(ids) ? 'Unfavorite' : 'Favorite') },
     { id: 'add-to-album', label: 'Add to Album', short: 'Album', icon: 'album', run: (ids) => actions.addToAlbum(ids) },
     isAlbum ? { id: 'remove-from-album', label: 'Remove from Album', short: 'Remove', icon: 'close', run: removeFromAlbum } : null,
     { id: 'hide', label: params.view === 'hidden' ? 'Unhide' : 'Hide', icon: params.view === 'hidden' ? 'eye' : 'eyeOff', run: async (ids) => { if (await actions.setHidden(ids, params.view !== 'hidden')) { source.removeIds(ids); selection.stop(); } } },
@@ -219,11 +219,14 @@ export function mountLibrary(container, params, ctx) {
   offs.push(uploads.onItemDone((item) => { if (item.state === 'done') refresh(); }));
 
   // ----- Actions
-  async function toggleFavorite(ids) {
+  function allFavorite(ids) {
     const loaded = ids.map((id) => source.find(id)?.asset).filter(Boolean);
-    const allFav = loaded.length && loaded.every((a) => a.isFavorite);
-    const updated = await actions.setFavorite(ids, !allFav);
-    if (updated) for (const a of updated) source.updateAsset(a);
+    return loaded.length > 0 && loaded.every((a) => a.isFavorite);
+  }
+
+  async function toggleFavorite(ids) {
+    const updated = await actions.setFavorite(ids, !allFavorite(ids));
+    if (updated) { for (const a of updated) source.updateAsset(a); bar.update(); }
   }
 
   async function removeFromAlbum(ids) {
