@@ -37,24 +37,14 @@ public struct ServerEvents: Sendable {
 public func buildApplication(
     _ configuration: ServerConfiguration, logger: Logger = Logger(label: "sepia.server"), events: ServerEvents = ServerEvents()
 ) async throws -> some ApplicationProtocol {
-    do {
-        try FileManager.default.createDirectory(atPath: configuration.dataPath, withIntermediateDirectories: true)
-    } catch {
-        throw APIError.internalError("cannot create the data folder \(configuration.dataPath): \(error.localizedDescription)")
-    }
-    let accounts = try AccountStore(path: configuration.dataPath + "/server.sqlite")
-    let libraries = LibraryRegistry(configuration: configuration, renderContext: RenderContext())
-    _ = try libraries.openOwnerLibrary()
-    var catalog = try FilterCatalog.bundled().map { ServerServices.CatalogEntry(item: $0, group: "FilterData") }
-    catalog += FilterCatalog.instafilter.map { ServerServices.CatalogEntry(item: $0, group: "Instafilter") }
-    let metrics = ServerMetrics()
-    let services = ServerServices(
-        configuration: configuration, accounts: accounts, libraries: libraries, hasher: PasswordHasher(cost: configuration.passwordCost),
-        throttle: LoginThrottle(), metrics: metrics,
-        json: JSONBody(maximumBytes: configuration.maximumJSONBytes, maximumDepth: configuration.maximumJSONDepth),
-        imports: AsyncSemaphore(limit: ProcessInfo.processInfo.activeProcessorCount), catalog: catalog,
-        proxies: try TrustedProxies(configuration.trustedProxies))
+    try buildApplication(services: try makeServices(configuration), logger: logger, events: events)
+}
 
+/// Builds the application on services made by ``makeServices(_:)``.
+func buildApplication(services: ServerServices, logger: Logger, events: ServerEvents) throws -> some ApplicationProtocol {
+    let configuration = services.configuration
+    let accounts = services.accounts
+    let libraries = services.libraries
     var created: String?
     if try accounts.userCount() == 0 {
         let (secret, _) = try accounts.createSetupToken(kind: .owner, lifetime: configuration.setupLinkLifetime, createdBy: nil)
@@ -77,6 +67,26 @@ public func buildApplication(
         },
         logger: logger)
     return app
+}
+
+/// Opens the server's database and the owner's library and gathers what the controllers share.
+func makeServices(_ configuration: ServerConfiguration) throws -> ServerServices {
+    do {
+        try FileManager.default.createDirectory(atPath: configuration.dataPath, withIntermediateDirectories: true)
+    } catch {
+        throw APIError.internalError("cannot create the data folder \(configuration.dataPath): \(error.localizedDescription)")
+    }
+    let accounts = try AccountStore(path: configuration.dataPath + "/server.sqlite")
+    let libraries = LibraryRegistry(configuration: configuration, renderContext: configuration.renderContext ?? RenderContext())
+    _ = try libraries.openOwnerLibrary()
+    var catalog = try FilterCatalog.bundled().map { ServerServices.CatalogEntry(item: $0, group: "FilterData") }
+    catalog += FilterCatalog.instafilter.map { ServerServices.CatalogEntry(item: $0, group: "Instafilter") }
+    return ServerServices(
+        configuration: configuration, accounts: accounts, libraries: libraries, hasher: PasswordHasher(cost: configuration.passwordCost),
+        throttle: LoginThrottle(), metrics: ServerMetrics(),
+        json: JSONBody(maximumBytes: configuration.maximumJSONBytes, maximumDepth: configuration.maximumJSONDepth),
+        imports: AsyncSemaphore(limit: ProcessInfo.processInfo.activeProcessorCount), catalog: catalog,
+        proxies: try TrustedProxies(configuration.trustedProxies))
 }
 
 /// The routes, each under the permission it needs, and the middleware every request goes through.

@@ -1,5 +1,6 @@
 public import Foundation
 import SepiaCodecs
+public import SepiaImage
 import SepiaLibrary
 
 /// How `sepia serve` runs: where the libraries and the server's own data live, where it listens, and the
@@ -47,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     public var webRoot: String?
     /// How often libraries look for commits by other processes.
     public var changePollInterval: Duration
+    /// The render context every library renders with; nil makes one that uses every core.
+    public var renderContext: RenderContext?
 
     /// A configuration with the defaults.
     public init(
@@ -73,6 +76,7 @@ public struct ServerConfiguration: Sendable {
         heartbeatInterval = .seconds(15)
         webRoot = nil
         changePollInterval = .milliseconds(250)
+        renderContext = nil
     }
 
     /// The data folder beside a library: `<library>-server`.

@@ -159,6 +159,9 @@ final class PreviewRenderer: Sendable {
         }
     }
 
+    /// The number of decoded copies kept.
+    var cachedSourceCount: Int { state.withLock { $0.entries.count } }
+
     /// Forgets the copies of an asset (it was deleted or edited).
     func forget(assetID: String) {
         inputs.withLock { $0.removeAll { $0.key.hasPrefix(assetID + "/") } }

@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SepiaCodecs
+import SepiaImage
+import Testing
+
+@testable import SepiaServer
+
+@Suite("Editing: saving, reverting, history, previews and the strip")
+struct EditRoutesTests {
+    static func recipe(_ steps: String) -> String {
+        #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [\#(steps)]}"#
+    }
+
+    @Test("an edit is saved non-destructively, kept in the history, and reverted")
+    func saveHistoryRevert() async throws {
+        try await TestServer().withOwner { owner in
+            let bytes = TestImages.jpeg(4, width: 64, height: 40)
+            let id = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: try await owner.upload(bytes).body)).id
+            let sepia = try await owner.json(
+                AssetBody.self, .put, "/api/v1/assets/\(id)/edit",
+                json: Self.recipe(#"{"filter": "CISepiaTone", "parameters": {"inputIntensity": 0.8}}"#))
+            #expect(sepia.hasAdjustments && sepia.version != "original")
+            let rotated = try await owner.json(
+                AssetBody.self, .put, "/api/v1/assets/\(id)/edit",
+                json: Self.recipe(#"{"filter": "CIAffineTransform", "parameters": {"inputTransform": [0, 1, -1, 0, 40, 0]}}"#))
+            #expect(rotated.width == 40 && rotated.height == 64)
+            struct Edit: Decodable {
+                var id: String
+                var isCurrent: Bool
+            }
+            struct History: Decodable {
+                var current: Edit?
+                var history: [Edit]
+            }
+            let history = try await owner.json(History.self, .get, "/api/v1/assets/\(id)/edit")
+            #expect(history.history.count == 2 && history.current?.id == rotated.version)
+            let reverted = try await owner.json(AssetBody.self, .delete, "/api/v1/assets/\(id)/edit")
+            #expect(!reverted.hasAdjustments && reverted.version == "original" && reverted.width == 64)
+            #expect(Data(buffer: try await owner.request(.get, "/api/v1/assets/\(id)/original").body) == bytes)
+            #expect(try await owner.json(History.self, .get, "/api/v1/assets/\(id)/edit").history.count == 2)
+        }
+    }
+
+    @Test(
+        "invalid recipes are refused with what is wrong, and nothing is saved",
+        arguments: [
+            (#"{"formatIdentifier": "com.example", "formatVersion": "1", "steps": []}"#, 422, "com.example"),
+            (recipe(#"{"filter": "CINoSuchFilter"}"#), 422, "unknown filter"),
+            (recipe(#"{"filter": "CISepiaTone", "parameters": {"inputIntensity": 7}}"#), 422, "between 0 and 1"),
+            (recipe(#"{"filter": "CISepiaTone", "parameters": {"inputColour": 1}}"#), 422, "no parameter"),
+            (#"{"steps": 3}"#, 400, "formatIdentifier"),
+            (String(repeating: "[", count: 40) + String(repeating: "]", count: 40), 400, "nested deeper"),
+            (recipe(Array(repeating: #"{"filter": "CIColorInvert"}"#, count: 65).joined(separator: ",")), 422, "at most 64"),
+        ])
+    func invalidRecipes(body: String, status: Int, message: String) async throws {
+        try await TestServer().withOwner { owner in
+            let id = try await owner.uploadNew(5)
+            let response = try await owner.request(.put, "/api/v1/assets/\(id)/edit", json: body)
+            #expect(Int(response.status.code) == status, "\(String(buffer: response.body))")
+            #expect(String(buffer: response.body).contains(message), "\(String(buffer: response.body))")
+            #expect(try await owner.json(AssetBody.self, .get, "/api/v1/assets/\(id)").hasAdjustments == false)
+        }
+    }
+
+    @Test("a preview renders a recipe at the requested size without saving it, and reuses the decoded photo")
+    func preview() async throws {
+        try await TestServer().withOwnerAndServices { owner, services in
+            let id = try await owner.uploadNew(6)
+            let body = #"{"recipe": \#(Self.recipe(#"{"filter": "CIGaussianBlur", "parameters": {"inputRadius": 4}}"#)), "size": "32x32"}"#
+            let response = try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: body)
+            #expect(response.status == .ok && response.headers[.contentType] == "image/jpeg")
+            #expect(response.headers[.cacheControl] == "no-store")
+            let image = try ImageDecoding.open(data: Data(buffer: response.body))
+            #expect(image.pixelSize == IntSize(width: 32, height: 21))
+            let cropped =
+                #"{"recipe": \#(Self.recipe(#"{"filter": "CICrop", "parameters": {"inputRectangle": [0, 0, 24, 24]}}"#)), "format": "webp"}"#
+            let square = try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: cropped)
+            let decoded = try ImageDecoding.open(data: Data(buffer: square.body))
+            #expect(decoded.format == .webp && decoded.pixelSize == IntSize(width: 24, height: 24))
+            #expect(try await owner.json(AssetBody.self, .get, "/api/v1/assets/\(id)").hasAdjustments == false)
+            let library = try services.libraries.openOwnerLibrary()
+            #expect(library.previews.cachedSourceCount == 1)
+            let empty = #"{"recipe": \#(Self.recipe(#"{"filter": "CICrop", "parameters": {"inputRectangle": [500, 500, 10, 10]}}"#))}"#
+            #expect(try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: empty).status == .unprocessableContent)
+        }
+    }
+
+    @Test("the strip is one image with a square tile per catalog entry")
+    func strip() async throws {
+        try await TestServer().withOwner { owner in
+            let id = try await owner.uploadNew(8)
+            let response = try await owner.request(.get, "/api/v1/assets/\(id)/strip?size=40")
+            #expect(response.status == .ok)
+            let count = try #require(Int(response.headers[.init("X-Sepia-Strip-Count")!] ?? ""))
+            #expect(count == 17)
+            let image = try ImageDecoding.open(data: Data(buffer: response.body))
+            #expect(image.pixelSize == IntSize(width: 40 * count, height: 40))
+            struct Catalog: Decodable {
+                struct Item: Decodable {
+                    var name: String
+                    var group: String
+                    var intensity: Double
+                }
+                var items: [Item]
+            }
+            let catalog = try await owner.json(Catalog.self, .get, "/api/v1/filters/catalog")
+            #expect(catalog.items.count == count)
+            #expect(catalog.items.prefix(3).map(\.name) == ["None", "Mono", "Sepia"])
+            #expect(catalog.items.last?.group == "Instafilter" && catalog.items.last?.intensity == 0.5)
+            #expect(try await owner.request(.get, "/api/v1/assets/\(id)/strip?size=5000").status == .badRequest)
+        }
+    }
+}
