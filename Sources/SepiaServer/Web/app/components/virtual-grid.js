@@ -43,7 +43,18 @@ export class VirtualGrid {
     this.el.append(this.dropLine);
 
     this.render = rafThrottle(() => this.renderNow());
-    this.onScroll = () => this.render();
+    // Photos are fetched for where the view settles: during a fast scroll or a scrubber jump, the months
+    // flying past are not requested.
+    this.onScroll = () => {
+      const t = performance.now();
+      const y = this.scroller.scrollTop;
+      this.velocity = this.lastT != null ? Math.abs(y - this.lastY) / Math.max(1, t - this.lastT) : 0;
+      this.lastY = y;
+      this.lastT = t;
+      this.render();
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => { this.velocity = 0; this.fetchVisible(); }, 120);
+    };
     this.scroller.addEventListener('scroll', this.onScroll, { passive: true });
     this.resizeObserver = new ResizeObserver(() => { this.layout(); this.render(); });
     this.resizeObserver.observe(this.scroller);
@@ -63,6 +74,7 @@ export class VirtualGrid {
   }
 
   destroy() {
+    clearTimeout(this.idleTimer);
     this.scroller.removeEventListener('scroll', this.onScroll);
     this.resizeObserver.disconnect();
     this.offs.forEach((off) => off());
@@ -154,7 +166,18 @@ export class VirtualGrid {
     for (const [key, r] of this.rows) if (!wanted.has(key)) { r.el.remove(); this.rows.delete(key); }
     for (const [key, el] of this.headers) if (!wantedHeaders.has(key)) { el.remove(); this.headers.delete(key); }
 
-    // Fetch the photos of sections within the prefetch margin.
+    if (force || !this.velocity || this.velocity < 4) this.fetchVisible();
+    this.updateSticky(viewTop);
+    this.updateTabStops();
+  }
+
+  /** Asks the source for the photos of the sections within the prefetch margin. */
+  fetchVisible() {
+    const L = this.layoutData;
+    if (!L || !this.el.isConnected) return;
+    const secs = L.secs;
+    const viewTop = this.scroller.scrollTop - this.originY;
+    const viewH = this.scroller.clientHeight;
     const pTop = viewTop - PREFETCH / 2;
     const pBottom = viewTop + viewH + PREFETCH;
     for (let k = this.sectionAtY(Math.max(0, pTop)); k < secs.length && secs[k].top < pBottom; k++) {
@@ -164,8 +187,6 @@ export class VirtualGrid {
       const upTo = Math.min(this.source.sections[k].count - 1, (lastRow + 1) * L.cols - 1);
       if (upTo >= 0) this.source.ensure(k, upTo);
     }
-    this.updateSticky(viewTop);
-    this.updateTabStops();
   }
 
   renderHeader(si, sec, s) {

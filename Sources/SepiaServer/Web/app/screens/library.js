@@ -116,7 +116,7 @@ export function mountLibrary(container, params, ctx) {
     h('div', { class: 'drop-card' }, icon('upload', { cls: 'drop-icon' }), h('p', { class: 'drop-title' }, isAlbum ? `Drop photos to add them to “${album?.title || 'this album'}”` : 'Drop photos to add them to your library'), h('p', { class: 'hint' }, 'JPEG, PNG, WebP, HEIC and AVIF')));
   dropOverlay.hidden = true;
 
-  const wrap = h('div', { class: 'scroll-wrap' }, scroller, scrubber?.el);
+  const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);
   const el = h('section', { class: 'screen library-screen', aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
   titleEl.id = 'screen-title-' + params.view;
   container.append(el);
