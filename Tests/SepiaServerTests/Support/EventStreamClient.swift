@@ -108,6 +108,16 @@ final class EventStreamClient: Sendable {
         return nil
     }
 
+    /// The response's status, once its head has arrived (nil after `timeout`).
+    func responseStatus(timeout: Duration = .seconds(5)) async -> Int? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = status.withLock({ $0 }) { return status }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
     func close() {
         shutdown(socket, Int32(SHUT_RDWR))
         Glibc.close(socket)

@@ -1,0 +1,338 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+
+@testable import SepiaServer
+
+/// Every route the server registers, called with every kind of credential, against a live server on
+/// loopback, with the exact status each must get. A route added without a row here fails the test.
+@Suite("The access matrix")
+struct AccessMatrixTests {
+    /// The credentials, in the order of the matrix's columns.
+    enum Credential: String, CaseIterable, Sendable {
+        case none
+        /// The cookie of a session that has ended.
+        case expired
+        /// A share link's token sent as if it were an API token.
+        case share
+        /// The owner's session.
+        case owner
+        /// The owner's API tokens.
+        case read, add, rw
+        /// A read-write token limited to album A, aimed at what is in A…
+        case limitedIn
+        /// …and at what is outside it.
+        case limitedOut
+        /// Another user's session and read-write token, aimed at the owner's photos and albums.
+        case guest, guestToken
+    }
+
+    /// One route: its method and path as registered, the expected status per credential, and how to make
+    /// the request (the path with its parameters filled in and a body).
+    struct Row: Sendable {
+        var method: HTTPRequest.Method
+        var path: String
+        var expected: [Int]
+        var request: @Sendable (World, Credential) async throws -> (path: String, json: String?, bytes: [UInt8]?)
+
+        init(
+            _ method: HTTPRequest.Method, _ path: String, _ expected: String,
+            _ request: @escaping @Sendable (World, Credential) async throws -> (path: String, json: String?, bytes: [UInt8]?)
+        ) {
+            self.method = method
+            self.path = path
+            self.expected = expected.split(separator: " ").compactMap { Int($0) }
+            self.request = request
+        }
+    }
+
+    /// What the rows aim at: the owner's album A (with a photo in it) and album B, and how to make more.
+    struct World: Sendable {
+        /// The owner's read-write token: it outlives every session the rows end.
+        let owner: Client
+        let albumA: String
+        let albumB: String
+        let assetIn: String
+        let assetOut: String
+        let shareToken: String
+        let webRoot: String
+        let counter = Counter()
+
+        /// A photo of the owner's, in album A for `limitedIn`-style targets, else outside it.
+        func asset(for credential: Credential) -> String { credential == .limitedOut ? assetOut : assetIn }
+        func album(for credential: Credential) -> String { credential == .limitedOut ? albumB : albumA }
+
+        /// A new photo for a request that deletes or changes one for good.
+        func freshAsset(for credential: Credential) async throws -> String {
+            let id = try await owner.uploadNew(10_000 + counter.next())
+            if credential != .limitedOut {
+                _ = try await owner.request(.post, "/api/v1/albums/\(albumA)/assets", json: #"{"ids": ["\#(id)"]}"#)
+            }
+            return id
+        }
+
+        func freshAlbum(for credential: Credential) async throws -> String {
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Fresh"}"#, expect: .created)
+            return album.id
+        }
+
+        /// A new session of the owner's (some rows end sessions).
+        func session() async throws -> Client {
+            try await owner.anonymous.login("owner")
+        }
+
+        func invitation() async throws -> String {
+            struct Invitation: Decodable { var url: String }
+            let invitation = try await session().json(Invitation.self, .post, "/api/v1/users/invitations", json: "{}", expect: .created)
+            return String(invitation.url.split(separator: "token=").last ?? "")
+        }
+
+        /// A file the web app has in `folder`, or a name that is not there.
+        func webFile(_ folder: String) -> String {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: webRoot + "/" + folder)) ?? []
+            return "/" + folder + "/" + (names.sorted().first { !$0.hasPrefix(".") } ?? "missing.txt")
+        }
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            value += 1
+            return value
+        }
+    }
+
+    static let recipe = #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone"}]}"#
+
+    //                                     none exp share owner read add  rw  in  out guest gtok
+    static let rows: [Row] = [
+        // Public: the web app, health, setup, sign-in, the filters, share links.
+        Row(.get, "/", "                   200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/", nil, nil) },
+        Row(.get, "/setup", "              200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/setup", nil, nil) },
+        Row(.get, "/login", "              200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/login", nil, nil) },
+        Row(.get, "/s/{token}", "           200 200 200 200 200 200 200 200 200 200 200") { w, _ in ("/s/" + w.shareToken, nil, nil) },
+        Row(.get, "/app/**", "             200 200 200 200 200 200 200 200 200 200 200") { w, _ in (w.webFile("app"), nil, nil) },
+        Row(.get, "/styles/**", "          200 200 200 200 200 200 200 200 200 200 200") { w, _ in (w.webFile("styles"), nil, nil) },
+        Row(.get, "/icons/**", "           *") { w, _ in (w.webFile("icons"), nil, nil) },
+        Row(.get, "/favicon.svg", "        200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/favicon.svg", nil, nil) },
+        Row(.get, "/manifest.webmanifest", "200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/manifest.webmanifest", nil, nil) },
+        Row(.get, "/health", "             200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/health", nil, nil) },
+        // Loopback clients get the metrics whatever they send (the in-process test covers other clients).
+        Row(.get, "/metrics", "            200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/metrics", nil, nil) },
+        Row(.get, "/api/v1/setup/{token}", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in
+            ("/api/v1/setup/" + (try await w.invitation()), nil, nil)
+        },
+        Row(.post, "/api/v1/setup", "      201 201 201 201 201 201 201 201 201 201 201") { w, _ in
+            let token = try await w.invitation()
+            return ("/api/v1/setup", #"{"token": "\#(token)", "username": "user\#(w.counter.next())", "password": "correct horse battery"}"#, nil)
+        },
+        Row(.post, "/api/v1/session", "    200 200 200 200 200 200 200 200 200 200 200") { _, _ in
+            ("/api/v1/session", #"{"username": "owner", "password": "correct horse battery"}"#, nil)
+        },
+        Row(.get, "/api/v1/filters", "     200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/api/v1/filters", nil, nil) },
+        Row(.get, "/api/v1/filters/catalog", "200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/api/v1/filters/catalog", nil, nil) },
+        Row(.get, "/api/v1/shared/{token}", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in ("/api/v1/shared/" + w.shareToken, nil, nil) },
+        Row(.get, "/api/v1/shared/{token}/assets/{id}/image", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in
+            ("/api/v1/shared/\(w.shareToken)/assets/\(w.assetIn)/image?size=64", nil, nil)
+        },
+
+        // Any credential.
+        Row(.get, "/api/v1/session", "     401 401 401 200 200 200 200 200 200 200 200") { _, _ in ("/api/v1/session", nil, nil) },
+
+        // The account: sessions only.
+        Row(.delete, "/api/v1/session", "  401 401 401 204 403 403 403 403 403 204 403") { _, _ in ("/api/v1/session", nil, nil) },
+        Row(.put, "/api/v1/account/password", "401 401 401 204 403 403 403 403 403 204 403") { _, _ in
+            ("/api/v1/account/password", #"{"currentPassword": "correct horse battery", "newPassword": "correct horse battery"}"#, nil)
+        },
+        Row(.get, "/api/v1/tokens", "      401 401 401 200 403 403 403 403 403 200 403") { _, _ in ("/api/v1/tokens", nil, nil) },
+        Row(.post, "/api/v1/tokens", "     401 401 401 201 403 403 403 403 403 201 403") { _, _ in
+            ("/api/v1/tokens", #"{"name": "spare", "accessLevel": "read"}"#, nil)
+        },
+        Row(.delete, "/api/v1/tokens/{id}", "401 401 401 204 403 403 403 403 403 404 403") { w, _ in
+            let spare = try await w.session().json(
+                TokenBody.self, .post, "/api/v1/tokens", json: #"{"name": "spare", "accessLevel": "read"}"#, expect: .created)
+            return ("/api/v1/tokens/" + spare.id, nil, nil)
+        },
+        Row(.get, "/api/v1/shares", "      401 401 401 200 403 403 403 403 403 200 403") { _, _ in ("/api/v1/shares", nil, nil) },
+        Row(.post, "/api/v1/shares", "     401 401 401 201 403 403 403 403 403 422 403") { w, _ in
+            ("/api/v1/shares", #"{"assetID": "\#(w.assetIn)"}"#, nil)
+        },
+        Row(.delete, "/api/v1/shares/{id}", "401 401 401 204 403 403 403 403 403 404 403") { w, _ in
+            struct Share: Decodable { var id: String }
+            let share = try await w.session().json(Share.self, .post, "/api/v1/shares", json: #"{"assetID": "\#(w.assetIn)"}"#, expect: .created)
+            return ("/api/v1/shares/" + share.id, nil, nil)
+        },
+
+        // Users: the owner's session only.
+        Row(.get, "/api/v1/users", "       401 401 401 200 403 403 403 403 403 403 403") { _, _ in ("/api/v1/users", nil, nil) },
+        Row(.post, "/api/v1/users/invitations", "401 401 401 201 403 403 403 403 403 403 403") { _, _ in
+            ("/api/v1/users/invitations", "{}", nil)
+        },
+        Row(.delete, "/api/v1/users/{id}", "401 401 401 204 403 403 403 403 403 403 403") { w, _ in
+            let token = try await w.invitation()
+            let victim = try await Client.signUp(w.owner.client, setupToken: token, username: "victim\(w.counter.next())")
+            let id = try await victim.json(SessionBody.self, .get, "/api/v1/session").user.id
+            return ("/api/v1/users/" + id, nil, nil)
+        },
+
+        // Reading the library.
+        Row(.get, "/api/v1/assets", "      401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/assets", nil, nil) },
+        Row(.get, "/api/v1/assets/{id}", "  401 401 401 200 200 403 200 200 404 404 404") { w, c in ("/api/v1/assets/" + w.asset(for: c), nil, nil) },
+        Row(.get, "/api/v1/assets/{id}/image", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/image?size=64", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/original", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/original", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/current", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/current", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/edit", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/edit", nil, nil)
+        },
+        Row(.post, "/api/v1/assets/{id}/preview", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/preview", #"{"recipe": \#(recipe), "size": "64x64"}"#, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/strip", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/strip?size=32", nil, nil)
+        },
+        Row(.get, "/api/v1/albums", "      401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/albums", nil, nil) },
+        Row(.get, "/api/v1/albums/{id}", "  401 401 401 200 200 403 200 200 404 404 404") { w, c in ("/api/v1/albums/" + w.album(for: c), nil, nil) },
+        Row(.get, "/api/v1/collections/years", "401 401 401 200 200 403 200 403 403 200 200") { _, _ in ("/api/v1/collections/years", nil, nil) },
+        Row(.get, "/api/v1/collections/months", "401 401 401 200 200 403 200 403 403 200 200") { _, _ in ("/api/v1/collections/months", nil, nil) },
+        Row(.get, "/api/v1/changes", "     401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/changes", nil, nil) },
+
+        // Uploading: a limited token adds into its album, and may not name another.
+        Row(.post, "/api/v1/assets", "     401 401 401 201 403 201 201 201 404 201 201") { w, c in
+            let query = c == .limitedOut ? "&album=\(w.albumB)" : ""
+            return ("/api/v1/assets?filename=new.jpg\(query)", nil, Array(TestImages.jpeg(20_000 + w.counter.next())))
+        },
+
+        // Changing the library.
+        Row(.patch, "/api/v1/assets/{id}", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/" + w.asset(for: c), #"{"isFavorite": true}"#, nil)
+        },
+        Row(.delete, "/api/v1/assets/{id}", "401 401 401 204 403 403 204 204 404 404 404") { w, c in
+            ("/api/v1/assets/" + (try await w.freshAsset(for: c)), nil, nil)
+        },
+        Row(.patch, "/api/v1/assets", "    401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets", #"{"ids": ["\#(w.asset(for: c))"], "isHidden": false}"#, nil)
+        },
+        Row(.post, "/api/v1/assets/delete", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/delete", #"{"ids": ["\#(try await w.freshAsset(for: c))"]}"#, nil)
+        },
+        Row(.put, "/api/v1/assets/{id}/edit", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/edit", recipe, nil)
+        },
+        Row(.delete, "/api/v1/assets/{id}/edit", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/edit", nil, nil)
+        },
+        Row(.post, "/api/v1/albums", "     401 401 401 201 403 403 201 403 403 201 201") { _, _ in ("/api/v1/albums", #"{"title": "New"}"#, nil) },
+        Row(.patch, "/api/v1/albums/{id}", "401 401 401 200 403 403 200 403 403 404 404") { w, c in
+            ("/api/v1/albums/" + w.album(for: c), #"{"title": "Renamed"}"#, nil)
+        },
+        Row(.delete, "/api/v1/albums/{id}", "401 401 401 204 403 403 204 403 403 404 404") { w, c in
+            ("/api/v1/albums/" + (c == .limitedIn ? w.albumA : try await w.freshAlbum(for: c)), nil, nil)
+        },
+        Row(.post, "/api/v1/albums/{id}/assets", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/albums/\(w.album(for: c))/assets", #"{"ids": ["\#(w.asset(for: c))"]}"#, nil)
+        },
+        Row(.post, "/api/v1/albums/{id}/assets/remove", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            let id = try await w.freshAsset(for: c)
+            return ("/api/v1/albums/\(w.album(for: c))/assets/remove", #"{"ids": ["\#(c == .limitedOut ? w.assetOut : id)"]}"#, nil)
+        },
+        Row(.post, "/api/v1/albums/{id}/assets/move", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/albums/\(w.album(for: c))/assets/move", #"{"ids": ["\#(w.asset(for: c))"], "index": 0}"#, nil)
+        },
+    ]
+
+    @Test("every registered route has a row, and every row is a registered route")
+    func everyRouteHasARow() throws {
+        let services = try makeServices(TestServer().configuration)
+        let registered = Set(
+            buildRouter(services: services, logger: Logger(label: "test")).routes.map { "\($0.method) \(Self.normalized($0.path.description))" })
+        let listed = Set(Self.rows.map { "\($0.method) \(Self.normalized($0.path))" })
+        #expect(registered.subtracting(listed).sorted() == [], "routes without a row in the access matrix")
+        #expect(listed.subtracting(registered).sorted() == [], "rows for routes the server does not register")
+    }
+
+    static func normalized(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "/" + path
+    }
+
+    @Test("every route answers every credential with exactly the status the matrix gives")
+    func matrix() async throws {
+        let server = TestServer()
+        let (app, token) = try await server.build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let albumA = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "A"}"#, expect: .created).id
+            let albumB = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "B"}"#, expect: .created).id
+            let assetIn = try await owner.uploadNew(1)
+            let assetOut = try await owner.uploadNew(2)
+            _ = try await owner.request(.post, "/api/v1/albums/\(albumA)/assets", json: #"{"ids": ["\#(assetIn)"]}"#)
+            struct Share: Decodable { var url: String }
+            let share = try await owner.json(Share.self, .post, "/api/v1/shares", json: #"{"assetID": "\#(assetIn)"}"#, expect: .created)
+            let world = World(
+                owner: try await owner.token("read-write"), albumA: albumA, albumB: albumB, assetIn: assetIn, assetOut: assetOut,
+                shareToken: String(share.url.split(separator: "/").last ?? ""), webRoot: server.configuration.webRoot ?? "")
+            let read = try await owner.token("read")
+            let add = try await owner.token("add-only")
+            let rw = try await owner.token("read-write")
+            let limited = try await owner.token("read-write", albums: [albumA])
+            struct Invitation: Decodable { var url: String }
+            let guestInvitation = try await world.invitation()
+            let guest = try await Client.signUp(client, setupToken: guestInvitation, username: "guest")
+            let guestToken = try await guest.token("read-write")
+            let ended = try await owner.login("owner")
+            _ = try await ended.request(.delete, "/api/v1/session")
+
+            func caller(_ credential: Credential) async throws -> Client {
+                switch credential {
+                case .none: return Client(client)
+                case .expired: return Client(client, cookie: ended.cookie)
+                case .share: return Client(client, bearer: world.shareToken)
+                case .owner: return try await owner.login("owner")
+                case .read: return read
+                case .add: return add
+                case .rw: return rw
+                case .limitedIn, .limitedOut: return limited
+                case .guest: return try await guest.login("guest")
+                case .guestToken: return guestToken
+                }
+            }
+
+            let port = try #require(client.port)
+            for row in Self.rows {
+                for (column, credential) in Credential.allCases.enumerated() {
+                    let (path, json, bytes) = try await row.request(world, credential)
+                    let caller = try await caller(credential)
+                    let status: Int
+                    if row.path == "/api/v1/changes" {
+                        var headers: [String: String] = [:]
+                        for field in caller.headers { headers[field.name.rawName] = field.value }
+                        let stream = try EventStreamClient(port: port, path: path, headers: headers)
+                        status = await stream.responseStatus() ?? 0
+                        stream.close()
+                    } else {
+                        status = Int(try await caller.request(row.method, path, json: json, body: bytes).status.code)
+                    }
+                    let expected: Int
+                    if row.expected.isEmpty {
+                        expected = FileManager.default.fileExists(atPath: world.webRoot + path) ? 200 : 404
+                    } else {
+                        expected = row.expected[column]
+                    }
+                    #expect(status == expected, "\(row.method) \(row.path) as \(credential): \(status), expected \(expected)")
+                }
+            }
+        }
+    }
+}
