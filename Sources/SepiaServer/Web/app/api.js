@@ -264,9 +264,13 @@ export const api = {
         if (closed) return;
         handlers.down?.();
         if (source.readyState === EventSource.CLOSED) {
+          // The browser gave up (an error status, e.g. after a restart). Find out whether the session is
+          // still good (a 401 ends the app's session), then try again with back-off.
           source = null;
           clearTimeout(timer);
-          timer = setTimeout(connect, backoff);
+          timer = setTimeout(() => {
+            request('GET', `${BASE}/session`).then(connect, (e) => { if (e.status !== 401 && !closed) { timer = setTimeout(connect, backoff); } });
+          }, backoff);
           backoff = Math.min(backoff * 2, 30000);
         }
       };

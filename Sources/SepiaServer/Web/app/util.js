@@ -168,6 +168,9 @@ export function bucket(px) {
   return 4096;
 }
 
+/** Values shared across screens (the grid's thumbnail bucket, so the detail view reuses cached thumbnails). */
+export const shared = { thumbPx: 256 };
+
 export const dpr = () => Math.min(window.devicePixelRatio || 1, 3);
 
 export function isTypingTarget(el) {

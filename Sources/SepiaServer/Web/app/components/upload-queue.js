@@ -187,6 +187,13 @@ class UploadQueue {
       this.summary.textContent = parts.join(' · ') || 'Nothing uploaded';
     }
     this.panel.classList.toggle('has-errors', failed > 0);
+    // A clean batch closes by itself after a moment; refused files keep the panel open until closed.
+    clearTimeout(this.autoClose);
+    if (!pending && !failed && all.length) {
+      this.autoClose = setTimeout(() => {
+        if (this.panel && !this.panel.matches(':hover, :focus-within')) this.close();
+      }, 5000);
+    }
   }
 }
 

@@ -6,7 +6,7 @@
 // Space selects, Shift+arrows extend the selection, Ctrl/⌘+A selects all loaded photos,
 // Alt+arrows move a photo (when reorderable).
 import { api } from '../api.js';
-import { h, clamp, bucket, dpr, formatDate, rafThrottle } from '../util.js';
+import { h, clamp, bucket, dpr, formatDate, rafThrottle, shared } from '../util.js';
 import { icon } from '../icons.js';
 
 const HEADER_H = 56;
@@ -102,6 +102,7 @@ export class VirtualGrid {
     this.layoutData = { width, gap, cols, cell, secs, total: y };
     this.el.style.height = `${Math.max(y, 1)}px`;
     this.thumbPx = bucket(Math.ceil(cell * dpr()));
+    shared.thumbPx = this.thumbPx;
     // Size changed: every row is rebuilt.
     for (const r of this.rows.values()) r.el.remove();
     this.rows.clear();

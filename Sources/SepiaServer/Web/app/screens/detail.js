@@ -2,7 +2,7 @@
 // sized for the screen × devicePixelRatio replaces it. Previous/next by arrow keys, buttons and swipe;
 // an info panel with the metadata; favourite, rotate (saved as an edit), hide, delete, download, share.
 import { api } from '../api.js';
-import { h, bucket, dpr, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, download, isTypingTarget } from '../util.js';
+import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, download, isTypingTarget } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -48,11 +48,13 @@ export function mountDetail(container, params, ctx) {
     editBtn);
 
   const img = h('img', { class: 'detail-img', alt: '', 'data-testid': 'detail-image', draggable: 'false' });
+  // The grid's (square, cached) thumbnail, shown at once over the photo's own shape until the large one loads.
+  const thumb = h('img', { class: 'detail-thumb', alt: '', 'aria-hidden': 'true', draggable: 'false' });
   const spinner = h('span', { class: 'spinner large detail-spinner', role: 'status', aria: { label: 'Loading photo' } });
   const prevBtn = h('button', { type: 'button', class: 'nav-arrow prev', 'data-testid': 'detail-prev', aria: { label: 'Previous photo' }, onclick: () => go(-1) }, icon('chevronLeft'));
   const nextBtn = h('button', { type: 'button', class: 'nav-arrow next', 'data-testid': 'detail-next', aria: { label: 'Next photo' }, onclick: () => go(1) }, icon('chevronRight'));
   const position = h('span', { class: 'detail-position', 'aria-live': 'polite' });
-  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage' }, img, spinner, prevBtn, nextBtn, position);
+  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage' }, thumb, img, spinner, prevBtn, nextBtn, position);
   const info = h('aside', { class: 'info-panel', id: 'detail-info-panel', 'data-testid': 'info-panel', aria: { label: 'Photo info' } });
   const body = h('div', { class: 'detail-body' }, stage, info);
   const el = h('section', { class: 'screen overlay-screen detail-screen', 'data-testid': 'detail', aria: { labelledby: 'detail-title' } }, topbar, body);
@@ -75,6 +77,7 @@ export function mountDetail(container, params, ctx) {
     asset = store.assets.get(id) || null;
     full = null;
     img.classList.remove('ready');
+    thumb.hidden = true;
     renderHeader();
     updateNav();
     if (asset) showThumbnail();
@@ -86,7 +89,7 @@ export function mountDetail(container, params, ctx) {
       asset = a;
       store.rememberAssets([a]);
       renderHeader();
-      if (!img.getAttribute('src')) showThumbnail();
+      if (!img.getAttribute('src') && thumb.hidden) showThumbnail();
       loadLarge();
       if (infoOpen) renderInfo();
     } catch (e) {
@@ -100,12 +103,27 @@ export function mountDetail(container, params, ctx) {
   }
 
   function showThumbnail() {
-    // The grid's square thumbnail is cropped; show it blurred-in only as a placeholder until the real one.
     spinner.hidden = false;
-    img.src = api.imageURL(asset.id, { size: '256x256', mode: 'fit', v: asset.version });
+    img.removeAttribute('src');
     img.alt = describe(asset);
-    img.classList.add('placeholder');
+    const px = shared.thumbPx || 256;
+    thumb.src = api.imageURL(asset.id, { size: `${px}x${px}`, mode: 'fill', v: asset.version });
+    thumb.hidden = false;
+    placeThumb();
     loadLarge();
+  }
+
+  /** Sizes the placeholder to where the photo will be drawn (contain), filled by the square thumbnail. */
+  function placeThumb() {
+    if (!asset?.width || thumb.hidden) return;
+    const r = stage.getBoundingClientRect();
+    const pad = window.matchMedia('(max-width: 760px)').matches ? 0 : 16;
+    const bw = r.width - 2 * pad;
+    const bh = r.height - 2 * pad;
+    const k = Math.min(bw / asset.width, bh / asset.height);
+    const w = asset.width * k;
+    const hh = asset.height * k;
+    Object.assign(thumb.style, { left: `${pad + (bw - w) / 2}px`, top: `${pad + (bh - hh) / 2}px`, width: `${w}px`, height: `${hh}px` });
   }
 
   function largeURL(a) {
@@ -126,8 +144,8 @@ export function mountDetail(container, params, ctx) {
       if (my !== token) return;
       img.src = url;
       img.dataset.large = url;
-      img.classList.remove('placeholder');
       img.classList.add('ready');
+      thumb.hidden = true;
       spinner.hidden = true;
     };
     loader.onerror = () => {
@@ -330,7 +348,7 @@ export function mountDetail(container, params, ctx) {
   };
   document.addEventListener('keydown', onKey);
 
-  const onResize = () => loadLarge();
+  const onResize = () => { placeThumb(); loadLarge(); };
   window.addEventListener('resize', onResize);
   const offs = [
     store.on('change', (d) => {

@@ -150,7 +150,8 @@ export function mountSettings(container, params, ctx) {
       if (!shares?.length) shareList.append(h('li', { class: 'hint', 'data-testid': 'share-empty' }, 'No share links. Create one from a photo (More → Share Link) or an album.'));
       for (const s of shares || []) {
         const url = s.url || `${location.origin}/s/${s.token}`;
-        const what = s.albumID ? `Album${s.title ? ` “${s.title}”` : ''}` : `Photo${s.title ? ` “${s.title}”` : ''}`;
+        const albumTitle = s.title || store.albums.find((a) => a.id === s.albumID)?.title;
+        const what = s.albumID ? `Album${albumTitle ? ` “${albumTitle}”` : ''}` : `Photo${s.title ? ` “${s.title}”` : ''}`;
         const expired = s.expiresAt && new Date(s.expiresAt) < new Date();
         shareList.append(h('li', { class: 'row', 'data-testid': 'share-row', 'data-share-id': s.id },
           h('div', { class: 'row-main' }, h('strong', {}, what),
