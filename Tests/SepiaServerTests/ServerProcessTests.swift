@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sepia serve` as a process: graceful shutdown on SIGTERM, and uploads cut off by the client.
+@Suite("sepia serve as a process", .serialized)
+struct ServerProcessTests {
+    /// A running `sepia serve`, its port and setup link, read from what it prints.
+    final class ServerProcess: @unchecked Sendable {
+        let process = Process()
+        let root: String
+        let port: Int
+        let setupToken: String
+        private let output = Pipe()
+
+        static let executable: URL = {
+            let products = Bundle.main.bundleURL.deletingLastPathComponent()
+            for candidate in [
+                products.appendingPathComponent("sepia"),
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sepia"),
+            ] where FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+            return products.appendingPathComponent("sepia")
+        }()
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-serve-\(UUID().uuidString)").path
+            process.executableURL = Self.executable
+            process.arguments = ["serve", "--library", root + "/library", "--port", "0"]
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            let deadline = Date().addingTimeInterval(60)
+            while !text.contains("Stop it with"), Date() < deadline {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let url = text.split(whereSeparator: \.isWhitespace).first(where: { $0.contains("/setup?token=") }),
+                let portText = url.split(separator: ":").last?.split(separator: "/").first, let port = Int(portText)
+            else {
+                process.terminate()
+                throw RawHTTP.Failure(description: "sepia serve printed no setup link: \(text)")
+            }
+            self.port = port
+            setupToken = String(url.split(separator: "=").last ?? "")
+        }
+
+        /// Creates the owner and returns a read-write API token.
+        func ownerToken() throws -> String {
+            let http = RawHTTP(port: port)
+            let setup = try http.request(
+                "POST", "/api/v1/setup", headers: ["Content-Type": "application/json"],
+                body: Data(#"{"token": "\#(setupToken)", "username": "owner", "password": "correct horse battery"}"#.utf8))
+            let cookie = try #require(setup.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+            struct Session: Decodable { var csrfToken: String }
+            let csrf = try JSONDecoder().decode(Session.self, from: setup.body).csrfToken
+            let created = try http.request(
+                "POST", "/api/v1/tokens", headers: ["Content-Type": "application/json", "Cookie": cookie, "X-CSRF-Token": csrf],
+                body: Data(#"{"name": "test", "accessLevel": "read-write"}"#.utf8))
+            struct Token: Decodable { var token: String }
+            return try JSONDecoder().decode(Token.self, from: created.body).token
+        }
+
+        /// Waits for the process to end, at most `timeout`; its status, or nil if it is still running.
+        func waitForExit(timeout: TimeInterval) -> Int32? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            return process.isRunning ? nil : process.terminationStatus
+        }
+
+        func stop() {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(atPath: root)
+        }
+
+        /// Runs `sepia` with `arguments` on this server's library.
+        func sepia(_ arguments: [String]) throws -> (status: Int32, output: String) {
+            let command = Process()
+            command.executableURL = Self.executable
+            command.arguments = arguments + ["--library", root + "/library"]
+            let pipe = Pipe()
+            command.standardOutput = pipe
+            command.standardError = pipe
+            try command.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            command.waitUntilExit()
+            return (command.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    static func photo() throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: TestServerFixtures.photo("Sony_DSC-P52_2MP.jpg")))
+    }
+
+    @Test("SIGTERM ends the change streams, lets an upload in flight finish, exits 0, and leaves a sound library")
+    func gracefulShutdown() async throws {
+        try await onThread {
+            let server = try ServerProcess()
+            defer { server.stop() }
+            let token = try server.ownerToken()
+            let http = RawHTTP(port: server.port)
+            let stream = try EventStreamClient(port: server.port, path: "/api/v1/changes", headers: ["Authorization": "Bearer " + token])
+            defer { stream.close() }
+            // Given an upload that takes a couple of seconds to arrive…
+            let photo = try Self.photo()
+            let pid = server.process.processIdentifier
+            let answer = try http.request(
+                "POST", "/api/v1/assets?filename=slow.jpg", headers: ["Authorization": "Bearer " + token], body: photo, chunks: 8, pause: 0.25,
+                afterFirstChunk: { kill(pid, SIGTERM) })
+            // …SIGTERM, sent once it started, lets it finish…
+            #expect(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
+            // …and the server then exits cleanly, having ended the change stream.
+            #expect(server.waitForExit(timeout: 20) == 0)
+            #expect(throws: RawHTTP.Failure.self) { try http.request("GET", "/health") }
+            let check = try server.sepia(["check"])
+            #expect(check.status == 0, "\(check.output)")
+            let list = try server.sepia(["list", "--json"])
+            #expect(list.output.contains("slow.jpg"))
+        }
+    }
+
+    @Test("an upload the client abandons half-way leaves no file and no row")
+    func abandonedUpload() async throws {
+        try await onThread {
+            let server = try ServerProcess()
+            defer { server.stop() }
+            let token = try server.ownerToken()
+            let http = RawHTTP(port: server.port)
+            let photo = try Self.photo()
+            try http.abandon("/api/v1/assets?filename=cut.jpg", headers: ["Authorization": "Bearer " + token], body: photo, sending: photo.count / 2)
+            // The server notices, removes the partial file, and goes on serving.
+            let deadline = Date().addingTimeInterval(10)
+            var leftovers: [String] = ["?"]
+            while Date() < deadline {
+                leftovers = (try? FileManager.default.contentsOfDirectory(atPath: server.root + "/library/tmp")) ?? []
+                if leftovers.isEmpty { break }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            #expect(leftovers.isEmpty)
+            let list = try http.request("GET", "/api/v1/assets", headers: ["Authorization": "Bearer " + token])
+            #expect(String(decoding: list.body, as: UTF8.self).contains(#""total":0"#))
+            let originals = FileManager.default.enumerator(atPath: server.root + "/library/originals")?.allObjects.count ?? 0
+            #expect(originals == 0)
+        }
+    }
+
+    /// Runs blocking work (processes, sockets, sleeps) on a thread of its own, never on the threads Swift
+    /// concurrency shares between tests.
+    func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                do {
+                    try body()
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
