@@ -27,8 +27,9 @@ export class LatestRequest {
     this.inFlight = true;
     this.sent++;
     this.onBusy?.(true);
+    this.controller = new AbortController();
     try {
-      const result = await this.run(value);
+      const result = await this.run(value, this.controller.signal);
       if (!this.stopped) this.onResult?.(result, value, this.hasPending);
     } catch (e) {
       if (!this.stopped && e?.name !== 'AbortError') this.onError?.(e, value);
@@ -43,7 +44,8 @@ export class LatestRequest {
     }
   }
 
-  stop() { this.stopped = true; this.hasPending = false; }
+  /** Stops for good (the editor closed): the request in flight is abandoned. */
+  stop() { this.stopped = true; this.hasPending = false; this.controller?.abort(); }
 }
 
 /**

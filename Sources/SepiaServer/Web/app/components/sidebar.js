@@ -51,8 +51,7 @@ export function createShell() {
       h('a', { href: '#/albums', class: 'nav-heading-link', 'data-route': 'albums', 'data-testid': 'nav-albums' }, 'Albums'), newAlbum),
     h('nav', { class: 'nav nav-albums', aria: { label: 'Albums' } }, albumList),
     h('div', { class: 'nav-bottom' },
-      h('a', { href: '#/settings', class: 'nav-link', 'data-route': 'settings', 'data-testid': 'nav-settings' }, icon('gear'), h('span', {}, 'Settings')),
-      live));
+      h('a', { href: '#/settings', class: 'nav-link', 'data-route': 'settings', 'data-testid': 'nav-settings' }, icon('gear'), h('span', {}, 'Settings'))));
 
   const main = h('main', { id: 'main', class: 'main', tabindex: '-1' });
   const tab = (route, label, ic, testid) => h('a', { href: `#/${route}`, class: 'tab', 'data-route': route, 'data-testid': testid }, icon(ic), h('span', {}, label));
@@ -61,7 +60,7 @@ export function createShell() {
     tab('albums', 'Albums', 'albums', 'tab-albums'), tab('settings', 'Settings', 'gear', 'tab-settings'));
   const scrim = h('div', { class: 'drawer-scrim', onclick: () => closeMenu() });
   const overlay = h('div', { class: 'overlay-root', id: 'overlay-root' });
-  const root = h('div', { class: 'shell' }, sidebar, scrim, main, tabbar, overlay);
+  const root = h('div', { class: 'shell' }, sidebar, scrim, main, tabbar, overlay, live);
 
   function renderAlbums() {
     clear(albumList);

@@ -89,7 +89,7 @@ export function mountEditor(container, params, ctx) {
 
   // ----- Preview scheduling: one request in flight, the latest value wins.
   const scheduler = new LatestRequest(
-    ({ recipe, size }) => api.preview(id, recipe, { size }),
+    ({ recipe, size }, signal) => api.preview(id, recipe, { size, signal }),
     {
       onResult: (blob) => {
         if (!alive) return;
