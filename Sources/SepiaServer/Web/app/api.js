@@ -151,8 +151,8 @@ export const api = {
   createShare: (body) => post(`${BASE}/shares`, body),
   revokeShare: (id) => del(`${BASE}/shares/${enc(id)}`),
   shared: (token) => get(`${BASE}/shared/${enc(token)}`, { quiet401: true }),
-  sharedImageURL: (token, id, { size, mode = 'fit', format } = {}) =>
-    `${BASE}/shared/${enc(token)}/assets/${enc(id)}/image` + query({ size, mode, format }),
+  sharedImageURL: (token, id, { size, mode = 'fit', format, v } = {}) =>
+    `${BASE}/shared/${enc(token)}/assets/${enc(id)}/image` + query({ size, mode, format, v }),
   users: () => get(`${BASE}/users`),
   invite: (expiresInHours) => post(`${BASE}/users/invitations`, expiresInHours ? { expiresInHours } : {}),
   removeUser: (id) => del(`${BASE}/users/${enc(id)}`),

@@ -18,7 +18,7 @@ import * as actions from '../actions.js';
 const VIEWS = {
   library: {
     title: 'Library', source: () => new MonthSource(),
-    empty: { icon: 'imagePlus', title: 'No photos yet', text: 'Add Photos or Take Photo to start your library. You can also drop photos anywhere on this page.' },
+    empty: { icon: 'imagePlus', title: 'No photos yet', text: 'Add Photos or Take Photo to start your library. You can also drop photos anywhere on this page.', textNoCamera: 'Add Photos to start your library. You can also drop photos anywhere on this page.' },
   },
   favorites: {
     title: 'Favorites', source: () => new ListSource({ favorites: true }),
@@ -59,7 +59,7 @@ export function mountLibrary(container, params, ctx) {
   addBtn.setAttribute('aria-label', 'Add Photos');
   const cameraBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'take-photo', aria: { label: 'Take Photo' }, onclick: () => { location.hash = '#/camera' + (isAlbum ? `?album=${params.albumId}` : ''); } }, icon('camera'), h('span', { class: 'label-wide' }, 'Take Photo'));
   cameraBtn.hidden = !store.cameraAvailable;
-  offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok; }));
+  offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok; if (source.loaded && !source.total) afterLayout(); }));
 
   const albumTools = isAlbum ? h('div', { class: 'topbar-group' },
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'share-link', aria: { label: 'Share album link' }, title: 'Share a link to this album', onclick: () => shareLinkDialog({ albumID: params.albumId }, `“${album?.title || 'album'}”`) }, icon('link')),
@@ -165,7 +165,8 @@ export function mountLibrary(container, params, ctx) {
         emptyActions.append(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'empty-add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), 'Add Photos'));
         if (store.cameraAvailable) emptyActions.append(h('button', { type: 'button', class: 'btn', 'data-testid': 'empty-take-photo', onclick: () => { location.hash = '#/camera'; } }, icon('camera'), 'Take Photo'));
       }
-      status.replaceChildren(h('div', { class: 'empty', 'data-testid': 'empty-state' }, icon(e.icon, { cls: 'empty-icon' }), h('h2', {}, e.title), h('p', {}, e.text), emptyActions));
+      const text = !store.cameraAvailable && e.textNoCamera ? e.textNoCamera : e.text;
+      status.replaceChildren(h('div', { class: 'empty', 'data-testid': 'empty-state' }, icon(e.icon, { cls: 'empty-icon' }), h('h2', {}, e.title), h('p', {}, text), emptyActions));
     } else status.replaceChildren();
     scrubber?.update();
     grid.el.hidden = !total;

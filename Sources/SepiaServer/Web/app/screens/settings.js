@@ -216,7 +216,7 @@ export function mountSettings(container, params, ctx) {
   scroller.append(h('p', { class: 'hint about' }, 'Sepia — photos stay on your server; edits never change the originals.'));
   loadTokens();
   loadShares();
-  loadUsers();
+  if (store.isOwner) loadUsers();
   if (!store.albumsLoaded) store.loadAlbums().catch(() => {});
 
   return { el, unmount() { offAlbums(); el.remove(); }, show() { el.inert = false; }, hide() { el.inert = true; } };

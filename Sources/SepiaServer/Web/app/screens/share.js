@@ -13,7 +13,8 @@ export function mountShare(container, params) {
     main);
   container.append(page);
 
-  const img = (id, px, mode = 'fit') => api.sharedImageURL(token, id, { size: `${px}x${px}`, mode });
+  const versions = new Map();
+  const img = (id, px, mode = 'fit') => api.sharedImageURL(token, id, { size: `${px}x${px}`, mode, v: versions.get(id) });
 
   function problem(title, text) {
     document.title = `${title} — Sepia`;
@@ -23,6 +24,7 @@ export function mountShare(container, params) {
   async function load() {
     try {
       const data = await api.shared(token);
+      for (const a of data.assets || []) if (a.version) versions.set(a.id, a.version);
       document.title = `${data.title || 'Shared photos'} — Sepia`;
       if (data.kind === 'asset' || (data.assets?.length === 1 && data.kind !== 'album')) showOne(data, data.assets?.[0]);
       else showAlbum(data);
