@@ -88,6 +88,7 @@ export function mountDetail(container, params, ctx) {
       full = a;
       asset = a;
       store.rememberAssets([a]);
+      ctx.base?.prepare?.(a);
       renderHeader();
       if (!img.getAttribute('src') && thumb.hidden) showThumbnail();
       loadLarge();
@@ -350,7 +351,9 @@ export function mountDetail(container, params, ctx) {
 
   const onResize = () => { placeThumb(); loadLarge(); };
   window.addEventListener('resize', onResize);
+  const baseSource = ctx.base?.source;
   const offs = [
+    ...(baseSource ? [baseSource.on('data', updateNav), baseSource.on('layout', () => { updateNav(); if (asset) ctx.base?.prepare?.(asset); })] : []),
     store.on('change', (d) => {
       const a = d?.assets || {};
       if (a.deleted?.includes(id)) { toast('This photo was deleted in another window.'); ctx.back(); return; }

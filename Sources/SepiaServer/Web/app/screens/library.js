@@ -312,6 +312,15 @@ export function mountLibrary(container, params, ctx) {
     el,
     source,
     neighbors: (id) => source.neighbors(id),
+    /** A photo opened by a link: load its month (or the first page) so that previous/next exist. */
+    prepare(asset) {
+      if (!asset || source.find(asset.id)) return;
+      if (source.grouped && asset.creationDate) {
+        const d = new Date(asset.creationDate);
+        const keys = new Set([d.toISOString().slice(0, 7), new Date(d.getTime() + (asset.creationDateOffset || 0) * 1000).toISOString().slice(0, 7)]);
+        source.sections.forEach((sec, si) => { if (keys.has(sec.key)) source.ensure(si, sec.count - 1); });
+      } else if (source.sections[0]) source.ensure(0, source.sections[0].count - 1);
+    },
     revealAsset: (id) => grid.revealAsset(id),
     focusAsset: (id) => { const p = source.find(id); if (p) grid.focusCell(p.g); },
     show() { el.hidden = false; el.inert = false; setUploadContext(uploadOptions()); requestAnimationFrame(() => grid.renderNow(true)); },
