@@ -9,8 +9,9 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * openDialog({title, body: Node|Node[], actions: Node[], testid, wide, onClose})
  * → {el, close(value), closed: Promise<value>}
  */
-export function openDialog({ title, description, body, actions = [], testid = 'dialog', wide = false, onClose, initialFocus, dismissable = true } = {}) {
-  const previous = document.activeElement;
+export function openDialog({ title, description, body, actions = [], testid = 'dialog', wide = false, onClose, initialFocus, dismissable = true, returnFocus } = {}) {
+  // Where focus goes back to: given, or what had it (a button disabled while it worked has lost it).
+  const previous = returnFocus || (document.activeElement !== document.body ? document.activeElement : null);
   const titleId = 'dlg-title-' + Math.random().toString(36).slice(2, 8);
   const descId = description ? titleId + '-d' : null;
   let resolve;

@@ -130,6 +130,7 @@ export function mountSettings(container, params, ctx) {
         h('div', { class: 'field' }, h('label', { for: secretId }, t.name || 'Token'), h('div', { class: 'input-row' }, input, copy))),
       actions: [h('button', { type: 'button', class: 'btn', onclick: () => d.close() }, 'Done')],
       initialFocus: () => copy,
+      returnFocus: tokenForm.querySelector('[type=submit]'),
     });
     input.select();
   }
@@ -176,7 +177,7 @@ export function mountSettings(container, params, ctx) {
     const userList = h('ul', { class: 'rows', 'data-testid': 'user-list' });
     try {
       const { users } = await api.users();
-      const inviteBtn = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'user-invite', onclick: invite }, icon('plus'), 'Invite Someone');
+      const inviteBtn = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'user-invite', onclick: () => invite(inviteBtn) }, icon('plus'), 'Invite Someone');
       usersCard.replaceChildren(card('Users', 'us-' + uid(), h('p', { class: 'hint' }, 'Each person gets an account with their own, separate library. Invitations are one-time links.'), h('div', {}, inviteBtn), userList));
       for (const u of users || []) {
         const me = u.id === store.user?.id;
@@ -190,7 +191,7 @@ export function mountSettings(container, params, ctx) {
     }
   }
 
-  async function invite() {
+  async function invite(button) {
     try {
       const inv = await api.invite(72);
       const linkId = 'inv-' + uid();
@@ -203,8 +204,8 @@ export function mountSettings(container, params, ctx) {
           h('div', { class: 'field' }, h('label', { for: linkId }, 'Link'), h('div', { class: 'input-row' }, input, copy))),
         actions: [h('button', { type: 'button', class: 'btn', onclick: () => d.close() }, 'Done')],
         initialFocus: () => copy,
+        onClose: () => loadUsers().then(() => usersCard.querySelector('[data-testid="user-invite"]')?.focus()),
       });
-      loadUsers();
     } catch (e) { toast.error(e, 'The invitation could not be created.'); }
   }
 
