@@ -133,7 +133,7 @@ function matchFilter(step, catalog) {
       if (typeof a === 'number' && typeof b === 'number') { if (Math.abs(a - b) > 1e-3) { ok = false; break; } }
       else if (JSON.stringify(a) !== JSON.stringify(b)) { ok = false; break; }
     }
-    if (ok) return { filterIndex: item.index ?? catalog.indexOf(item), t: round(t) };
+    if (ok) return { filterIndex: catalog.indexOf(item), t: round(t) };
   }
   return null;
 }

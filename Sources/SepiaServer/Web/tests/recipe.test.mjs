@@ -1,0 +1,44 @@
+// Checks of app/recipe.js (no browser needed): node Sources/SepiaServer/Web/tests/recipe.test.mjs
+import * as R from '../app/recipe.js';
+const catalog = [
+  { index: 0, filter: 'None', name: 'None', parameters: {}, slider: [] },
+  { index: 1, filter: 'CIPhotoEffectMono', name: 'Mono', parameters: {}, slider: [] },
+  { index: 2, filter: 'CISepiaTone', name: 'Sepia', parameters: {}, slider: [{ key: 'inputIntensity', scale: 1, minimum: 0, maximum: 1 }] },
+  { index: 13, filter: 'CIPixellate', name: 'Pixellate', parameters: {}, slider: [{ key: 'inputScale', scale: 10, minimum: 1, maximum: null }] },
+  { index: 16, filter: 'CIVignette', name: 'Vignette', parameters: {}, slider: [{ key: 'inputIntensity', scale: 1, minimum: -1, maximum: 1 }, { key: 'inputRadius', scale: 200, minimum: 0, maximum: 2 }] },
+];
+const asset = { id: 'a', width: 4000, height: 3000, originalWidth: 4000, originalHeight: 3000, hasAdjustments: true };
+let ok = 0, bad = 0;
+const check = (name, cond, extra = '') => { if (cond) ok++; else { bad++; console.log('FAIL', name, extra); } };
+// 90° matrix
+check('q1', JSON.stringify(R.quarterMatrix(1, 4000, 3000)) === JSON.stringify([0, 1, -1, 0, 3000, 0]));
+check('q2', JSON.stringify(R.quarterMatrix(2, 4000, 3000)) === JSON.stringify([-1, 0, 0, -1, 4000, 3000]));
+check('q3', JSON.stringify(R.quarterMatrix(3, 4000, 3000)) === JSON.stringify([0, -1, 1, 0, 0, 4000]));
+// slider mapping clamps
+check('pix low', R.sliderParameters(catalog[3], 0.05).inputScale === 1);
+check('vig', JSON.stringify(R.sliderParameters(catalog[4], 0.5)) === JSON.stringify({ inputIntensity: 0.5, inputRadius: 2 }));
+// round trips
+for (const turns of [0, 1, 2, 3]) for (const fi of [0, 1, 2, 3, 4]) for (const crop of [null, { x: 10, y: 20, w: 500, h: 400 }]) {
+  const st = { ...R.emptyState(4000, 3000), turns, angle: turns === 2 ? 12.5 : 0, crop, filterIndex: fi, t: 0.3 };
+  const rec = R.buildRecipe(st, catalog);
+  const { state, recognised } = R.parseRecipe(rec, asset, catalog);
+  const back = R.buildRecipe(state, catalog);
+  check(`rt ${turns} ${fi} ${!!crop}`, recognised && R.sameRecipe(rec, back), JSON.stringify(rec) + ' vs ' + JSON.stringify(back));
+}
+// rotate carries the crop: four turns bring it back
+let st = { ...R.emptyState(4000, 3000), crop: { x: 10, y: 20, w: 500, h: 400 } };
+let s4 = st; for (let i = 0; i < 4; i++) s4 = R.rotateClockwise(s4);
+check('4 turns', JSON.stringify(s4.crop) === JSON.stringify(st.crop) && s4.turns === 0, JSON.stringify(s4));
+const s1 = R.rotateClockwise(st);
+check('crop after 1 turn', JSON.stringify(s1.crop) === JSON.stringify({ x: 3000 - 20 - 400, y: 10, w: 400, h: 500 }), JSON.stringify(s1.crop));
+// unknown shape becomes a prefix
+const odd = { formatIdentifier: 'org.sepia.recipe', formatVersion: '1', steps: [{ filter: 'CIColorControls', parameters: { inputSaturation: 1.2 } }, { filter: 'CISepiaTone', parameters: { inputIntensity: 0.4 } }] };
+const p = R.parseRecipe(odd, { ...asset, width: 4000, height: 3000 }, catalog);
+check('prefix', !p.recognised && p.state.prefix.length === 2 && R.sameRecipe(R.buildRecipe(p.state, catalog), odd));
+const r1 = R.buildRecipe(R.rotateClockwise(p.state), catalog);
+check('rotate after prefix', r1.steps.length === 3 && r1.steps[2].filter === 'CIAffineTransform', JSON.stringify(r1));
+// paste keeps geometry
+const target = R.buildRecipe({ ...R.emptyState(4000, 3000), turns: 1, filterIndex: 1 }, catalog);
+const pasted = R.pasteInto(target, asset, catalog, [{ filter: 'CISepiaTone', parameters: { inputIntensity: 0.7 } }]);
+check('paste', pasted.steps.length === 2 && pasted.steps[0].filter === 'CIAffineTransform' && pasted.steps[1].filter === 'CISepiaTone', JSON.stringify(pasted));
+console.log(`${ok} passed, ${bad} failed`);
