@@ -167,6 +167,7 @@ export function mountEditor(container, params, ctx) {
       asset = a;
       catalog = cat;
       store.rememberAssets([a]);
+      if (!img.getAttribute('src')) img.src = api.imageURL(id, { size: '1024x1024', mode: 'fit', v: a.version });
       subtitle.textContent = formatDate(a.creationDate, a.creationDateOffset, { withTime: false });
       const recipe = edit?.current?.recipe || null;
       const parsed = parseRecipe(recipe, a, catalog);
