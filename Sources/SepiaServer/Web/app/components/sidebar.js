@@ -60,7 +60,8 @@ export function createShell() {
     tab('albums', 'Albums', 'albums', 'tab-albums'), tab('settings', 'Settings', 'gear', 'tab-settings'));
   const scrim = h('div', { class: 'drawer-scrim', onclick: () => closeMenu() });
   const overlay = h('div', { class: 'overlay-root', id: 'overlay-root' });
-  const root = h('div', { class: 'shell' }, sidebar, scrim, main, tabbar, overlay, live);
+  main.append(live); // inside a landmark; fixed-positioned by CSS
+  const root = h('div', { class: 'shell' }, sidebar, scrim, main, tabbar, overlay);
 
   function renderAlbums() {
     clear(albumList);
