@@ -98,9 +98,11 @@ struct ServeCommand: AsyncParsableCommand {
                     }
                     Terminal.print("Stop it with Ctrl-C.")
                 }))
-            var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            // Services shut down last to first: the watchdog hears the signal first and starts its clock.
+            let watchdog = ShutdownWatchdog(deadline: configuration.shutdownGracePeriod + .seconds(10), logger: logger)
+            var group = ServiceGroupConfiguration(services: [app, watchdog], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             group.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
-            group.maximumCancellationDuration = .seconds(5)
+            group.maximumCancellationDuration = nil
             try await ServiceGroup(configuration: group).run()
             Terminal.printError("Sepia stopped.")
         }
@@ -113,5 +115,24 @@ struct ServeCommand: AsyncParsableCommand {
             of: "B", with: "")
         if let last = trimmed.last, let unit = units[last], let value = Double(trimmed.dropLast()), value > 0 { return Int(value * Double(unit)) }
         return Int(trimmed).flatMap { $0 > 0 ? $0 : nil }
+    }
+}
+
+/// Ends the process if shutting down takes longer than `deadline` (a request that ignores cancellation, a
+/// render of an enormous photo): every write of the library is atomic, so exiting then loses nothing; the
+/// exit status says it was not clean.
+struct ShutdownWatchdog: Service {
+    let deadline: Duration
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let seconds = Double(deadline.components.seconds)
+        let logger = self.logger
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: seconds)
+            logger.error("requests were still running \(Int(seconds)) seconds after the signal; exiting without them")
+            exit(75)
+        }
     }
 }

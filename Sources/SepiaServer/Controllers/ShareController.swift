@@ -29,7 +29,11 @@ struct ShareController {
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> ShareList {
         let identity = try context.requireIdentity()
         let base = services.baseURL(for: request, context: context)
-        return ShareList(shares: try services.accounts.shares(userID: identity.user.id).map { ShareResponse($0, baseURL: base) })
+        let library = identity.photoLibrary
+        return ShareList(
+            shares: try services.accounts.shares(userID: identity.user.id).map {
+                ShareResponse($0, baseURL: base, title: Self.title(of: $0, in: library))
+            })
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ShareResponse> {
@@ -52,7 +56,16 @@ struct ShareController {
         let share = try services.accounts.createShare(
             userID: identity.user.id, assetID: body.assetID, albumID: body.albumID, includeMetadata: body.includeMetadata ?? false,
             expiresAt: body.expiresAt)
-        return EditedResponse(status: .created, response: ShareResponse(share, baseURL: services.baseURL(for: request, context: context)))
+        return EditedResponse(
+            status: .created,
+            response: ShareResponse(share, baseURL: services.baseURL(for: request, context: context), title: Self.title(of: share, in: library)))
+    }
+
+    /// What a link shows, for its owner: the album's title, or the photo's file name.
+    static func title(of share: ShareLinkRecord, in library: PhotoLibrary) -> String {
+        if let id = share.albumID { return (try? library.album(id))?.title ?? "Deleted album" }
+        if let id = share.assetID { return (try? library.asset(id))?.originalFilename ?? "Deleted photo" }
+        return ""
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {

@@ -83,6 +83,7 @@ struct CreatedTokenResponse: ResponseEncodable {
 struct ShareResponse: ResponseEncodable {
     var id: String
     var kind: String
+    var title: String
     var assetID: String?
     var albumID: String?
     var url: String
@@ -90,9 +91,10 @@ struct ShareResponse: ResponseEncodable {
     var createdAt: Date
     var expiresAt: Date?
 
-    init(_ share: ShareLinkRecord, baseURL: String) {
+    init(_ share: ShareLinkRecord, baseURL: String, title: String) {
         id = share.id
         kind = share.assetID != nil ? "asset" : "album"
+        self.title = title
         assetID = share.assetID
         albumID = share.albumID
         url = baseURL + "/s/" + share.token
@@ -105,6 +107,7 @@ struct ShareResponse: ResponseEncodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(kind, forKey: .kind)
+        try c.encode(title, forKey: .title)
         try c.encode(assetID, forKey: .assetID)
         try c.encode(albumID, forKey: .albumID)
         try c.encode(url, forKey: .url)
@@ -114,6 +117,6 @@ struct ShareResponse: ResponseEncodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, assetID, albumID, url, includeMetadata, createdAt, expiresAt
+        case id, kind, title, assetID, albumID, url, includeMetadata, createdAt, expiresAt
     }
 }

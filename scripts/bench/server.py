@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Measures `sepia serve` against peers in one run on loopback, and prints a Markdown table.
+
+    scripts/bench-server PHOTOS_DIR [--quick] [--markdown FILE]
+
+PHOTOS_DIR holds the benchmark photos (a 24 MP JPEG named *24mp.jpg and a 12 MP one named *12mp.jpg, as in the
+shared bench folder). Everything runs against the release build, each server on a fresh library in a temporary
+folder:
+
+1. cached 256 px renditions: requests per second and p99 latency with wrk (2 threads, 32 connections),
+   against nginx serving the very same bytes as static files, interleaved;
+2. a cold 256 px rendition of the 24 MP photo (nothing cached: the cache folder emptied and the server
+   restarted before each request) against one `vipsthumbnail` process, interleaved;
+3. /preview of a recipe at 1024 px on the 24 MP photo: the first request (decodes the photo) and the next
+   ones (reuse the decoded, downscaled copy);
+4. 8 concurrent uploads of distinct 24 MP JPEGs: the server's peak memory (VmHWM) and that all are imported;
+5. 200 distinct photos uploaded through the API at concurrency 4 against `sepia import` of the same files.
+"""
+import argparse
+import concurrent.futures
+import glob
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SEPIA = os.path.join(ROOT, ".build", "release", "sepia")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A `sepia serve` process on a library of its own."""
+
+    def __init__(self, root, token=None):
+        self.root = root
+        self.port = free_port()
+        self.token = token
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [SEPIA, "serve", "--library", os.path.join(self.root, "library"), "--data", os.path.join(self.root, "data"),
+             "--port", str(self.port), "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        setup = None
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("sepia serve stopped before it listened")
+            match = re.search(r"/setup\?token=([A-Za-z0-9_-]+)", line)
+            if match:
+                setup = match.group(1)
+            if "Stop it with" in line:
+                break
+        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+        if setup:
+            self.token = self.create_owner(setup)
+        return self
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=60)
+
+    def request(self, method, path, body=None, headers=None, bearer=True):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
+        headers = dict(headers or {})
+        if bearer and self.token:
+            headers["Authorization"] = "Bearer " + self.token
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response.status, dict(response.getheaders()), data
+
+    def create_owner(self, setup):
+        body = json.dumps({"token": setup, "username": "owner", "password": "correct horse battery"})
+        status, headers, data = self.request("POST", "/api/v1/setup", body, {"Content-Type": "application/json"}, bearer=False)
+        assert status == 201, data
+        cookie = headers["set-cookie"].split(";")[0]
+        csrf = json.loads(data)["csrfToken"]
+        status, _, data = self.request(
+            "POST", "/api/v1/tokens", json.dumps({"name": "bench", "accessLevel": "read-write"}),
+            {"Content-Type": "application/json", "Cookie": cookie, "X-CSRF-Token": csrf}, bearer=False)
+        assert status == 201, data
+        return json.loads(data)["token"]
+
+    def upload(self, path):
+        with open(path, "rb") as f:
+            status, _, data = self.request("POST", "/api/v1/assets?filename=" + os.path.basename(path), f.read())
+        return status, json.loads(data)
+
+    def peak_rss_mb(self):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+
+def variants(source, count, folder, width=None):
+    """`count` distinct JPEGs made from `source` (each slightly brightened: different bytes, same photo)."""
+    from PIL import Image, ImageEnhance
+    os.makedirs(folder, exist_ok=True)
+    image = Image.open(source).convert("RGB")
+    if width:
+        image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
+    paths = []
+    for i in range(count):
+        path = os.path.join(folder, f"v{i:03d}.jpg")
+        ImageEnhance.Brightness(image).enhance(1 + i * 0.002).save(path, quality=90)
+        paths.append(path)
+    return paths
+
+
+def wrk(url, script, seconds):
+    output = subprocess.run(
+        ["wrk", "-t2", "-c32", f"-d{seconds}s", "--latency", "-s", script, url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", output)
+    factor = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    return rps, float(p99.group(1)) * factor
+
+
+def nginx_static(folder, work):
+    port = free_port()
+    conf = os.path.join(work, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(f"""worker_processes 2; pid {work}/nginx.pid; error_log {work}/nginx-error.log; daemon off;
+events {{ worker_connections 1024; }}
+http {{ access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
+  client_body_temp_path {work}/body; proxy_temp_path {work}/proxy; fastcgi_temp_path {work}/fcgi;
+  uwsgi_temp_path {work}/uwsgi; scgi_temp_path {work}/scgi;
+  types {{ image/jpeg jpg; }}
+  server {{ listen 127.0.0.1:{port}; root {folder}; location / {{ add_header Cache-Control "private, no-cache"; etag on; }} }} }}
+""")
+    process = subprocess.Popen(["nginx", "-p", work, "-c", conf], stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return process, port
+
+
+def bench_cached(photos, work, args, results):
+    server = Server(os.path.join(work, "cached")).start()
+    try:
+        sources = variants(photos["12mp"], 40 if not args.quick else 10, os.path.join(work, "cached-src"), width=1600)
+        static = os.path.join(work, "static")
+        os.makedirs(static)
+        paths = []
+        for source in sources:
+            status, body = server.upload(source)
+            asset = body["asset"]
+            path = f"/api/v1/assets/{asset['id']}/image?size=256&mode=fill&v={asset['version']}"
+            status, _, data = server.request("GET", path)
+            assert status == 200
+            with open(os.path.join(static, asset["id"] + ".jpg"), "wb") as f:
+                f.write(data)
+            paths.append((path, "/" + asset["id"] + ".jpg"))
+        def script(name, index, auth):
+            lua = os.path.join(work, name)
+            with open(lua, "w") as f:
+                f.write("paths = {" + ",".join(json.dumps(p[index]) for p in paths) + "}\n")
+                f.write("i = 0\nrequest = function()\n  i = i % #paths + 1\n")
+                f.write(f"  return wrk.format('GET', paths[i], {{[\"Authorization\"] = {json.dumps(auth)}}})\nend\n")
+            return lua
+        sepia_lua = script("sepia.lua", 0, "Bearer " + server.token)
+        nginx_lua = script("nginx.lua", 1, "")
+        nginx, nginx_port = nginx_static(static, os.path.join(work, "nginx"))
+        try:
+            seconds = 5 if args.quick else 10
+            rounds = {"sepia": [], "nginx": []}
+            for _ in range(2 if args.quick else 3):
+                rounds["nginx"].append(wrk(f"http://127.0.0.1:{nginx_port}", nginx_lua, seconds))
+                rounds["sepia"].append(wrk(f"http://127.0.0.1:{server.port}", sepia_lua, seconds))
+        finally:
+            nginx.terminate()
+            nginx.wait()
+        s_rps = statistics.median(r[0] for r in rounds["sepia"])
+        n_rps = statistics.median(r[0] for r in rounds["nginx"])
+        s_p99 = statistics.median(r[1] for r in rounds["sepia"])
+        n_p99 = statistics.median(r[1] for r in rounds["nginx"])
+        results.append(("cached 256 px renditions (wrk, 32 connections, auth checked)",
+                        f"{s_rps:,.0f} req/s, p99 {s_p99:.1f} ms", f"nginx static: {n_rps:,.0f} req/s, p99 {n_p99:.1f} ms",
+                        f"{s_rps / n_rps:.2f}× nginx's throughput", "≥ 0.5×"))
+    finally:
+        server.stop()
+
+
+def bench_cold(photos, work, args, results):
+    root = os.path.join(work, "cold")
+    server = Server(root).start()
+    status, body = server.upload(photos["24mp"])
+    asset = body["asset"]
+    server.stop()
+    token = server.token
+    sepia, vips = [], []
+    out = os.path.join(work, "vips-thumb.jpg")
+    for _ in range(3 if args.quick else 5):
+        shutil.rmtree(os.path.join(root, "library", "cache"), ignore_errors=True)
+        server = Server(root, token).start()
+        start = time.perf_counter()
+        status, _, data = server.request("GET", f"/api/v1/assets/{asset['id']}/image?size=256")
+        sepia.append(time.perf_counter() - start)
+        assert status == 200
+        server.stop()
+        start = time.perf_counter()
+        subprocess.run(["vipsthumbnail", "-s", "256", photos["24mp"], "-o", out + "[Q=82,strip]"], check=True)
+        vips.append(time.perf_counter() - start)
+    s, v = statistics.median(sepia), statistics.median(vips)
+    results.append(("cold 256 px rendition of a 24 MP JPEG (nothing cached)", f"{s * 1000:.0f} ms",
+                    f"vipsthumbnail process: {v * 1000:.0f} ms", f"{s / v:.2f}× vipsthumbnail", "≤ 1.2×"))
+
+
+def bench_preview(photos, work, args, results):
+    server = Server(os.path.join(work, "preview")).start()
+    try:
+        status, body = server.upload(photos["24mp"])
+        asset = body["asset"]["id"]
+        def preview(t):
+            recipe = {"formatIdentifier": "org.sepia.recipe", "formatVersion": "1",
+                      "steps": [{"filter": "CISepiaTone", "parameters": {"inputIntensity": t}},
+                                {"filter": "CIVignette", "parameters": {"inputIntensity": t, "inputRadius": 1.5}}]}
+            start = time.perf_counter()
+            status, _, data = server.request("POST", f"/api/v1/assets/{asset}/preview",
+                                             json.dumps({"recipe": recipe, "size": "1024x1024"}), {"Content-Type": "application/json"})
+            assert status == 200, data
+            return time.perf_counter() - start
+        first = preview(0.5)
+        later = sorted(preview(i / 40) for i in range(1, 41 if not args.quick else 11))
+        median = statistics.median(later)
+        p95 = later[int(len(later) * 0.95) - 1]
+        results.append(("/preview at 1024 px on a 24 MP JPEG (sepia + vignette)", f"first {first * 1000:.0f} ms",
+                        f"next ones: median {median * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms",
+                        "reuses the decoded copy" if p95 <= 0.05 else "SLOWER than target", "next ones ≤ 50 ms"))
+    finally:
+        server.stop()
+
+
+def bench_concurrent_uploads(photos, work, args, results):
+    files = variants(photos["24mp"], 8, os.path.join(work, "uploads24"))
+    server = Server(os.path.join(work, "uploads")).start()
+    try:
+        baseline = server.peak_rss_mb()
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            statuses = list(pool.map(lambda p: server.upload(p)[0], files))
+        peak = server.peak_rss_mb()
+        imported = sum(1 for s in statuses if s == 201)
+        results.append(("8 concurrent uploads of 24 MP JPEGs", f"peak RSS {peak:.0f} MB (at start {baseline:.0f} MB)",
+                        f"{imported} of 8 imported", "within" if peak < 300 and imported == 8 else "OVER", "< 300 MB, all imported"))
+    finally:
+        server.stop()
+
+
+def bench_throughput(photos, work, args, results):
+    count = 60 if args.quick else 200
+    files = variants(photos["12mp"], count, os.path.join(work, "many"), width=2000)
+    folder = os.path.dirname(files[0])
+    start = time.perf_counter()
+    subprocess.run([SEPIA, "import", folder, "--library", os.path.join(work, "import-lib")], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    imported = time.perf_counter() - start
+    server = Server(os.path.join(work, "throughput")).start()
+    try:
+        start = time.perf_counter()
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            statuses = list(pool.map(lambda p: server.upload(p)[0], files))
+        uploaded = time.perf_counter() - start
+        assert all(s == 201 for s in statuses), statuses
+    finally:
+        server.stop()
+    ratio = (count / uploaded) / (count / imported)
+    results.append((f"{count} photos (2000 px) uploaded at concurrency 4", f"{count / uploaded:.1f} photos/s",
+                    f"`sepia import`: {count / imported:.1f} photos/s", f"{ratio:.2f}× import's throughput", "≥ 0.8×"))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("photos")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds and files")
+    parser.add_argument("--markdown", help="also write the table to this file")
+    parser.add_argument("--only", help="comma-separated: cached,cold,preview,uploads,throughput")
+    args = parser.parse_args()
+    photos = {}
+    for name in os.listdir(args.photos):
+        if name.endswith("24mp.jpg"):
+            photos["24mp"] = os.path.join(args.photos, name)
+        if name.endswith("12mp.jpg"):
+            photos["12mp"] = os.path.join(args.photos, name)
+    if set(photos) != {"24mp", "12mp"}:
+        sys.exit("error: PHOTOS_DIR needs a *24mp.jpg and a *12mp.jpg")
+    if not os.access(SEPIA, os.X_OK):
+        sys.exit("error: build the release first: swift build -c release --product sepia")
+    benches = {"cached": bench_cached, "cold": bench_cold, "preview": bench_preview, "uploads": bench_concurrent_uploads,
+               "throughput": bench_throughput}
+    chosen = args.only.split(",") if args.only else list(benches)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="sepia-bench-server-") as work:
+        for name in chosen:
+            print(f"… {name}", file=sys.stderr, flush=True)
+            benches[name](photos, work, args, results)
+    lines = ["| what | sepia serve | peer / reference | ratio | target |", "|---|---|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} | {d} | {e} |" for a, b, c, d, e in results]
+    table = "\n".join(lines)
+    print(table)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table + "\n")
+
+
+if __name__ == "__main__":
+    main()
