@@ -15,6 +15,15 @@ const OVERSCAN = 800; // px above and below the viewport kept rendered
 const PREFETCH = 1600; // px beyond the viewport whose photos are fetched
 
 export class VirtualGrid {
+  /** Thumbnail size step: 0 small, 1 medium, 2 large (kept in localStorage). */
+  static get zoom() {
+    let raw = null;
+    try { raw = localStorage.getItem('sepia.zoom'); } catch { raw = null; }
+    const z = raw == null ? 1 : Number(raw);
+    return Number.isInteger(z) && z >= 0 && z <= 2 ? z : 1;
+  }
+  static set zoom(z) { try { localStorage.setItem('sepia.zoom', String(z)); } catch { /* ignore */ } }
+
   /**
    * @param {object} o
    * @param {HTMLElement} o.scroller the element that scrolls
@@ -86,7 +95,8 @@ export class VirtualGrid {
     if (!width) return;
     const phone = width < 600;
     const gap = phone ? 2 : 4;
-    const target = phone ? 96 : width > 1400 ? 200 : 176;
+    const zoom = VirtualGrid.zoom;
+    const target = phone ? [64, 96, 150][zoom] : [112, width > 1400 ? 200 : 176, 300][zoom];
     const cols = clamp(Math.round((width + gap) / (target + gap)), 3, 14);
     const cell = (width - gap * (cols - 1)) / cols;
     const grouped = this.source.grouped;
@@ -108,6 +118,26 @@ export class VirtualGrid {
     this.rows.clear();
     for (const hd of this.headers.values()) hd.remove();
     this.headers.clear();
+  }
+
+  /** Changes the thumbnail size, keeping the photo at the top of the view in place. */
+  setZoom(z) {
+    const L = this.layoutData;
+    let anchor = null;
+    if (L) {
+      const y = this.scroller.scrollTop - this.originY;
+      const si = this.sectionAtY(Math.max(0, y));
+      const sec = L.secs[si];
+      const row = Math.max(0, Math.floor((y - sec.gridTop) / (L.cell + L.gap)));
+      anchor = this.source.globalIndex(si, Math.min(row * L.cols, Math.max(0, this.source.sections[si].count - 1)));
+    }
+    VirtualGrid.zoom = z;
+    this.layout();
+    if (anchor != null && this.scroller.scrollTop > 0) {
+      const r = this.cellRect(anchor);
+      if (r) this.scroller.scrollTop = r.y + this.originY - (this.source.grouped ? HEADER_H : 0);
+    }
+    this.renderNow(true);
   }
 
   /** Offset of the grid inside the scroller (toolbars above it scroll too). */

@@ -66,12 +66,15 @@ export function mountLibrary(container, params, ctx) {
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-rename', aria: { label: 'Rename album' }, title: 'Rename album', onclick: renameAlbum }, icon('pencil')),
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-delete', aria: { label: 'Delete album' }, title: 'Delete album', onclick: deleteAlbum }, icon('trash'))) : null;
 
+  const zoomOut = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-out', aria: { label: 'Smaller thumbnails' }, title: 'Smaller thumbnails (−)', onclick: () => zoom(-1) }, icon('zoomOut'));
+  const zoomIn = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-in', aria: { label: 'Larger thumbnails' }, title: 'Larger thumbnails (+)', onclick: () => zoom(1) }, icon('zoomIn'));
+  const zoomGroup = h('div', { class: 'topbar-group zoom-group', role: 'group', aria: { label: 'Thumbnail size' } }, zoomOut, zoomIn);
   const topbar = h('header', { class: 'topbar' },
     menuBtn,
     isAlbum ? h('a', { href: '#/albums', class: 'btn icon ghost back-btn', aria: { label: 'All albums' } }, icon('back')) : null,
     h('div', { class: 'topbar-titles' }, titleEl, subtitle),
     h('div', { class: 'topbar-spacer' }),
-    albumTools, selectBtn, cameraBtn, addBtn);
+    zoomGroup, albumTools, selectBtn, cameraBtn, addBtn);
 
   // ----- Content
   const scroller = h('div', { class: 'scroller', 'data-testid': 'grid-scroller' });
@@ -91,6 +94,17 @@ export function mountLibrary(container, params, ctx) {
   scroller.append(...[grid.sticky, hint, status, grid.el, grid.live].filter(Boolean));
   let scrubber = null;
   if (source.grouped) scrubber = new TimelineScrubber(grid);
+
+  function zoom(delta) {
+    const z = Math.max(0, Math.min(2, VirtualGrid.zoom + delta));
+    grid.setZoom(z);
+    syncZoom();
+  }
+  function syncZoom() {
+    zoomOut.disabled = VirtualGrid.zoom === 0;
+    zoomIn.disabled = VirtualGrid.zoom === 2;
+  }
+  syncZoom();
 
   // ----- Selection bar
   const selActions = [
@@ -298,6 +312,11 @@ export function mountLibrary(container, params, ctx) {
   // ----- Keyboard: Escape leaves selection mode
   const onKey = (e) => {
     if (ctx.overlayActive() || document.querySelector('dialog[open]')) return;
+    if (!isTypingTarget(e.target) && !e.ctrlKey && !e.metaKey && !e.altKey && (e.key === '+' || e.key === '=' || e.key === '-')) {
+      e.preventDefault();
+      zoom(e.key === '-' ? -1 : 1);
+      return;
+    }
     if (e.key === 'Escape' && selection.active) { e.preventDefault(); selection.stop(); grid.focus(); }
     else if ((e.key === 'Delete' || e.key === 'Backspace') && selection.active && selection.size && !isTypingTarget(e.target)) {
       e.preventDefault();
