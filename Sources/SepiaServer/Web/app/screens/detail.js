@@ -31,7 +31,7 @@ export function mountDetail(container, params, ctx) {
   const more = menuButton({
     label: 'More actions', testid: 'detail-more',
     items: [
-      { label: 'Share Link…', icon: 'link', testid: 'share-link', run: () => shareLinkDialog({ assetID: id }, 'this photo') },
+      { label: 'Share Link…', icon: 'link', testid: 'detail-menu-share-link', run: () => shareLinkDialog({ assetID: id }, 'this photo') },
       { label: 'Add to Album…', icon: 'album', testid: 'detail-add-to-album', run: () => actions.addToAlbum([id]) },
       { label: 'Download Original', icon: 'download', testid: 'detail-download-original', run: () => download(api.originalURL(id)) },
       { label: 'Download Current Version', icon: 'download', testid: 'detail-download-current', run: () => download(api.currentURL(id)) },
@@ -39,8 +39,8 @@ export function mountDetail(container, params, ctx) {
       { label: () => (asset?.isHidden ? 'Unhide' : 'Hide'), icon: 'eyeOff', testid: 'detail-hide', run: toggleHidden },
     ],
   });
-  // Also reachable without the menu: a visible "Share Link" on wide screens.
-  const linkBtn = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'detail-share-link', aria: { label: 'Create a share link' }, title: 'Share link', onclick: () => shareLinkDialog({ assetID: id }, 'this photo') }, icon('link'));
+  // Also reachable without the menu.
+  const linkBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'share-link', aria: { label: 'Create a share link' }, title: 'Share link', onclick: () => shareLinkDialog({ assetID: id }, 'this photo') }, icon('link'));
 
   const topbar = h('header', { class: 'detail-bar' },
     back, h('div', { class: 'detail-titles' }, titleMain, titleSub), h('div', { class: 'topbar-spacer' }),

@@ -62,7 +62,7 @@ export function mountLibrary(container, params, ctx) {
   offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok; if (source.loaded && !source.total) afterLayout(); }));
 
   const albumTools = isAlbum ? h('div', { class: 'topbar-group' },
-    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'share-link', aria: { label: 'Share album link' }, title: 'Share a link to this album', onclick: () => shareLinkDialog({ albumID: params.albumId }, `“${album?.title || 'album'}”`) }, icon('link')),
+    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-share-link', aria: { label: 'Share album link' }, title: 'Share a link to this album', onclick: () => shareLinkDialog({ albumID: params.albumId }, `“${album?.title || 'album'}”`) }, icon('link')),
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-rename', aria: { label: 'Rename album' }, title: 'Rename album', onclick: renameAlbum }, icon('pencil')),
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-delete', aria: { label: 'Delete album' }, title: 'Delete album', onclick: deleteAlbum }, icon('trash'))) : null;
 
