@@ -60,7 +60,15 @@ export async function deletePhotos(ids) {
 }
 
 /** One download per photo, of its current version (the edit, or the original file). */
-export function downloadPhotos(ids) {
+export async function downloadPhotos(ids) {
+  if (ids.length > 10) {
+    const ok = await confirmDialog({
+      title: `Download ${ids.length.toLocaleString()} files?`,
+      message: 'Each photo downloads as its own file. Your browser may ask whether Sepia may download several files.',
+      confirmLabel: 'Download', testid: 'download-dialog',
+    });
+    if (!ok) return;
+  }
   ids.forEach((id, i) => setTimeout(() => download(api.currentURL(id)), i * 400));
   toast(ids.length === 1 ? 'Downloading the photo…' : `Downloading ${ids.length.toLocaleString()} photos, one file each…`);
 }
