@@ -45,6 +45,7 @@ export class VirtualGrid {
     this.el = h('div', {
       class: 'vgrid', role: 'grid', 'data-testid': 'grid', aria: { label: this.label, multiselectable: 'true' },
     });
+    if (!this.source.grouped) this.el.classList.add('flat');
     this.sticky = h('div', { class: 'vgrid-sticky', 'aria-hidden': 'true' }, h('span', { class: 'vgrid-sticky-title' }));
     this.sticky.hidden = true;
     this.live = h('div', { class: 'visually-hidden', 'aria-live': 'polite' });
