@@ -84,7 +84,15 @@ class BaseSource {
   neighbors(id) {
     const p = this.find(id);
     if (!p) return { prev: null, next: null, index: -1, total: this.total };
-    return { prev: this.assetAt(p.g - 1) || null, next: this.assetAt(p.g + 1) || null, index: p.g, total: this.total, position: p };
+    const prev = this.assetAt(p.g - 1) || null;
+    const next = this.assetAt(p.g + 1) || null;
+    // A neighbour in a month (or page) not loaded yet: fetch it; listeners hear 'data' when it arrives.
+    for (const [g, a] of [[p.g - 1, prev], [p.g + 1, next]]) {
+      if (a || g < 0 || g >= this.total) continue;
+      const at = this.locate(g);
+      if (at) this.ensure(at.si, at.i);
+    }
+    return { prev, next, index: p.g, total: this.total, position: p };
   }
 
   /** Replaces loaded copies of an asset (after an edit, favourite…). */

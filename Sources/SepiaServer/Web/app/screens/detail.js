@@ -192,6 +192,9 @@ export function mountDetail(container, params, ctx) {
     if (!target) return;
     store.rememberAssets([target]);
     const q = location.hash.includes('?') ? location.hash.slice(location.hash.indexOf('?')) : '';
+    // Show it now (rapid key presses each advance); the router's update for the same id does nothing.
+    img.dataset.large = '';
+    load(target.id);
     ctx.replace(`#/photo/${target.id}${q}`);
   }
 
