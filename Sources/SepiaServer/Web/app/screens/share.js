@@ -92,6 +92,10 @@ export function mountShare(container, params) {
         h('button', { type: 'button', class: 'nav-arrow next', aria: { label: 'Next photo' }, onclick: () => step(1) }, icon('chevronRight')),
         info);
       dlg.addEventListener('keydown', (e) => { if (e.key === 'ArrowLeft') step(-1); else if (e.key === 'ArrowRight') step(1); });
+      // Swipe between photos on touch screens.
+      let sx = null;
+      big.addEventListener('pointerdown', (e) => { sx = e.clientX; });
+      big.addEventListener('pointerup', (e) => { if (sx == null) return; const dx = e.clientX - sx; sx = null; if (dx < -50) step(1); else if (dx > 50) step(-1); });
       dlg.addEventListener('close', () => { dlg.remove(); returnTo?.focus(); });
       const close = () => dlg.close();
       document.body.append(dlg);
