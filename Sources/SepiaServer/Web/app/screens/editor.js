@@ -96,11 +96,16 @@ export function mountEditor(container, params, ctx) {
         const url = URL.createObjectURL(blob);
         const old = previewURL;
         previewURL = url;
-        img.onload = () => { if (old) URL.revokeObjectURL(old); img.classList.add('ready'); if (cropMode) placeCropBox(); };
+        img.onload = () => {
+          if (old) URL.revokeObjectURL(old);
+          img.classList.add('ready');
+          if (cropMode) { placeCropBox(); cropBox?.el.classList.remove('waiting'); }
+        };
         img.src = url;
         stageError.hidden = true;
       },
       onError: (e) => {
+        cropBox?.el.classList.remove('waiting');
         stageError.hidden = false;
         stageError.textContent = `The preview could not be rendered: ${e.message}`;
         lastPreviewKey = '';
@@ -224,6 +229,8 @@ export function mountEditor(container, params, ctx) {
         onChange: (c) => { state.crop = c; updateControls(); },
       });
       setSquareButtons(cropBox.square);
+      // Shown once the un-cropped preview has arrived, so that it sits over the right picture.
+      cropBox.el.classList.add('waiting');
       stage.append(cropBox.el);
       placeCropBox();
       requestAnimationFrame(() => cropBox?.box.focus());
