@@ -90,12 +90,17 @@ export function createShell() {
     menuOpen = true;
     menuReturn = document.activeElement;
     root.classList.add('menu-open');
+    // The drawer is modal: the page behind it cannot be reached until it closes.
+    main.inert = true;
+    tabbar.inert = true;
     sidebar.querySelector('.nav-link')?.focus();
   }
   function closeMenu() {
     if (!menuOpen) return;
     menuOpen = false;
     root.classList.remove('menu-open');
+    main.inert = false;
+    tabbar.inert = false;
     menuReturn?.focus?.();
   }
   sidebar.addEventListener('click', (e) => { if (e.target.closest('a')) closeMenu(); });
