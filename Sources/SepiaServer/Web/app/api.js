@@ -150,7 +150,7 @@ export const api = {
   shares: () => get(`${BASE}/shares`),
   createShare: (body) => post(`${BASE}/shares`, body),
   revokeShare: (id) => del(`${BASE}/shares/${enc(id)}`),
-  shared: (token) => get(`${BASE}/shared/${enc(token)}`, { quiet401: true }),
+  shared: (token, { cursor, limit } = {}) => get(`${BASE}/shared/${enc(token)}` + query({ cursor, limit }), { quiet401: true }),
   sharedImageURL: (token, id, { size, mode = 'fit', format, v } = {}) =>
     `${BASE}/shared/${enc(token)}/assets/${enc(id)}/image` + query({ size, mode, format, v }),
   users: () => get(`${BASE}/users`),
@@ -255,6 +255,11 @@ export const api = {
         try { data = JSON.parse(e.data); } catch { return; }
         if (data?.generation != null) lastID = String(data.generation);
         handlers.change?.(data);
+      });
+      // A stream opened without a position first says where the log stands.
+      source.addEventListener('ready', (e) => {
+        try { const d = JSON.parse(e.data); if (d?.generation != null) lastID = String(d.generation); } catch { /* ignore */ }
+        if (e.lastEventId) lastID = e.lastEventId;
       });
       source.addEventListener('reset', (e) => {
         if (e.lastEventId) lastID = e.lastEventId;

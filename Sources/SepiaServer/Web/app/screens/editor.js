@@ -196,6 +196,11 @@ export function mountEditor(container, params, ctx) {
     strip = new FilterStrip({
       assetId: id, catalog, selected: state.filterIndex,
       onSelect: (i) => {
+        if (i !== state.filterIndex) {
+          // The slider starts where the catalog says for that entry (Instafilter's 0.5, or its own intensity).
+          const start = catalog[i]?.intensity;
+          state.t = typeof start === 'number' ? Math.min(1, Math.max(0, start)) : DEFAULT_INTENSITY;
+        }
         state.filterIndex = i;
         changed();
         const item = catalog[i];

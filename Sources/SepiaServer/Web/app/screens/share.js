@@ -59,34 +59,67 @@ export function mountShare(container, params) {
   }
 
   function showAlbum(data) {
-    const assets = data.assets || [];
+    const assets = [...(data.assets || [])];
+    let cursor = data.nextCursor || null;
     const px = bucket(Math.ceil(200 * dpr()));
-    const grid = h('ul', { class: 'share-grid', 'data-testid': 'share-grid' },
-      assets.map((a, i) => h('li', {}, h('button', { type: 'button', class: 'share-cell', 'data-testid': 'share-cell', aria: { label: `Photo ${i + 1} of ${assets.length}` }, onclick: () => viewer(i) },
-        h('img', { src: img(a.id, px, 'fill'), alt: '', loading: 'lazy', decoding: 'async' })))));
+    const grid = h('ul', { class: 'share-grid', 'data-testid': 'share-grid' });
+    const count = h('p', { class: 'hint' });
+    const more = h('div', { class: 'share-more', role: 'status' });
+    const addCells = (list, start) => grid.append(...list.map((a, k) => h('li', {}, h('button', { type: 'button', class: 'share-cell', 'data-testid': 'share-cell', aria: { label: `Photo ${start + k + 1}` }, onclick: () => viewer(start + k) },
+      h('img', { src: img(a.id, px, 'fill'), alt: '', loading: 'lazy', decoding: 'async' })))));
+    const updateCount = () => { count.textContent = cursor ? `${plural(assets.length, 'photo')} so far` : plural(assets.length, 'photo'); };
+    addCells(assets, 0);
+    updateCount();
     main.replaceChildren(...[
       h('h1', { class: 'share-title' }, data.title || 'Shared album'),
-      h('p', { class: 'hint' }, plural(assets.length, 'photo')),
+      count,
       assets.length ? grid : h('p', { class: 'empty' }, 'This album is empty.'),
+      more,
       expiry(data)].filter(Boolean));
+
+    // The album's photos come a page at a time: the next page loads as the end comes into view.
+    let loading = false;
+    const loadMore = async () => {
+      if (!cursor || loading) return;
+      loading = true;
+      more.replaceChildren(h('span', { class: 'spinner' }), ' Loading more photos…');
+      try {
+        const page = await api.shared(token, { cursor });
+        const list = page.assets || [];
+        for (const a of list) if (a.version) versions.set(a.id, a.version);
+        const start = assets.length;
+        assets.push(...list);
+        addCells(list, start);
+        cursor = page.nextCursor || null;
+        more.replaceChildren();
+      } catch (e) {
+        more.replaceChildren(h('span', { class: 'form-error' }, `More photos could not be loaded: ${e.message}`));
+        cursor = null;
+      } finally {
+        loading = false;
+        updateCount();
+        if (cursor && more.getBoundingClientRect().top < window.innerHeight + 600) loadMore();
+      }
+    };
+    new IntersectionObserver((entries) => { if (entries.some((x) => x.isIntersecting)) loadMore(); }, { rootMargin: '600px' }).observe(more);
 
     function viewer(start) {
       let i = start;
       const returnTo = document.activeElement;
       const big = h('img', { class: 'viewer-img', alt: '', 'data-testid': 'share-viewer-image' });
-      const count = h('span', { class: 'viewer-count', 'aria-live': 'polite' });
+      const countLabel = h('span', { class: 'viewer-count', 'aria-live': 'polite' });
       const info = h('div', { class: 'viewer-meta' });
       const show = () => {
         const a = assets[i];
         big.src = img(a.id, bucket(Math.ceil(Math.max(window.innerWidth, window.innerHeight) * dpr())));
         big.alt = `Photo ${i + 1} of ${assets.length}`;
-        count.textContent = `${i + 1} of ${assets.length}`;
+        countLabel.textContent = `${i + 1} of ${assets.length}${cursor ? '+' : ''}`;
         info.replaceChildren(meta(a) || '');
       };
-      const step = (d) => { i = clamp(i + d, 0, assets.length - 1); show(); };
+      const step = (d) => { i = clamp(i + d, 0, assets.length - 1); show(); if (i >= assets.length - 3) loadMore(); };
       const closeBtn = h('button', { type: 'button', class: 'btn icon on-dark', aria: { label: 'Close' }, onclick: () => close() }, icon('close'));
       const dlg = h('dialog', { class: 'share-viewer', aria: { label: 'Photo viewer' } },
-        h('div', { class: 'viewer-bar' }, count, closeBtn),
+        h('div', { class: 'viewer-bar' }, countLabel, closeBtn),
         big,
         h('button', { type: 'button', class: 'nav-arrow prev', aria: { label: 'Previous photo' }, onclick: () => step(-1) }, icon('chevronLeft')),
         h('button', { type: 'button', class: 'nav-arrow next', aria: { label: 'Next photo' }, onclick: () => step(1) }, icon('chevronRight')),
