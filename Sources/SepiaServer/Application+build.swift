@@ -54,8 +54,10 @@ func buildApplication(services: ServerServices, logger: Logger, events: ServerEv
     let setupToken = created
 
     let router = buildRouter(services: services, logger: logger)
+    let resolver = CachedRenditionResolver(services: services)
     let app = Application(
         router: router,
+        server: .http1(configuration: .init(additionalChannelHandlers: [CachedRenditionHandler(resolver: resolver)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sepia"),
         services: [LibraryShutdown(libraries: libraries)],
         onServerRunning: { channel in

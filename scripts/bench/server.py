@@ -87,7 +87,7 @@ class Server:
         response = connection.getresponse()
         data = response.read()
         connection.close()
-        return response.status, dict(response.getheaders()), data
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
 
     def create_owner(self, setup):
         body = json.dumps({"token": setup, "username": "owner", "password": "correct horse battery"})
@@ -115,8 +115,9 @@ class Server:
 
 
 def variants(source, count, folder, width=None):
-    """`count` distinct JPEGs made from `source` (each slightly brightened: different bytes, same photo)."""
-    from PIL import Image, ImageEnhance
+    """`count` distinct JPEGs made from `source`: the same photo with a small block in a corner that encodes
+    the variant's number, so every file has its own content (and hash)."""
+    from PIL import Image, ImageDraw
     os.makedirs(folder, exist_ok=True)
     image = Image.open(source).convert("RGB")
     if width:
@@ -124,7 +125,12 @@ def variants(source, count, folder, width=None):
     paths = []
     for i in range(count):
         path = os.path.join(folder, f"v{i:03d}.jpg")
-        ImageEnhance.Brightness(image).enhance(1 + i * 0.002).save(path, quality=90)
+        variant = image.copy()
+        draw = ImageDraw.Draw(variant)
+        for bit in range(10):
+            shade = 255 if (i >> bit) & 1 else 0
+            draw.rectangle([bit * 16, 0, bit * 16 + 15, 15], fill=(shade, shade, shade))
+        variant.save(path, quality=90)
         paths.append(path)
     return paths
 
@@ -140,6 +146,7 @@ def wrk(url, script, seconds):
 
 def nginx_static(folder, work):
     port = free_port()
+    os.makedirs(work, exist_ok=True)
     conf = os.path.join(work, "nginx.conf")
     with open(conf, "w") as f:
         f.write(f"""worker_processes 2; pid {work}/nginx.pid; error_log {work}/nginx-error.log; daemon off;

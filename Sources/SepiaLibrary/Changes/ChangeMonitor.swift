@@ -24,6 +24,10 @@ final class ChangeMonitor: Sendable {
         self.currentGeneration = currentGeneration
     }
 
+    /// The newest generation known: raised at once by this process's commits, and by polling for other
+    /// processes' commits while anyone subscribes.
+    var knownGeneration: Int64 { state.withLock { $0.lastGeneration } }
+
     /// A stream of generations, newest only, and the token to unsubscribe with.
     func subscribe() -> (AsyncStream<Int64>, UInt64) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))

@@ -261,6 +261,27 @@ final class AccountStore: Sendable {
         return (token, user)
     }
 
+    /// The live token or session a secret opens, if a recent look-up left it in memory; never reads the
+    /// database (for answers given on the connection's event loop).
+    func cachedCredential(bearer secret: String?, cookie: String?) -> CachedCredential? {
+        let now = Date()
+        if let secret {
+            guard Secret.isWellFormed(secret, prefix: "sepia_") else { return nil }
+            guard let hit = credentialCache.withLock({ $0[Secret.hash(secret)] }), now.timeIntervalSince(hit.time) < cacheLifetime,
+                case .token(let token, _) = hit.value, !token.isExpired(at: now)
+            else { return nil }
+            return hit.value
+        }
+        if let cookie {
+            guard Secret.isWellFormed(cookie) else { return nil }
+            guard let hit = credentialCache.withLock({ $0[Secret.hash(cookie)] }), now.timeIntervalSince(hit.time) < cacheLifetime,
+                case .session(let session, _) = hit.value, session.expiresAt > now
+            else { return nil }
+            return hit.value
+        }
+        return nil
+    }
+
     /// Records that a token was used (at most once a minute).
     func touch(_ token: APITokenRecord) {
         let now = Date()

@@ -18,8 +18,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
         var context = context
         if let authorization = request.headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" {
-                let secret = parts[1].trimmingCharacters(in: .whitespaces)
+            if parts.count == 2, parts[0].utf8.count == 6, parts[0].lowercased() == "bearer" {
+                let secret = String(parts[1].drop { $0 == " " })
                 if let (token, user) = try accounts.token(secret: secret) {
                     context.identity = Identity(user: user, credential: .token(token), library: try libraries.library(for: user))
                     accounts.touch(token)

@@ -9,7 +9,7 @@ extension Identity {
         guard Identifier.isValid(id) else { throw Self.noAsset(id) }
         let asset: Asset
         do {
-            asset = try photoLibrary.asset(id)
+            asset = try library.assets.asset(id)
         } catch  where error.code == .notFound {
             throw Self.noAsset(id)
         }

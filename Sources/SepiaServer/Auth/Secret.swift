@@ -16,7 +16,14 @@ enum Secret {
     /// The SHA-256 of a secret, as lowercase hex: what the database stores, so that a copy of it opens
     /// nothing.
     static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(secret.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Compares two strings in time independent of where they differ.
@@ -30,8 +37,10 @@ enum Secret {
 
     /// Whether `string` looks like a secret this server makes (length and alphabet), before any look-up.
     static func isWellFormed(_ string: String, prefix: String = "") -> Bool {
-        guard string.hasPrefix(prefix) else { return false }
-        let body = string.dropFirst(prefix.count)
-        return body.count == 43 && body.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        let bytes = string.utf8
+        guard bytes.count == prefix.utf8.count + 43, bytes.starts(with: prefix.utf8) else { return false }
+        return bytes.dropFirst(prefix.utf8.count).allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+        }
     }
 }

@@ -43,6 +43,12 @@ final class LibraryRegistry: Sendable {
         }
     }
 
+    /// `user`'s library if it is open already; never opens one.
+    func openLibrary(for user: UserRecord) -> UserLibrary? {
+        let path = self.path(for: user)
+        return open.withLock { $0[path] }
+    }
+
     /// Opens the owner's library now, so that a problem with it stops the server at start.
     func openOwnerLibrary() throws -> UserLibrary {
         let owner = UserRecord(id: "", username: "", passwordHash: "", isOwner: true, libraryPath: "", createdAt: Date())

@@ -10,10 +10,21 @@ final class UserLibrary: Sendable {
     let images: ImageManager
     /// Decoded, downscaled sources for previews and strips.
     let previews: PreviewRenderer
+    /// Assets read recently, valid until the library changes.
+    let assets: AssetCache
+    /// Keeps the library's change monitor polling for other processes' commits, so that the asset cache
+    /// hears of them.
+    private let watcher: Task<Void, Never>
 
     init(library: PhotoLibrary, previewCacheBytes: Int) {
         self.library = library
         images = ImageManager(library: library)
         previews = PreviewRenderer(library: library, cacheBytes: previewCacheBytes)
+        assets = AssetCache(library: library)
+        watcher = Task { for await _ in library.commits() {} }
+    }
+
+    deinit {
+        watcher.cancel()
     }
 }

@@ -1,10 +1,36 @@
 import Foundation
 import Prometheus
+import Synchronization
 
 /// The server's metrics, in a registry of its own (not the process-wide metrics system, so that several
 /// servers in one test process keep apart), answered by `GET /metrics` in Prometheus' text format.
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
+
+    /// The metrics every request touches, looked up once per label set (the registry's own look-up builds
+    /// the label list and takes its lock each time).
+    private struct RequestKey: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    private let requestCounters = Mutex<[RequestKey: Counter]>([:])
+    private let requestDurations = Mutex<[String: DurationHistogram]>([:])
+    private let renditionCounters: [String: Counter]
+    private let renditionByteCounter: Counter
+    /// Renditions answered on the event loop, before routing.
+    private let earlyAnswers: Counter
+
+    init() {
+        var counters: [String: Counter] = [:]
+        for origin in ["memory", "disk", "rendered"] {
+            counters[origin] = registry.makeCounter(descriptor: Self.renditions, labels: [("origin", origin)])
+        }
+        renditionCounters = counters
+        renditionByteCounter = registry.makeCounter(descriptor: Self.renditionBytes)
+        earlyAnswers = registry.makeCounter(descriptor: Self.early)
+    }
 
     private static let durationBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
@@ -24,6 +50,9 @@ final class ServerMetrics: Sendable {
     private static var renditionBytes: MetricNameDescriptor { name("rendition", "bytes_total", "Bytes of renditions served.") }
     private static var uploads: MetricNameDescriptor { name("uploads", "total", "Uploads by outcome: created, duplicate, refused.") }
     private static var uploadBytes: MetricNameDescriptor { name("upload", "bytes_total", "Bytes uploaded.") }
+    private static var early: MetricNameDescriptor {
+        name("rendition_early_answers", "total", "Renditions answered from memory on the connection, before routing (part of the memory origin).")
+    }
     private static var memoryCache: MetricNameDescriptor {
         name("rendition_cache_memory", "bytes", "Bytes of renditions in the owner's memory cache.")
     }
@@ -31,8 +60,23 @@ final class ServerMetrics: Sendable {
 
     /// Counts a request and its duration.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]).increment()
-        registry.makeDurationHistogram(descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets).record(duration)
+        let key = RequestKey(route: route, method: method, status: status)
+        let counter = requestCounters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+        let histogram = requestDurations.withLock { histograms in
+            if let histogram = histograms[route] { return histogram }
+            let histogram = registry.makeDurationHistogram(
+                descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets)
+            histograms[route] = histogram
+            return histogram
+        }
+        histogram.record(duration)
     }
 
     /// Records a render (`import`, `rendition`, `preview`, `strip`, `edit`) and its duration.
@@ -42,8 +86,13 @@ final class ServerMetrics: Sendable {
 
     /// Records where a rendition came from (`memory`, `disk`, `rendered`) and its bytes.
     func recordRendition(origin: String, bytes: Int) {
-        registry.makeCounter(descriptor: Self.renditions, labels: [("origin", origin)]).increment()
-        registry.makeCounter(descriptor: Self.renditionBytes).increment(by: Int64(bytes))
+        (renditionCounters[origin] ?? registry.makeCounter(descriptor: Self.renditions, labels: [("origin", origin)])).increment()
+        renditionByteCounter.increment(by: Int64(bytes))
+    }
+
+    /// Counts a rendition answered from memory on the connection, before routing.
+    func recordEarlyAnswer() {
+        earlyAnswers.increment()
     }
 
     /// Records an upload's outcome (`created`, `duplicate`, `refused`) and its bytes.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -40,13 +41,25 @@ struct ResponseMiddleware: RouterMiddleware {
         return response
     }
 
+    /// The headers every response carries, made (and validated) once.
+    static let securityHeaders: [HTTPField] = [
+        HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+        HTTPField(name: .referrerPolicy, value: "no-referrer"),
+        HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
+    ]
+
+    /// The headers pages also carry: they matter where a document is rendered, not for images or JSON.
+    static let pageHeaders: [HTTPField] = [
+        HTTPField(name: .xFrameOptions, value: "DENY"),
+        HTTPField(name: .crossOriginOpenerPolicy, value: "same-origin"),
+        HTTPField(name: .permissionsPolicy, value: "camera=(self), microphone=(), geolocation=()"),
+    ]
+
     static func addHeaders(_ headers: inout HTTPFields, requestID: String) {
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.referrerPolicy] = "no-referrer"
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
-        headers[.xFrameOptions] = "DENY"
-        headers[.crossOriginOpenerPolicy] = "same-origin"
-        headers[.permissionsPolicy] = "camera=(self), microphone=(), geolocation=()"
+        for field in securityHeaders where headers[field.name] == nil { headers.append(field) }
+        if headers[.contentType]?.hasPrefix("text/html") == true {
+            for field in pageHeaders where headers[field.name] == nil { headers.append(field) }
+        }
         headers[.xRequestID] = requestID
     }
 }

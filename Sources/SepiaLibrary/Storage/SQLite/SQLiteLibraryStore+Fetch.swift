@@ -218,11 +218,18 @@ extension SQLiteLibraryStore {
 
     func assets(ids: [String]) throws(LibraryError) -> [Asset] {
         guard !ids.isEmpty else { return [] }
-        return try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier IN (SELECT value FROM json_each(?))",
-                arguments: [Self.jsonArray(ids)]
-            ).map(Self.asset(from:))
+        // One statement, so it needs no transaction of its own; prepared once per connection. This is the
+        // read behind every request that names an asset.
+        if ids.count == 1 {
+            return try readStatement { db in
+                let statement = try db.cachedStatement(sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier = ?")
+                return try Row.fetchAll(statement, arguments: [ids[0]]).map(Self.asset(from:))
+            }
+        }
+        return try readStatement { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier IN (SELECT value FROM json_each(?))")
+            return try Row.fetchAll(statement, arguments: [Self.jsonArray(ids)]).map(Self.asset(from:))
         }
     }
 
