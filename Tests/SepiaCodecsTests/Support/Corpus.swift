@@ -6,7 +6,7 @@ import Testing
 /// The test corpus: the vendored public files in `Tests/Fixtures/testdata` (or another corpus of the same
 /// layout named by `SEPIA_TESTDATA`), described by `MANIFEST.json`.
 enum Corpus {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     static let root: URL = {

@@ -75,7 +75,8 @@ import Testing
 
     @Test("the bundled file is the LetsEat file byte for byte")
     func byteForByte() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/SepiaImage/Resources/FilterData.plist")
         let data = try Data(contentsOf: url)
         #expect(data.count == 1498 || data.count > 0)

@@ -37,7 +37,7 @@ import Testing
 
     @Test("every filter under Sources/SepiaImage/Filters is registered")
     func registryIsComplete() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SepiaImage/Filters")
         let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
         #expect(!files.isEmpty)

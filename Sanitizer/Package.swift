@@ -1,0 +1,27 @@
+// swift-tools-version:6.2
+// The engine's and the codecs' test suites, built with AddressSanitizer by `scripts/test-asan`. A package of
+// its own (the test sources are the main package's, by symbolic link), so that the sanitized build compiles
+// the engine and the codecs only, not the server's dependencies.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "sepia-sanitizer",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "Root/sepia")],
+    targets: [
+        .testTarget(
+            name: "SepiaImageTests", dependencies: [.product(name: "SepiaImage", package: "sepia")], path: "Tests/SepiaImageTests",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaCodecsTests",
+            dependencies: [.product(name: "SepiaCodecs", package: "sepia"), .product(name: "SepiaImage", package: "sepia")],
+            path: "Tests/SepiaCodecsTests", swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)
