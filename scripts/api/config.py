@@ -32,7 +32,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     for name in (
         "assets", "scratch-assets", "albums", "scratch-albums", "shares", "scratch-shares", "scratch-tokens",
-        "users", "setup-tokens", "app-files", "style-files",
+        "users", "setup-tokens", "app-files", "style-files", "versions",
     ):
         parser.add_argument("--" + name, nargs="+", required=True)
     parser.add_argument("--password", required=True)
@@ -51,14 +51,21 @@ def main():
         "passwords": [args.password],
         "app-files": args.app_files,
         "style-files": args.style_files,
+        "versions": args.versions,
     }
 
     # (operation ids, parameter bindings)
     operations = [
         (
-            ["getAsset", "updateAsset", "getRendition", "getOriginal", "getCurrent", "getEdits", "saveEdit",
+            ["getAsset", "updateAsset", "getOriginal", "getCurrent", "getEdits", "saveEdit",
              "revertEdit", "previewEdit", "getFilterStrip"],
             {"path.id": binding("assets")},
+        ),
+        # A rendition URL that names the photo's current version (`v`) may be answered before routing.
+        (["getRendition"], {"path.id": binding("assets"), "query.v": binding("versions", 0.5)}),
+        (
+            ["getSharedImage"],
+            {"path.token": binding("shares"), "path.id": binding("assets"), "query.v": binding("versions", 0.5)},
         ),
         (["deleteAsset"], {"path.id": binding("scratch-assets")}),
         (["deleteAssets"], {"body.ids[*]": binding("scratch-assets")}),
@@ -71,7 +78,6 @@ def main():
         ),
         (["deleteAlbum"], {"path.id": binding("scratch-albums")}),
         (["getShared"], {"path.token": binding("shares")}),
-        (["getSharedImage"], {"path.token": binding("shares"), "path.id": binding("assets")}),
         (["createShare"], {"body.assetID": binding("assets", 0.5), "body.albumID": binding("albums", 0.5)}),
         (["deleteShare"], {"path.id": binding("scratch-shares")}),
         (["createToken"], {"body.albumIDs[*]": binding("albums")}),
