@@ -89,3 +89,25 @@ struct EarlyRenditionTests {
         }
     }
 }
+
+@Suite("HEAD requests")
+struct HeadRequestTests {
+    @Test("HEAD answers like GET without the body, on every kind of route")
+    func head() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let reader = try await owner.token("read")
+            let id = try await owner.uploadNew(3)
+            for path in ["/health", "/", "/api/v1/assets", "/api/v1/assets/\(id)/image?size=64", "/api/v1/assets/\(id)/original"] {
+                let get = try await reader.request(.get, path)
+                let head = try await reader.request(.head, path)
+                #expect(head.status == get.status, "\(path)")
+                #expect(head.body.readableBytes == 0, "\(path)")
+                #expect(head.headers[.contentLength] == get.headers[.contentLength], "\(path)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "\(path)")
+            }
+            #expect(try await owner.anonymous.request(.head, "/api/v1/assets").status == .unauthorized)
+        }
+    }
+}

@@ -54,6 +54,10 @@ struct EditRoutesTests {
             (#"{"steps": 3}"#, 400, "formatIdentifier"),
             (String(repeating: "[", count: 40) + String(repeating: "]", count: 40), 400, "nested deeper"),
             (recipe(Array(repeating: #"{"filter": "CIColorInvert"}"#, count: 65).joined(separator: ",")), 422, "at most 64"),
+            (recipe(#"{"filter": "CILanczosScaleTransform", "parameters": {"inputScale": 1000}}"#), 422, "more than the limit"),
+            (recipe(#"{"filter": "CIAffineTransform", "parameters": {"inputTransform": [1000, 0, 0, 1000, 0, 0]}}"#), 422, "megapixels"),
+            (recipe(#"{"filter": "CICrop", "parameters": {"inputRectangle": [1000, 1000, 10, 10]}}"#), 422, "outside the photo"),
+            (recipe(#"{"filter": "CIGaussianBlur", "parameters": {"inputRadius": 1000000}}"#), 422, "at most"),
         ])
     func invalidRecipes(body: String, status: Int, message: String) async throws {
         try await TestServer().withOwner { owner in
@@ -85,6 +89,9 @@ struct EditRoutesTests {
             #expect(library.previews.cachedSourceCount == 1)
             let empty = #"{"recipe": \#(Self.recipe(#"{"filter": "CICrop", "parameters": {"inputRectangle": [500, 500, 10, 10]}}"#))}"#
             #expect(try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: empty).status == .unprocessableContent)
+            // An upscaling step is refused before any work, not rendered at its full size.
+            let huge = #"{"recipe": \#(Self.recipe(#"{"filter": "CILanczosScaleTransform", "parameters": {"inputScale": 100000}}"#))}"#
+            #expect(try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: huge).status == .unprocessableContent)
         }
     }
 

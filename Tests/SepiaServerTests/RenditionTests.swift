@@ -56,6 +56,10 @@ struct RenditionTests {
             #expect(bad.status == .badRequest && String(buffer: bad.body).contains("size"))
             #expect(try await owner.request(.get, "/api/v1/assets/\(id)/image?mode=zoom").status == .badRequest)
             #expect(try await owner.request(.get, "/api/v1/assets/\(id)/image?format=gif").status == .badRequest)
+            // A stretched rendition is never larger than the photo (48×32 here): the box's ratio, within it.
+            let stretched = try await owner.request(.get, "/api/v1/assets/\(id)/image?size=4096&mode=stretch")
+            let size = try ImageDecoding.open(data: Data(buffer: stretched.body)).pixelSize
+            #expect(size == IntSize(width: 32, height: 32))
         }
     }
 
@@ -78,6 +82,9 @@ struct RenditionTests {
             #expect(part.headers[.contentRange] == "bytes 10-19/\(bytes.count)")
             let tail = try await owner.request(.get, "/api/v1/assets/\(id)/original", headers: [.range: "bytes=-5"])
             #expect(Data(buffer: tail.body) == bytes.suffix(5))
+            // A range in another unit is ignored: the whole file.
+            let items = try await owner.request(.get, "/api/v1/assets/\(id)/original", headers: [.range: "items=0-1"])
+            #expect(items.status == .ok && Data(buffer: items.body) == bytes)
             let outside = try await owner.request(.get, "/api/v1/assets/\(id)/original", headers: [.range: "bytes=\(bytes.count + 5)-"])
             #expect(outside.status == .rangeNotSatisfiable)
             #expect(outside.headers[.contentRange] == "bytes */\(bytes.count)")

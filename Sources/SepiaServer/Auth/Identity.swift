@@ -67,6 +67,8 @@ struct Identity: Sendable {
             "this API token is read-only: it may not change the library"
         case .account:
             "API tokens cannot manage accounts, tokens or share links; sign in to do this"
+        case .owner where !isSession:
+            "users are managed from the owner's signed-in session, not with an API token"
         case .owner:
             "only the owner of this server can manage users"
         default:

@@ -88,7 +88,9 @@ struct AlbumController {
         let body = try await services.json.decode(MembersRequest.self, from: request)
         let ids = try identity.visibleAssets(body.ids).map(\.id)
         if let index = body.index {
-            guard index >= 0 else { throw APIError.unprocessable("index must be 0 or more") }
+            guard (0...album.assetCount).contains(index) else {
+                throw APIError.unprocessable("index \(index) is outside the album, which has \(album.assetCount) photos")
+            }
             try await identity.photoLibrary.performChanges { $0.insertAssets(ids, at: index, in: album.id) }
         } else {
             try await identity.photoLibrary.performChanges { $0.addAssets(ids, to: album.id) }

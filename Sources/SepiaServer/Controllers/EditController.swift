@@ -80,6 +80,7 @@ struct EditController {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         let recipe = try validated(try await services.json.decode(EditRecipe.self, from: request))
+        try checkFits(recipe, on: asset, in: identity.library)
         let start = ContinuousClock.now
         let edited = try await identity.photoLibrary.edit(asset, recipe: recipe)
         services.metrics.recordRender("edit", duration: ContinuousClock.now - start)
@@ -99,6 +100,7 @@ struct EditController {
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         let body = try await services.json.decode(PreviewRequest.self, from: request)
         let recipe = try validated(body.recipe)
+        try checkFits(recipe, on: asset, in: identity.library)
         let size = try RenditionRequest.parseSize(body.size, maximum: 2048) ?? IntSize(width: 1024, height: 1024)
         let format: ImageFormat
         switch body.format?.lowercased() {
@@ -135,6 +137,35 @@ struct EditController {
         headers[.contentType] = "image/jpeg"
         headers[.contentLength] = String(rendition.data.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: rendition.data)))
+    }
+
+    /// Checks that a recipe makes sense for this photo before anything is rendered: distances (radii, cell
+    /// sizes) at most twice the photo's longer side (beyond that a blur or a pixellation has long stopped
+    /// changing, and the work would only grow), and an output that has pixels and stays within the pixel limit.
+    private func checkFits(_ recipe: EditRecipe, on asset: Asset, in library: UserLibrary) throws {
+        let base = try library.previews.baseImage(of: asset)
+        let longSide = max(base.extent.width, base.extent.height)
+        let limit = Double(max(1000, 2 * longSide))
+        for step in recipe.steps {
+            guard let descriptor = FilterRegistry.type(named: step.filter)?.descriptor else { continue }
+            for (key, value) in step.parameters {
+                guard let parameter = descriptor.parameter(forKey: key), parameter.kind == .distance, let number = value.number,
+                    number > limit
+                else { continue }
+                throw APIError.unprocessable(
+                    "\(descriptor.coreImageName).\(key) is \(number) pixels; on this \(base.extent.width)×\(base.extent.height) photo it can be at most \(Int(limit))"
+                )
+            }
+        }
+        let output = try recipe.apply(to: base).extent
+        guard !output.isEmpty, !output.isInfinite else {
+            throw APIError.unprocessable("the recipe leaves nothing to show: its crop is outside the photo")
+        }
+        let maximum = services.configuration.maximumPixels
+        guard output.width * output.height <= maximum else {
+            throw APIError.unprocessable(
+                "the recipe makes a \(output.width)×\(output.height) image, more than the limit of \(maximum / 1_000_000) megapixels")
+        }
     }
 
     /// Checks a recipe from a request: its format, its length, and every step against its filter.

@@ -35,7 +35,8 @@ struct RenditionController {
     static func rendition(of asset: Asset, in library: UserLibrary, request: Request, services: ServerServices) async throws -> Response {
         let query = Query(request: request)
         let wanted = try RenditionRequest(
-            size: try query.string("size", maximumLength: 20), mode: try query.string("mode"), format: try query.string("format"))
+            size: try query.string("size", maximumLength: 20), mode: try query.string("mode"), format: try query.string("format")
+        ).bounded(by: IntSize(width: asset.pixelWidth, height: asset.pixelHeight))
         let start = ContinuousClock.now
         let result = try await library.images.image(
             for: asset, targetSize: wanted.size, contentMode: wanted.mode,
@@ -94,7 +95,11 @@ struct RenditionController {
         headers[.contentType] = format.mimeType
         var range = 0...(max(0, size - 1))
         var status = HTTPResponse.Status.ok
-        if let header = request.headers[.range], size > 0, request.headers[.ifRange].map({ $0 == "\"" + etag + "\"" }) ?? true {
+        // Ranges in another unit than bytes are ignored (RFC 9110 §14.2), and so is a range whose If-Range no
+        // longer matches.
+        if let header = request.headers[.range], header.hasPrefix("bytes="), size > 0,
+            request.headers[.ifRange].map({ $0 == "\"" + etag + "\"" }) ?? true
+        {
             guard let requested = ByteRange.parse(header, size: size) else {
                 headers[.contentRange] = "bytes */\(size)"
                 throw APIError(

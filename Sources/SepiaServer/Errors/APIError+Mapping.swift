@@ -18,6 +18,12 @@ extension APIError {
             return from(error)
         case let error as FilterError:
             return .unprocessable(error.description)
+        case let error as RenderError:
+            switch error {
+            case .internalInconsistency: return nil
+            case .cancelled: return .unavailable("the render was cancelled; try again")
+            default: return .unprocessable(error.description)
+            }
         case let error as CodecError:
             switch error.code {
             case .unrecognizedFormat, .unsupportedFormat, .emptyInput:
@@ -100,7 +106,10 @@ extension APIError {
         case .valueNotFound(let type, let context):
             return "\(path(context)) must be \(describe(type)), not null"
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "the body is not valid JSON" }
+            if context.codingPath.isEmpty {
+                let detail = (context.underlyingError.map { "\($0)" } ?? context.debugDescription)
+                return "the body is not valid JSON" + (detail.isEmpty ? "" : " (\(detail))")
+            }
             return "\(path(context)) is invalid: \(context.debugDescription)"
         @unknown default:
             return "the body could not be read"

@@ -125,7 +125,8 @@ struct CachedRenditionResolver: Sendable {
         else { return nil }
         guard
             let wanted = try? RenditionRequest(
-                size: query["size"].map(String.init), mode: query["mode"].map(String.init), format: query["format"].map(String.init))
+                size: query["size"].map(String.init), mode: query["mode"].map(String.init), format: query["format"].map(String.init)
+            ).bounded(by: IntSize(width: asset.pixelWidth, height: asset.pixelHeight))
         else { return nil }
         let key = RenditionKey(assetID: id, version: asset.contentVersion, size: wanted.size, mode: wanted.mode, format: wanted.format)
         guard let rendition = library.library.imageStore.memoryRendition(for: key) else { return nil }

@@ -52,9 +52,6 @@ final class PreviewRenderer: Sendable {
         let input = try editingInput(for: asset)
         let full = input.baseImage
         let output = try recipe.apply(to: full).extent
-        guard !output.isEmpty, !output.isInfinite else {
-            throw APIError.unprocessable("the recipe leaves nothing to show (its crop is outside the photo)")
-        }
         let needed = min(
             1, Double(size.width) / Double(output.width), Double(size.height) / Double(output.height))
         let long = max(full.extent.width, full.extent.height)
@@ -95,6 +92,12 @@ final class PreviewRenderer: Sendable {
         }
         let data = try ImageEncoding.encode(sheet, as: .jpeg, options: EncodeOptions(quality: 82))
         return Rendition(data: data, pixelSize: sheet.size)
+    }
+
+    /// The full-size, upright image edits of `asset` apply to (its original, or the render of an edit in a
+    /// format Sepia cannot read), not decoded.
+    func baseImage(of asset: Asset) throws -> Image {
+        try editingInput(for: asset).baseImage
     }
 
     private func editingInput(for asset: Asset) throws -> ContentEditingInput {

@@ -41,6 +41,18 @@ struct RenditionRequest: Sendable, Hashable {
         return IntSize(width: w, height: h)
     }
 
+    /// The request for a photo of `size`: a stretched rendition is never larger than the photo (the box
+    /// keeps its ratio, scaled down to fit inside the photo's size), so that a tiny photo cannot be blown up
+    /// to 4096 × 4096; fit and fill never upscale anyway.
+    func bounded(by size: IntSize) -> RenditionRequest {
+        guard mode == .scaleToFill, self.size.width > size.width || self.size.height > size.height else { return self }
+        let factor = min(Double(size.width) / Double(self.size.width), Double(size.height) / Double(self.size.height))
+        var bounded = self
+        bounded.size = IntSize(
+            width: max(1, Int((Double(self.size.width) * factor).rounded())), height: max(1, Int((Double(self.size.height) * factor).rounded())))
+        return bounded
+    }
+
     /// The bucket for a box: the long side goes up to the next bucket; for `fill` and `stretch` the short
     /// side keeps the box's ratio, rounded to a sixteenth of the bucket.
     static func snap(_ size: IntSize, mode: ContentMode) -> IntSize {
