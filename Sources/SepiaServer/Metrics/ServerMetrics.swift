@@ -60,6 +60,20 @@ final class ServerMetrics: Sendable {
 
     /// Counts a request and its duration.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        countRequest(route: route, method: method, status: status)
+        let histogram = requestDurations.withLock { histograms in
+            if let histogram = histograms[route] { return histogram }
+            let histogram = registry.makeDurationHistogram(
+                descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets)
+            histograms[route] = histogram
+            return histogram
+        }
+        histogram.record(duration)
+    }
+
+    /// Counts a request without its duration (answers given before routing take microseconds, and are not
+    /// in the duration histogram).
+    func countRequest(route: String, method: String, status: Int) {
         let key = RequestKey(route: route, method: method, status: status)
         let counter = requestCounters.withLock { counters in
             if let counter = counters[key] { return counter }
@@ -69,14 +83,6 @@ final class ServerMetrics: Sendable {
             return counter
         }
         counter.increment()
-        let histogram = requestDurations.withLock { histograms in
-            if let histogram = histograms[route] { return histogram }
-            let histogram = registry.makeDurationHistogram(
-                descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets)
-            histograms[route] = histogram
-            return histogram
-        }
-        histogram.record(duration)
     }
 
     /// Records a render (`import`, `rendition`, `preview`, `strip`, `edit`) and its duration.

@@ -75,29 +75,44 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
 /// Works out whether a request can be answered from memory, and the answer.
 struct CachedRenditionResolver: Sendable {
     let services: ServerServices
+    /// Answers made before, by user and URL: headers and a body buffer that is written again without a copy.
+    let prepared = PreparedAnswers()
     static let route = "/api/v1/assets/{id}/image"
     private static let prefix = "/api/v1/assets/"
     private static let suffix = "/image"
 
+    /// An answer ready to send again: valid while its asset's current version is the one it shows.
+    struct PreparedAnswer: Sendable {
+        var assetID: String
+        var version: String
+        var contentTag: String
+        var fields: HTTPFields
+        var body: ByteBuffer
+    }
+
+    /// The prepared answers, emptied when they grow past a few thousand (thumbnails of a few screens).
+    final class PreparedAnswers: Sendable {
+        private let answers = Mutex<[String: PreparedAnswer]>([:])
+
+        subscript(key: String) -> PreparedAnswer? {
+            answers.withLock { $0[key] }
+        }
+
+        func store(_ answer: PreparedAnswer, for key: String) {
+            answers.withLock { answers in
+                if answers.count >= 4096 { answers.removeAll(keepingCapacity: true) }
+                answers[key] = answer
+            }
+        }
+    }
+
     func answer(_ head: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {
-        let start = ContinuousClock.now
         guard head.method == .get, let target = head.path else { return nil }
         // A connection the client asks to close or upgrade is the application's to handle.
         if let connection = head.headerFields[.connection], connection.lowercased() != "keep-alive" { return nil }
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = parts[0]
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
         guard path.utf8.count == Self.prefix.utf8.count + 36 + Self.suffix.utf8.count, path.hasPrefix(Self.prefix), path.hasSuffix(Self.suffix)
         else { return nil }
-        let id = String(path.dropFirst(Self.prefix.utf8.count).prefix(36))
-        guard Identifier.isValid(id), parts.count == 2 else { return nil }
-        var query: [Substring: Substring] = [:]
-        for pair in parts[1].split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard kv.count == 2, !kv[1].utf8.contains(UInt8(ascii: "%")), !kv[1].utf8.contains(UInt8(ascii: "+")), query[kv[0]] == nil
-            else { return nil }
-            query[kv[0]] = kv[1]
-        }
-        guard let version = query["v"], !version.isEmpty else { return nil }
 
         // The credential, from the cache only: it must be able to read the whole library.
         var bearer: String?
@@ -121,8 +136,31 @@ struct CachedRenditionResolver: Sendable {
         case .none:
             return nil
         }
-        guard let library = services.libraries.openLibrary(for: user), let asset = library.assets.cached(id), asset.contentVersion == version
-        else { return nil }
+        guard let library = services.libraries.openLibrary(for: user) else { return nil }
+        let key = user.id + " " + target
+        if let answer = prepared[key], library.assets.cached(answer.assetID)?.contentVersion == answer.version {
+            return send(answer, to: head)
+        }
+        guard let answer = prepare(target: target, path: path, library: library) else { return nil }
+        prepared.store(answer, for: key)
+        return send(answer, to: head)
+    }
+
+    /// The answer for a URL whose asset is in the asset cache, named at its current version, with the
+    /// rendition in the memory cache; nil otherwise.
+    private func prepare(target: String, path: Substring, library: UserLibrary) -> PreparedAnswer? {
+        let id = String(path.dropFirst(Self.prefix.utf8.count).prefix(36))
+        guard Identifier.isValid(id), let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        var query: [Substring: Substring] = [:]
+        for pair in target[target.utf8.index(after: question)...].split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard kv.count == 2, !kv[1].utf8.contains(UInt8(ascii: "%")), !kv[1].utf8.contains(UInt8(ascii: "+")), query[kv[0]] == nil
+            else { return nil }
+            query[kv[0]] = kv[1]
+        }
+        guard let version = query["v"], !version.isEmpty, let asset = library.assets.cached(id), asset.contentVersion == version else {
+            return nil
+        }
         guard
             let wanted = try? RenditionRequest(
                 size: query["size"].map(String.init), mode: query["mode"].map(String.init), format: query["format"].map(String.init)
@@ -130,29 +168,34 @@ struct CachedRenditionResolver: Sendable {
         else { return nil }
         let key = RenditionKey(assetID: id, version: asset.contentVersion, size: wanted.size, mode: wanted.mode, format: wanted.format)
         guard let rendition = library.library.imageStore.memoryRendition(for: key) else { return nil }
-
         var fields: HTTPFields = [
             .eTag: "\"" + rendition.contentTag + "\"", .cacheControl: "private, max-age=31536000, immutable", .vary: "Cookie, Authorization",
+            .contentType: rendition.format == .webp ? "image/webp" : "image/jpeg", .contentLength: String(rendition.data.count),
         ]
+        for field in ResponseMiddleware.securityHeaders { fields.append(field) }
+        fields[.server] = "Sepia"
+        return PreparedAnswer(
+            assetID: id, version: asset.contentVersion, contentTag: rendition.contentTag, fields: fields, body: ByteBuffer(bytes: rendition.data))
+    }
+
+    private func send(_ answer: PreparedAnswer, to head: HTTPRequest) -> (HTTPResponse, ByteBuffer?) {
+        var fields = answer.fields
         let notModified =
             head.headerFields[.ifNoneMatch].map { header in
                 header == "*"
-                    || header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "\"" + rendition.contentTag + "\"" }
+                    || header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "\"" + answer.contentTag + "\"" }
             } ?? false
-        var body: ByteBuffer?
-        if !notModified {
-            fields[.contentType] = rendition.format == .webp ? "image/webp" : "image/jpeg"
-            fields[.contentLength] = String(rendition.data.count)
-            body = ByteBuffer(bytes: rendition.data)
+        if notModified {
+            fields[.contentType] = nil
+            fields[.contentLength] = nil
         }
-        ResponseMiddleware.addHeaders(&fields, requestID: RequestID().description)
+        fields[.xRequestID] = RequestID().description
         fields[.date] = HTTPDate.now()
-        fields[.server] = "Sepia"
         let status: HTTPResponse.Status = notModified ? .notModified : .ok
-        services.metrics.recordRendition(origin: "memory", bytes: rendition.data.count)
+        services.metrics.recordRendition(origin: "memory", bytes: answer.body.readableBytes)
         services.metrics.recordEarlyAnswer()
-        services.metrics.recordRequest(route: Self.route, method: "GET", status: Int(status.code), duration: ContinuousClock.now - start)
-        return (HTTPResponse(status: status, headerFields: fields), body)
+        services.metrics.countRequest(route: Self.route, method: "GET", status: Int(status.code))
+        return (HTTPResponse(status: status, headerFields: fields), notModified ? nil : answer.body)
     }
 
     /// The `Date` header's value, formatted once a second.
