@@ -1,0 +1,708 @@
+"""The pieces the browser tests and the browser benchmark share.
+
+- Server: `sepia serve` on a library and data folder of its own, on a free loopback port; the setup link it
+  prints is read from its standard output.
+- Api: a small client of the HTTP API (docs/api.md) with a session cookie and its CSRF token, used to
+  prepare what a test is not about and to check what the web app did.
+- Browser: headless Chromium (Debian's chromium and chromium-driver) with its console log, a viewport of a
+  given size, waits on `data-testid` hooks, and screenshots.
+- Test photos: small distinct JPEGs drawn with Pillow, and downscaled copies of the sample photos in
+  Tests/Fixtures/testdata/photos for screens that should look like a photo library.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFilter
+from selenium import webdriver
+from selenium.common.exceptions import (
+    JavascriptException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+REPO = Path(__file__).resolve().parents[2]
+WEB_ROOT = REPO / "Sources" / "SepiaServer" / "Web"
+SAMPLE_PHOTOS = REPO / "Tests" / "Fixtures" / "testdata" / "photos"
+SCREENSHOT_DIR = REPO / "docs" / "images"
+PASSWORD = "correct horse battery staple"
+USERNAME = "owner"
+WAIT = float(os.environ.get("SEPIA_BROWSER_WAIT", "20"))
+TRACE = os.environ.get("SEPIA_BROWSER_TRACE") == "1"  # print the waits that take over a second
+
+
+def sepia_binary() -> Path:
+    """The sepia binary under test: $SEPIA_BIN, else the debug build."""
+    path = Path(os.environ.get("SEPIA_BIN", REPO / ".build" / "debug" / "sepia"))
+    return path if path.is_absolute() else REPO / path
+
+
+def tid(name: str, **attrs: str) -> str:
+    """CSS selector of a data-testid hook, optionally with more attributes: tid('grid-cell', **{'data-asset-id': x})."""
+    extra = "".join(f'[{k}="{v}"]' for k, v in attrs.items())
+    return f'[data-testid="{name}"]{extra}'
+
+
+# ---------------------------------------------------------------------------------------------- server
+
+
+class Server:
+    """`sepia serve` on its own library and data folder, on a free loopback port.
+
+    The web app is served from the work tree (SEPIA_WEB_ROOT) unless SEPIA_BROWSER_BUNDLED_WEB=1, so the
+    tests see the app as it is in the repository without a rebuild.
+    """
+
+    def __init__(self, workdir: Path, *, library: Path | None = None, name: str = "server"):
+        self.workdir = Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.library = Path(library) if library else self.workdir / "library"
+        self.data = self.workdir / "data"
+        self.name = name
+        self.proc: subprocess.Popen | None = None
+        self.base = ""
+        self.setup_url: str | None = None
+        self.setup_token: str | None = None
+        self.exit_code: int | None = None
+
+    def start(self, timeout: float = 60) -> "Server":
+        binary = sepia_binary()
+        if not binary.exists():
+            raise RuntimeError(f"{binary} does not exist; build it first (swift build --product sepia)")
+        env = dict(os.environ)
+        if os.environ.get("SEPIA_BROWSER_BUNDLED_WEB") != "1":
+            env["SEPIA_WEB_ROOT"] = str(WEB_ROOT)
+        self.out_path = self.workdir / f"{self.name}.out"
+        self.log_path = self.workdir / f"{self.name}.log"
+        out = open(self.out_path, "w")
+        log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            [str(binary), "serve", "--library", str(self.library), "--data", str(self.data),
+             "--host", "127.0.0.1", "--port", "0", "--log-level", "notice"],
+            stdout=out, stderr=log, stdin=subprocess.DEVNULL, env=env, cwd=self.workdir,
+        )
+        out.close()
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.out_path.read_text()
+            link = re.search(r"(http://127\.0\.0\.1:\d+)/setup\?token=([A-Za-z0-9_-]+)", text)
+            served = re.search(r"at (http://127\.0\.0\.1:\d+)", text)
+            if link:
+                self.base, self.setup_token = link.group(1), link.group(2)
+                self.setup_url = link.group(0)
+                return self
+            if served and "Stop it" in text:
+                self.base = served.group(1)
+                return self
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"sepia serve exited with {self.proc.returncode}:\n{text}\n{self.log_path.read_text()}")
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"sepia serve printed no address within {timeout} s")
+
+    def create_owner(self, username: str = USERNAME, password: str = PASSWORD) -> "Api":
+        """Creates the owner's account with the printed setup link (through the API) and signs in."""
+        Api(self.base).json("POST", "/api/v1/setup", {"token": self.setup_token, "username": username, "password": password},
+                            expect=(201,))
+        return Api.sign_in(self.base, username, password)
+
+    def stop(self) -> int | None:
+        """SIGTERM, as an operator would; SIGKILL if it has not exited after 45 s. Returns the exit status."""
+        if not self.proc:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(45)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.exit_code = self.proc.returncode
+        return self.exit_code
+
+
+def stop_server(s: Server) -> int | None:
+    """Closes the windows on this server first (their change streams), then stops it; warns on a bad exit."""
+    for b in list(LIVE_BROWSERS):
+        if b.base == s.base:
+            b.quit()
+    code = s.stop()
+    if code not in (0, None):
+        print(f"\nwarning: sepia serve ({s.name}) exited with status {code} after SIGTERM; its log: {s.log_path}")
+    return code
+
+
+def import_photos(library: Path, folder: Path, jobs: int = 2) -> str:
+    """`sepia import FOLDER --library LIBRARY` (before the server starts); returns its summary line."""
+    result = subprocess.run([str(sepia_binary()), "import", str(folder), "--library", str(library), "--jobs", str(jobs)],
+                            capture_output=True, text=True, check=True)
+    return result.stdout.strip().splitlines()[0] if result.stdout.strip() else ""
+
+
+# ---------------------------------------------------------------------------------------------- API
+
+
+class ApiError(AssertionError):
+    pass
+
+
+class Response:
+    def __init__(self, status: int, headers, body: bytes):
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def json(self):
+        return json.loads(self.body) if self.body else None
+
+
+class Api:
+    """A client of the HTTP API with a session cookie (and its CSRF token for state-changing requests)."""
+
+    def __init__(self, base: str, cookie: str | None = None, csrf: str | None = None):
+        self.base = base
+        self.cookie = cookie
+        self.csrf = csrf
+
+    @classmethod
+    def sign_in(cls, base: str, username: str = USERNAME, password: str = PASSWORD) -> "Api":
+        api = cls(base)
+        r = api.call("POST", "/api/v1/session", {"username": username, "password": password})
+        if r.status != 200:
+            raise ApiError(f"sign-in failed: {r.status} {r.body[:300]!r}")
+        cookie = r.headers.get("Set-Cookie", "")
+        m = re.search(r"sepia_session=([^;]+)", cookie)
+        api.cookie = m.group(1) if m else None
+        api.csrf = r.json()["csrfToken"]
+        return api
+
+    @classmethod
+    def from_browser(cls, browser: "Browser") -> "Api":
+        """The browser's own session: its sepia_session cookie, and the CSRF token GET /session gives for it."""
+        cookie = browser.driver.get_cookie("sepia_session")
+        if not cookie:
+            raise ApiError("the browser has no sepia_session cookie")
+        api = cls(browser.base, cookie["value"])
+        api.csrf = api.json("GET", "/api/v1/session").get("csrfToken")
+        return api
+
+    def call(self, method: str, path: str, body=None, *, raw: bytes | None = None, headers: dict | None = None,
+             timeout: float = 60) -> Response:
+        h = {"Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            h["Content-Type"] = "application/json"
+        elif raw is not None:
+            data = raw
+            h["Content-Type"] = "application/octet-stream"
+        if self.cookie:
+            h["Cookie"] = f"sepia_session={self.cookie}"
+        if self.csrf and method in ("POST", "PUT", "PATCH", "DELETE"):
+            h["X-CSRF-Token"] = self.csrf
+        h.update(headers or {})
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=h)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                return Response(resp.status, resp.headers, resp.read())
+        except urllib.error.HTTPError as e:
+            return Response(e.code, e.headers, e.read())
+
+    def json(self, method: str, path: str, body=None, *, expect=(200,), **kw):
+        r = self.call(method, path, body, **kw)
+        if r.status not in expect:
+            raise ApiError(f"{method} {path} answered {r.status}, expected {expect}: {r.body[:500]!r}")
+        return r.json()
+
+    # Shortcuts
+    def upload(self, data: bytes | Path, filename: str | None = None, album: str | None = None) -> dict:
+        if isinstance(data, Path):
+            filename = filename or data.name
+            data = data.read_bytes()
+        q = {"filename": filename or "photo.jpg"}
+        if album:
+            q["album"] = album
+        r = self.call("POST", "/api/v1/assets?" + urllib.parse.urlencode(q), raw=data)
+        if r.status not in (200, 201):
+            raise ApiError(f"upload of {filename} answered {r.status}: {r.body[:300]!r}")
+        return r.json()
+
+    def asset(self, asset_id: str) -> dict:
+        return self.json("GET", f"/api/v1/assets/{asset_id}")
+
+    def edit(self, asset_id: str) -> dict:
+        return self.json("GET", f"/api/v1/assets/{asset_id}/edit")
+
+    def assets(self, **params) -> dict:
+        return self.json("GET", "/api/v1/assets?" + urllib.parse.urlencode(params))
+
+    def album_ids(self, album_id: str) -> list[str]:
+        return [a["id"] for a in self.assets(album=album_id, limit=500)["assets"]]
+
+    def albums(self) -> list[dict]:
+        return self.json("GET", "/api/v1/albums")["albums"]
+
+    def create_album(self, title: str, ids: list[str] | None = None) -> dict:
+        album = self.json("POST", "/api/v1/albums", {"title": title}, expect=(201,))
+        if ids:
+            album = self.json("POST", f"/api/v1/albums/{album['id']}/assets", {"ids": ids})
+        return album
+
+    def catalog(self) -> list[dict]:
+        return self.json("GET", "/api/v1/filters/catalog")["items"]
+
+    def preview(self, asset_id: str, recipe: dict, size: str) -> bytes:
+        r = self.call("POST", f"/api/v1/assets/{asset_id}/preview", {"recipe": recipe, "size": size, "format": "jpeg"},
+                      headers={"Accept": "*/*"})
+        if r.status != 200:
+            raise ApiError(f"preview answered {r.status}: {r.body[:300]!r}")
+        return r.body
+
+
+# ---------------------------------------------------------------------------------------------- browser
+
+# Console entries that are not errors of the app: HTTP answers the app expects and handles (401 from the
+# session check on the sign-in page, 415 for a refused upload, 404 for a revoked share link, …). A 5xx or
+# any JavaScript error (uncaught exception, unhandled rejection, console.error) is reported.
+EXPECTED_CONSOLE = [
+    re.compile(r"Failed to load resource: the server responded with a status of 4\d\d"),
+]
+
+LIVE_BROWSERS: list["Browser"] = []
+
+
+def chromium_paths() -> tuple[str, str]:
+    return os.environ.get("CHROMIUM", "/usr/bin/chromium"), os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+class Browser:
+    """A headless Chromium window with helpers for the app's data-testid hooks."""
+
+    def __init__(self, base: str, *, width: int = 1440, height: int = 900, mobile: bool = False,
+                 camera: str = "fake", auto_allow_camera: bool = True, prefs: dict | None = None, label: str = "browser"):
+        binary, driver_path = chromium_paths()
+        options = webdriver.ChromeOptions()
+        options.binary_location = binary
+        args = ["--headless=new", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
+                "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+                # No back/forward cache: a page kept there keeps its change stream open, and after a few fresh
+                # loads those streams take all six connections Chromium allows to one host.
+                "--disable-sync", "--disable-features=Translate,MediaRouter,OptimizationHints,BackForwardCache",
+                "--lang=en-US", "--force-device-scale-factor=1", f"--window-size={width},{height}",
+                "--password-store=basic", "--disable-search-engine-choice-screen",
+                # A desktop with a mouse (headless Chromium otherwise reports no hover and no fine pointer);
+                # phone viewports turn on touch emulation, which reports a coarse pointer without hover.
+                "--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4"]
+        if os.geteuid() == 0:
+            args.append("--no-sandbox")
+        if camera == "fake":
+            args.append("--use-fake-device-for-media-stream")
+            if auto_allow_camera:
+                args.append("--use-fake-ui-for-media-stream")
+        for a in args:
+            options.add_argument(a)
+        if prefs:
+            options.add_experimental_option("prefs", prefs)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"} if os.environ.get("PERFLOG") else {"browser": "ALL"})
+        self.driver = webdriver.Chrome(options=options, service=Service(driver_path))
+        self.driver.set_script_timeout(60)
+        self.base = base
+        self.label = label
+        self.console_log: list[dict] = []
+        self.set_viewport(width, height, mobile=mobile)
+        LIVE_BROWSERS.append(self)
+
+    # ----- lifecycle
+    def quit(self):
+        if self in LIVE_BROWSERS:
+            LIVE_BROWSERS.remove(self)
+        try:
+            self.driver.quit()
+        except Exception:
+            pass
+
+    def set_viewport(self, width: int, height: int, *, mobile: bool = False, scale: float = 1):
+        """The page's viewport, exactly (window chrome aside), as a phone or a desktop."""
+        self.width, self.height = width, height
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile,
+            "screenWidth": width, "screenHeight": height,
+        })
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5} if mobile else {"enabled": False})
+
+    def set_camera_permission(self, setting: str):
+        """'granted', 'denied' or 'prompt' for this origin, as the browser's site settings would."""
+        self.driver.execute_cdp_cmd("Browser.setPermission", {
+            "permission": {"name": "camera"}, "setting": setting, "origin": self.base})
+
+    # ----- navigation
+    def load(self, path_and_hash: str = "/#/library"):
+        """A fresh page load (not a hash change), so every test starts from a newly booted app."""
+        self.driver.get("about:blank")
+        self.driver.get(self.base + path_and_hash)
+
+    def open_app(self, route: str = "#/library"):
+        self.load("/" + route)
+        self.wait_css("main#main")
+        if route.startswith("#/library") or route in ("#/favorites", "#/recents", "#/edited", "#/hidden"):
+            self.wait_library()
+
+    def go(self, route: str):
+        """An in-app navigation (hash change), as following a link does."""
+        self.js("location.hash = arguments[0]", route)
+
+    def sign_in(self, username: str = USERNAME, password: str = PASSWORD):
+        self.load("/login")
+        self.type(tid("login-username"), username)
+        self.type(tid("login-password"), password)
+        self.click(tid("login-submit"))
+        self.wait(lambda: "#/library" in self.driver.current_url and self.present(tid("screen-title")), "the library after sign-in")
+
+    # ----- elements
+    def find(self, css: str, within=None):
+        return (within or self.driver).find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css: str, within=None):
+        return (within or self.driver).find_elements(By.CSS_SELECTOR, css)
+
+    def present(self, css: str) -> bool:
+        return bool(self.find_all(css))
+
+    def visible(self, css: str) -> bool:
+        try:
+            return any(e.is_displayed() for e in self.find_all(css))
+        except StaleElementReferenceException:
+            return False
+
+    def text(self, css: str) -> str:
+        return self.wait_visible(css).text
+
+    def click(self, css: str, timeout: float | None = None):
+        el = self.wait_visible(css, timeout)
+        self.wait(lambda: el.is_enabled(), f"{css} to be enabled", timeout)
+        self.js("arguments[0].scrollIntoView({block: 'nearest', inline: 'nearest'})", el)
+        el.click()
+        return el
+
+    def hover(self, css: str):
+        """Moves the mouse over an element (controls that show on hover)."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(self.driver).move_to_element(self.wait_visible(css)).perform()
+
+    def type(self, css: str, text: str, clear: bool = True):
+        el = self.wait_visible(css)
+        if clear:
+            el.clear()
+        el.send_keys(text)
+        return el
+
+    # ----- waits
+    def wait(self, condition, what: str = "a condition", timeout: float | None = None):
+        """Waits for `condition()` to be truthy and returns it; fails naming `what`."""
+        start = time.monotonic()
+        try:
+            return WebDriverWait(self.driver, timeout or WAIT, poll_frequency=0.1,
+                                 ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)).until(
+                lambda _d: condition())
+        except TimeoutException:
+            raise AssertionError(f"timed out after {timeout or WAIT:.0f} s waiting for {what} "
+                                 f"(at {self.driver.current_url})") from None
+        finally:
+            if TRACE and time.monotonic() - start > 1:
+                print(f"  [{self.label}] {time.monotonic() - start:.1f} s waiting for {what}")
+
+    def wait_css(self, css: str, timeout: float | None = None):
+        return self.wait(lambda: self.find_all(css)[0] if self.find_all(css) else None, f"{css} to exist", timeout)
+
+    def wait_visible(self, css: str, timeout: float | None = None):
+        def f():
+            for e in self.find_all(css):
+                if e.is_displayed():
+                    return e
+            return None
+        return self.wait(f, f"{css} to be visible", timeout)
+
+    def wait_gone(self, css: str, timeout: float | None = None):
+        self.wait(lambda: not self.visible(css), f"{css} to go away", timeout)
+
+    def wait_library(self, timeout: float | None = None):
+        """The library screen has loaded its layout: photos, or the empty state."""
+        self.wait(lambda: self.js("""
+            const c = document.querySelector('[data-testid="photo-count"]');
+            return !!(c && c.textContent.trim()) || !!document.querySelector('[data-testid="empty-state"]');"""),
+            "the photo count or the empty state", timeout)
+
+    def wait_cell(self, asset_id: str, timeout: float | None = None):
+        return self.wait_css(tid("grid-cell", **{"data-asset-id": asset_id}), timeout)
+
+    def cell_css(self, asset_id: str) -> str:
+        return tid("grid-cell", **{"data-asset-id": asset_id})
+
+    def cell_src(self, asset_id: str) -> str | None:
+        return self.js("const c = document.querySelector(arguments[0]); return c && c.querySelector('img') ? c.querySelector('img').getAttribute('src') : null;",
+                       self.cell_css(asset_id))
+
+    def image_loaded(self, css: str) -> bool:
+        return bool(self.js("const i = document.querySelector(arguments[0]); return !!(i && i.complete && i.naturalWidth > 0);", css))
+
+    def wait_image(self, css: str, timeout: float | None = None):
+        self.wait(lambda: self.image_loaded(css), f"the image {css} to load", timeout)
+
+    def wait_cell_thumbnail(self, asset_id: str, timeout: float | None = None):
+        css = self.cell_css(asset_id) + " img"
+        self.wait(lambda: self.image_loaded(css), f"the thumbnail of {asset_id}", timeout)
+
+    # ----- script
+    def js(self, script: str, *args):
+        return self.driver.execute_script(script, *args)
+
+    def js_async(self, script: str, *args):
+        """Runs `script` as an async function body; its return value comes back."""
+        wrapper = ("const done = arguments[arguments.length - 1];"
+                   "(async () => {" + script + "})(...Array.from(arguments).slice(0, -1))"
+                   ".then((v) => done({ok: v}), (e) => done({error: String(e && e.stack || e)}));")
+        result = self.driver.execute_async_script(wrapper, *args)
+        if "error" in result:
+            raise JavascriptException(result["error"])
+        return result.get("ok")
+
+    def active_testid(self) -> str | None:
+        return self.js("return document.activeElement && document.activeElement.getAttribute('data-testid')")
+
+    # ----- console
+    def drain_console(self) -> list[dict]:
+        try:
+            entries = self.driver.get_log("browser")
+        except Exception:
+            entries = []
+        self.console_log.extend(entries)
+        return entries
+
+    def console_errors(self, allow: list[re.Pattern] = ()) -> list[str]:
+        errors = []
+        for e in self.drain_console():
+            if e.get("level") != "SEVERE":
+                continue
+            msg = e.get("message", "")
+            if any(p.search(msg) for p in EXPECTED_CONSOLE) or any(p.search(msg) for p in allow):
+                continue
+            errors.append(msg)
+        return errors
+
+    # ----- screenshots
+    def screenshot(self, path: Path, max_bytes: int = 600_000):
+        """A PNG of the viewport; over max_bytes, its colours are rounded (7, then 6 bits a channel, which
+        photos hide well) and, as a last resort, reduced to a palette."""
+        from PIL import ImageOps
+
+        img = Image.open(io.BytesIO(self.driver.get_screenshot_as_png())).convert("RGB")
+        candidates = [lambda: img, lambda: ImageOps.posterize(img, 7), lambda: ImageOps.posterize(img, 6),
+                      lambda: img.quantize(256, method=Image.Quantize.MEDIANCUT)]
+        for make in candidates:
+            out = io.BytesIO()
+            make().save(out, "PNG", optimize=True)
+            if out.tell() <= max_bytes:
+                break
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(out.getvalue())
+        return path
+
+    # ----- page helpers
+    def upload_files(self, paths: list[Path]):
+        """Sends files to the app's file input, as choosing them in the file picker does."""
+        inp = self.wait_css(tid("file-input"))
+        inp.send_keys("\n".join(str(p) for p in paths))
+
+    def drop_file(self, data: bytes, name: str, mime: str = "image/jpeg", target_css: str = '[data-testid="grid-scroller"]'):
+        """Drags a file over the page and drops it: real dragenter/dragover/drop events whose DataTransfer holds a
+        File built in the page from the bytes. Returns what the page saw of the overlay while dragging."""
+        return self.js("""
+            const [b64, name, mime, css] = arguments;
+            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+            const file = new File([bytes], name, {type: mime, lastModified: Date.now()});
+            const dt = new DataTransfer();
+            dt.items.add(file);
+            const target = document.querySelector(css) || document.body;
+            const r = target.getBoundingClientRect();
+            const at = {clientX: r.left + r.width / 2, clientY: r.top + Math.min(r.height / 2, 200)};
+            const fire = (type) => target.dispatchEvent(new DragEvent(type, {bubbles: true, cancelable: true, composed: true, dataTransfer: dt, ...at}));
+            fire('dragenter');
+            const over = fire('dragover');
+            const overlay = document.querySelector('[data-testid="drop-overlay"]');
+            const seen = {overlayShown: !!overlay && !overlay.hidden, overlayText: overlay ? overlay.textContent : '', dragoverAccepted: !over};
+            const dropped = !fire('drop');
+            seen.dropAccepted = dropped;
+            seen.overlayHiddenAfterDrop = !overlay || overlay.hidden;
+            return seen;
+        """, base64.b64encode(data).decode(), name, mime, target_css)
+
+    def upload_items(self) -> list[dict]:
+        return self.js("""
+            return [...document.querySelectorAll('[data-testid="upload-item"]')].map((li) => ({
+              name: li.querySelector('.upload-name')?.textContent, state: li.dataset.state,
+              status: li.querySelector('.upload-status')?.textContent,
+              link: li.querySelector('a')?.getAttribute('href') || null,
+              duplicateLink: li.querySelector('[data-testid="upload-duplicate-link"]')?.getAttribute('href') || null,
+              role: li.querySelector('.upload-status')?.getAttribute('role') || null }));""")
+
+    def wait_uploads_finished(self, count: int, timeout: float | None = None) -> list[dict]:
+        def f():
+            items = self.upload_items()
+            if len(items) >= count and all(i["state"] not in ("waiting", "uploading") for i in items):
+                return items
+            return None
+        return self.wait(f, f"{count} uploads to finish", timeout)
+
+    def grid_cell_ids(self) -> list[str]:
+        """Asset ids of the grid cells in the DOM, in grid order."""
+        return self.js("""return [...document.querySelectorAll('[data-testid="grid-cell"]')]
+            .sort((a, b) => Number(a.dataset.g) - Number(b.dataset.g)).map((c) => c.dataset.assetId);""")
+
+    def wait_grid_still(self, quiet: float = 0.4, timeout: float | None = None):
+        """Waits until the grid's DOM has not changed for `quiet` seconds (live refreshes re-render rows)."""
+        self.js("""
+            const g = document.querySelector('[data-testid="grid"]');
+            window.__gridChanged = performance.now();
+            if (window.__gridObserver) window.__gridObserver.disconnect();
+            window.__gridObserver = new MutationObserver(() => { window.__gridChanged = performance.now(); });
+            if (g) window.__gridObserver.observe(g, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-key', 'src']});""")
+        self.wait(lambda: self.js("return performance.now() - window.__gridChanged") > quiet * 1000, "the grid to settle", timeout)
+
+    def toast_texts(self) -> list[str]:
+        return self.js("return [...document.querySelectorAll('.toast')].map((t) => t.querySelector('.toast-text')?.textContent || '')")
+
+    def wait_toast(self, pattern: str, timeout: float | None = None) -> str:
+        rx = re.compile(pattern)
+        return self.wait(lambda: next((t for t in self.toast_texts() if rx.search(t)), None), f"a message matching {pattern!r}", timeout)
+
+
+# ---------------------------------------------------------------------------------------------- photos
+
+
+def photo_bytes(seed: int, size: tuple[int, int] = (640, 480), quality: int = 85) -> bytes:
+    """A small, distinct JPEG: a sky, a sun and hills, their colours and shapes chosen by `seed`."""
+    rnd = random.Random(seed)
+    w, h = size
+    top = tuple(rnd.randrange(40, 200) for _ in range(3))
+    bottom = tuple(rnd.randrange(120, 255) for _ in range(3))
+    img = Image.new("RGB", (1, 64))
+    for y in range(64):
+        t = y / 63
+        img.putpixel((0, y), tuple(int(top[i] * (1 - t) + bottom[i] * t) for i in range(3)))
+    img = img.resize((w, h), Image.Resampling.BILINEAR)
+    d = ImageDraw.Draw(img)
+    r = rnd.randrange(h // 10, h // 5)
+    cx, cy = rnd.randrange(r, w - r), rnd.randrange(r, h // 2)
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=tuple(rnd.randrange(200, 256) for _ in range(2)) + (rnd.randrange(0, 120),))
+    for layer in range(3):
+        base_y = int(h * (0.55 + 0.13 * layer))
+        pts = [(0, h)]
+        for x in range(0, w + 40, 40):
+            pts.append((x, base_y + rnd.randrange(-h // 10, h // 10)))
+        pts.append((w, h))
+        shade = 40 + 50 * layer
+        d.polygon(pts, fill=(rnd.randrange(0, 80), shade + rnd.randrange(0, 60), rnd.randrange(0, 60)))
+    # The seed written in pixels, so that two seeds never give the same file.
+    for bit in range(32):
+        on = (seed >> bit) & 1
+        d.rectangle([4 + bit * 6, 4, 8 + bit * 6, 8], fill=(255, 255, 255) if on else (0, 0, 0))
+    img = img.filter(ImageFilter.SMOOTH)
+    out = io.BytesIO()
+    img.save(out, "JPEG", quality=quality)
+    return out.getvalue()
+
+
+def write_photo(path: Path, seed: int, size: tuple[int, int] = (640, 480), mtime: float | None = None) -> Path:
+    path.write_bytes(photo_bytes(seed, size))
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+    return path
+
+
+def tiny_photo_bytes(index: int) -> bytes:
+    """A 48×32 JPEG for large libraries: a colour from the index and the index written as black/white blocks."""
+    img = Image.new("RGB", (48, 32), ((index * 37) % 256, (index * 91) % 256, (index * 53) % 256))
+    d = ImageDraw.Draw(img)
+    for bit in range(16):
+        x, y = (bit % 8) * 6, 16 + (bit // 8) * 8
+        d.rectangle([x, y, x + 5, y + 7], fill=(255, 255, 255) if (index >> bit) & 1 else (0, 0, 0))
+    out = io.BytesIO()
+    img.save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
+def make_tiny_library_folder(folder: Path, count: int, *, hours_apart: float = 5.0) -> Path:
+    """`count` distinct tiny JPEGs whose file dates go back `hours_apart` hours each (many months)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    for i in range(count):
+        p = folder / f"IMG_{i:05d}.jpg"
+        p.write_bytes(tiny_photo_bytes(i))
+        t = now - i * hours_apart * 3600
+        os.utime(p, (t, t))
+    return folder
+
+
+# Sample photos for screens that should look like a library (the documentation's screenshots): the real
+# pictures of Tests/Fixtures/testdata/photos (not the 100-px test squares), plus a few crops of the larger
+# ones, with their capture dates moved into two recent months so that the grid shows full sections.
+SAMPLES = ["Apple_iPhone_5.jpg", "Canon_EOS_1000D.jpg", "Canon_EOS_5D_Mark_III_22MP.jpg", "Canon_PowerShot_A85.jpg",
+           "Casio_EX-Z3.jpg", "Kodak_PIXPRO_FZ201_16MP.jpg", "Oppo_R7_Plus.jpg", "Sigma_DP1_date2038.jpg",
+           "Sony_DSC-P52_2MP.jpg", "handwritten-notes.jpg"]
+SAMPLE_CROPS = [("Canon_EOS_5D_Mark_III_22MP.jpg", (0.45, 0.05, 1.0, 0.75)), ("Apple_iPhone_5.jpg", (0.0, 0.0, 0.6, 0.7)),
+                ("Oppo_R7_Plus.jpg", (0.1, 0.35, 0.9, 1.0)), ("Sony_DSC-P52_2MP.jpg", (0.2, 0.1, 0.8, 0.9)),
+                ("Casio_EX-Z3.jpg", (0.0, 0.0, 0.65, 0.75)), ("Canon_EOS_1000D.jpg", (0.3, 0.0, 1.0, 1.0))]
+
+
+def sample_photos(dest: Path, max_side: int = 800, start: tuple[int, int, int] = (2024, 7, 28), days_apart: int = 3) -> list[Path]:
+    """Downscaled copies (≤ max_side px) of the sample photos and some crops, camera EXIF kept, dates set."""
+    import datetime
+
+    dest.mkdir(parents=True, exist_ok=True)
+    jobs = [(name, None) for name in SAMPLES] + SAMPLE_CROPS
+    day = datetime.datetime(*start, 17, 30)
+    out = []
+    for n, (name, box) in enumerate(jobs):
+        img = Image.open(SAMPLE_PHOTOS / name)
+        exif = img.getexif()
+        if box is None:
+            img.draft("RGB", (max_side, max_side))
+        img = img.convert("RGB")
+        if box:
+            w, h = img.size
+            img = img.crop((int(box[0] * w), int(box[1] * h), int(box[2] * w), int(box[3] * h)))
+        img.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+        when = (day - datetime.timedelta(days=n * days_apart, hours=n * 5 % 11)).strftime("%Y:%m:%d %H:%M:%S")
+        exif[306] = when
+        ifd = exif.get_ifd(0x8769)
+        ifd[36867] = when
+        ifd[36868] = when
+        for offset_tag in (36880, 36881, 36882):
+            ifd.pop(offset_tag, None)
+        target = dest / (f"crop-{n}-{name}" if box else name)
+        img.save(target, "JPEG", quality=88, exif=exif)
+        out.append(target)
+    return out
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

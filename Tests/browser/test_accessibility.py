@@ -1,0 +1,384 @@
+"""axe (axe-selenium-python) on every screen, state and dialog; a `serious` or `critical` violation fails
+the test and is listed (rule, impact, what it means, the elements).
+
+axe-selenium-python runs axe; the axe-core script itself comes from axe-core-python (axe-core 4.4): the copy
+bundled with axe-selenium-python 2.1 is axe-core 3.1 (2018), which cannot read CSS `color()` values and
+reports every `color-mix()` background as a contrast of NaN. (axe-selenium-python 3 needs Python 3.12.)
+
+A server and window of their own: the setup page needs an unused link, and the empty library comes first.
+The window has a camera whose permission is asked, so the camera's prompt, denied and live states can be
+set through the browser's permission settings.
+"""
+
+import json
+import os
+from pathlib import Path
+
+import axe_core_python
+import pytest
+from axe_selenium_python import Axe
+
+from sepia_browser import SAMPLE_PHOTOS, Browser, Server, photo_bytes, stop_server, tid
+
+BLOCKING = ("serious", "critical")
+AXE_SCRIPT = os.environ.get("SEPIA_AXE_SCRIPT") or str(Path(axe_core_python.__file__).parent / "axe.min.js")
+
+
+def audit(b: Browser, what: str):
+    axe = Axe(b.driver, AXE_SCRIPT)
+    axe.inject()
+    results = axe.run(options=json.dumps({"resultTypes": ["violations"]}))
+    bad = [v for v in results["violations"] if v.get("impact") in BLOCKING]
+    if bad:
+        lines = [f"{len(bad)} serious or critical accessibility violations on {what}:"]
+        for v in bad:
+            lines.append(f"- {v['id']} ({v['impact']}): {v['help']} [{v['helpUrl']}]")
+            for node in v["nodes"][:6]:
+                summary = " ".join(node.get("failureSummary", "").split())
+                lines.append(f"    {', '.join(map(str, node['target']))}: {summary[:240]}")
+            if len(v["nodes"]) > 6:
+                lines.append(f"    … and {len(v['nodes']) - 6} more")
+        raise AssertionError("\n".join(lines))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("a11y"), name="a11y").start()
+    b = Browser(s.base, camera="fake", auto_allow_camera=False, label="a11y")
+    state = {"server": s, "browser": b}
+    yield state
+    b.quit()
+    stop_server(s)
+
+
+@pytest.fixture(scope="module")
+def signed_in(site):
+    s, b = site["server"], site["browser"]
+    api = s.create_owner() if not site.get("owner") else site["owner"]
+    site["owner"] = api
+    b.sign_in()
+    return site
+
+
+@pytest.fixture(scope="module")
+def library(signed_in):
+    """Photos (real ones, so the info panel has a camera and a place), an album and share links."""
+    api = signed_in["owner"]
+    ids = [api.upload(SAMPLE_PHOTOS / name)["id"] for name in ("gps-datetime.jpg", "thompson-springs.jpg")]
+    ids += [api.upload(photo_bytes(7000 + i), f"a11y-{i}.jpg")["id"] for i in range(3)]
+    album = api.create_album("Accessible album", ids[:3])
+    photo_link = api.json("POST", "/api/v1/shares", {"assetID": ids[0], "includeMetadata": True}, expect=(201,))
+    album_link = api.json("POST", "/api/v1/shares", {"albumID": album["id"]}, expect=(201,))
+    signed_in.update(ids=ids, album=album, photo_link=photo_link, album_link=album_link)
+    return signed_in
+
+
+# ------------------------------------------------------------------------------------ before signing in
+
+
+def test_setup_page(site):
+    b = site["browser"]
+    b.driver.get(site["server"].setup_url)
+    b.wait_visible(tid("setup-form"))
+    audit(b, "the setup page")
+
+
+def test_setup_page_with_an_error(site):
+    b = site["browser"]
+    b.type(tid("setup-username"), "owner")
+    b.type(tid("su-pass"), "short")
+    b.click(tid("setup-submit"))
+    b.wait_visible(f'{tid("setup-form")} .form-error')
+    audit(b, "the setup page showing an error")
+
+
+def test_sign_in_page_with_an_error(signed_in):
+    b = signed_in["browser"]
+    b.open_app("#/settings")
+    b.click(tid("sign-out"))
+    b.wait_visible(tid("login-form"))
+    try:
+        audit(b, "the sign-in page")
+        b.type(tid("login-username"), "owner")
+        b.type(tid("login-password"), "wrong password")
+        b.click(tid("login-submit"))
+        b.wait_visible(tid("login-error"))
+        audit(b, "the sign-in page showing an error")
+    finally:
+        b.sign_in()
+
+
+def test_used_setup_link_page(site):
+    b = Browser(site["server"].base, camera="none", label="a11y-anonymous")
+    try:
+        b.driver.get(site["server"].setup_url)
+        b.wait_visible(tid("setup-problem"))
+        audit(b, "the page of a used setup link")
+    finally:
+        b.quit()
+
+
+# ------------------------------------------------------------------------------------ the app
+
+
+def test_empty_library(signed_in):
+    b = signed_in["browser"]
+    b.open_app("#/library")
+    b.wait_visible(tid("empty-state"))
+    audit(b, "the empty library")
+
+
+def test_library(library):
+    b = library["browser"]
+    b.open_app("#/library")
+    for i in library["ids"]:
+        b.wait_cell_thumbnail(i)
+    audit(b, "the library")
+
+
+def test_library_in_selection_mode(library):
+    b = library["browser"]
+    b.open_app("#/library")
+    b.click(tid("selection-toggle"))
+    b.click(b.cell_css(library["ids"][0]))
+    b.wait_visible(tid("selection-bar"))
+    audit(b, "the library with a photo selected")
+
+
+def test_delete_dialog(library):
+    b = library["browser"]
+    b.open_app("#/library")
+    b.click(tid("selection-toggle"))
+    b.click(b.cell_css(library["ids"][0]))
+    b.click(b.cell_css(library["ids"][1]))
+    b.click(tid("selection-delete"))
+    b.wait_visible(tid("delete-dialog"))
+    audit(b, "the delete dialog")
+
+
+def test_album_picker_dialog(library):
+    b = library["browser"]
+    b.open_app("#/library")
+    b.click(tid("selection-toggle"))
+    b.click(b.cell_css(library["ids"][0]))
+    b.click(tid("selection-add-to-album"))
+    b.wait_visible(tid("album-picker"))
+    audit(b, "the album picker")
+
+
+def test_upload_panel_with_a_refused_file(library, tmp_path):
+    b = library["browser"]
+    b.open_app("#/library")
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    good = tmp_path / "good.jpg"
+    good.write_bytes(photo_bytes(7100))
+    b.upload_files([bad, good])
+    b.wait_uploads_finished(2)
+    audit(b, "the upload panel with a refused file")
+
+
+def test_albums(library):
+    b = library["browser"]
+    b.open_app("#/albums")
+    b.wait_visible(tid("album-card"))
+    audit(b, "the album list")
+
+
+def test_new_album_dialog(library):
+    b = library["browser"]
+    b.open_app("#/albums")
+    b.click(tid("album-create"))
+    b.wait_visible(tid("album-create-dialog"))
+    audit(b, "the New Album dialog")
+
+
+def test_album(library):
+    b = library["browser"]
+    b.open_app(f"#/album/{library['album']['id']}")
+    b.wait(lambda: len(b.grid_cell_ids()) == 3, "the album's photos")
+    audit(b, "an album")
+
+
+def test_share_dialog(library):
+    b = library["browser"]
+    b.open_app(f"#/album/{library['album']['id']}")
+    b.click(tid("album-share-link"))
+    b.wait_visible(tid("share-dialog"))
+    audit(b, "the share dialog")
+    b.click(tid("share-create"))
+    b.wait_visible(tid("share-link-url"))
+    audit(b, "the share dialog with its link")
+
+
+def test_detail_with_info_open(library):
+    b = library["browser"]
+    b.open_app(f"#/photo/{library['ids'][0]}")
+    b.wait_image(tid("detail-image"))
+    if b.find(tid("detail-info")).get_attribute("aria-pressed") != "true":
+        b.click(tid("detail-info"))
+    b.wait_visible(tid("info-place"))
+    audit(b, "the photo with its info")
+
+
+def test_detail_menu(library):
+    b = library["browser"]
+    b.open_app(f"#/photo/{library['ids'][0]}")
+    b.wait_image(tid("detail-image"))
+    b.click(tid("detail-more"))
+    b.wait_visible('[role="menu"]')
+    audit(b, "the photo's More menu")
+
+
+def test_editor(library):
+    b = library["browser"]
+    b.open_app(f"#/edit/{library['ids'][2]}")
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    b.click(tid("filter-tile", **{"data-name": "Sepia Tone"}))
+    b.wait(lambda: not b.find(tid("preview-busy")).is_displayed(), "the preview")
+    audit(b, "the editor")
+
+
+def test_editor_crop_mode(library):
+    b = library["browser"]
+    b.open_app(f"#/edit/{library['ids'][2]}")
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    b.click(tid("crop-mode"))
+    b.wait_visible(tid("crop-box"))
+    audit(b, "the editor's crop mode")
+
+
+def test_editor_discard_dialog(library):
+    b = library["browser"]
+    b.open_app(f"#/edit/{library['ids'][2]}")
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    b.click(tid("filter-tile", **{"data-name": "Mono"}))
+    b.click(tid("cancel-edit"))
+    b.wait_visible(tid("discard-dialog"))
+    audit(b, "the Discard changes dialog")
+
+
+def test_camera_prompt(library):
+    b = library["browser"]
+    b.set_camera_permission("prompt")
+    b.open_app("#/camera")
+    b.wait_visible(tid("camera-prompt"))
+    audit(b, "the camera's permission prompt")
+
+
+def test_camera_denied(library):
+    b = library["browser"]
+    b.set_camera_permission("denied")
+    b.open_app("#/camera")
+    b.wait_visible(tid("camera-denied"))
+    audit(b, "the camera with access denied")
+
+
+def test_camera_live_and_review(library):
+    b = library["browser"]
+    b.set_camera_permission("granted")
+    b.open_app("#/camera")
+    b.wait_visible(tid("camera-video"))
+    b.wait(lambda: b.js("return document.querySelector('[data-testid=\"camera-video\"]').videoWidth > 0"), "the camera's picture")
+    audit(b, "the camera's live view")
+    b.click(tid("camera-shutter"))
+    b.wait_visible(tid("camera-still"))
+    square = b.find(tid("square-crop"))
+    b.click(f'label[for="{square.get_attribute("id")}"]')
+    b.wait_visible(tid("camera-crop-box"))
+    audit(b, "the camera's review with the square crop")
+    b.set_camera_permission("prompt")
+
+
+def test_settings(library):
+    b = library["browser"]
+    b.open_app("#/settings")
+    b.wait_visible(tid("share-row"))
+    b.wait_visible(tid("user-row"))
+    audit(b, "Settings")
+
+
+def test_phone_library_and_menu(library):
+    b = library["browser"]
+    b.set_viewport(375, 812, mobile=True)
+    try:
+        b.open_app("#/library")
+        b.wait_cell_thumbnail(library["ids"][0])
+        audit(b, "the library on a phone")
+        b.click(tid("menu-button"))
+        b.wait(lambda: b.find(tid("nav-library")).is_displayed(), "the menu drawer")
+        audit(b, "the phone's menu drawer")
+    finally:
+        b.set_viewport(1440, 900)
+
+
+def test_share_pages(library):
+    s = library["server"]
+    b = Browser(s.base, camera="none", label="a11y-stranger")
+    try:
+        b.driver.get(library["photo_link"]["url"])
+        b.wait_image(tid("share-image"))
+        audit(b, "the share page of a photo")
+        b.driver.get(library["album_link"]["url"])
+        b.wait_visible(tid("share-cell"))
+        audit(b, "the share page of an album")
+        b.click(tid("share-cell"))
+        b.wait_image(tid("share-viewer-image"))
+        audit(b, "the share page's viewer")
+        library["owner"].call("DELETE", f"/api/v1/shares/{library['album_link']['id']}")
+        b.driver.get(library["album_link"]["url"])
+        b.wait_visible(tid("share-problem"))
+        audit(b, "the page of a revoked link")
+    finally:
+        b.quit()
+
+
+@pytest.fixture
+def dark(library):
+    b = library["browser"]
+    b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    yield b
+    b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_dark_mode_library_and_dialog(dark, library):
+    b = dark
+    b.open_app("#/library")
+    b.wait_cell_thumbnail(library["ids"][0])
+    assert b.js("return matchMedia('(prefers-color-scheme: dark)').matches")
+    audit(b, "the library in dark mode")
+    b.click(tid("selection-toggle"))
+    b.click(b.cell_css(library["ids"][0]))
+    b.click(tid("selection-delete"))
+    b.wait_visible(tid("delete-dialog"))
+    audit(b, "the delete dialog in dark mode")
+
+
+def test_dark_mode_detail_and_editor(dark, library):
+    b = dark
+    b.open_app(f"#/photo/{library['ids'][0]}")
+    b.wait_image(tid("detail-image"))
+    if b.find(tid("detail-info")).get_attribute("aria-pressed") != "true":
+        b.click(tid("detail-info"))
+    b.wait_visible(tid("info-panel"))
+    audit(b, "the photo with its info in dark mode")
+    b.open_app(f"#/edit/{library['ids'][2]}")
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    audit(b, "the editor in dark mode")
+
+
+def test_dark_mode_settings_and_sign_in(dark):
+    b = dark
+    b.open_app("#/settings")
+    b.wait_visible(tid("user-row"))
+    audit(b, "Settings in dark mode")
+    b.click(tid("sign-out"))
+    b.wait_visible(tid("login-form"))
+    try:
+        b.type(tid("login-username"), "owner")
+        b.type(tid("login-password"), "wrong password")
+        b.click(tid("login-submit"))
+        b.wait_visible(tid("login-error"))
+        audit(b, "the sign-in page with an error in dark mode")
+    finally:
+        b.sign_in()

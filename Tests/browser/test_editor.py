@@ -1,0 +1,326 @@
+"""The Photo Filter editor: the strip of every catalog entry, filters, the Intensity slider and its preview
+scheduler, crop and straighten, Save, Revert to Original; Copy and Paste Edits onto other photos."""
+
+import base64
+import math
+import time
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from sepia_browser import tid
+
+PIXELS = """
+const img = document.querySelector(arguments[0]);
+const c = document.createElement('canvas');
+c.width = 48; c.height = 48;
+const g = c.getContext('2d');
+g.drawImage(img, 0, 0, 48, 48);
+const d = g.getImageData(0, 0, 48, 48).data;
+let r = 0, gr = 0, b = 0, chroma = 0;
+for (let i = 0; i < d.length; i += 4) { r += d[i]; gr += d[i + 1]; b += d[i + 2]; chroma += Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]); }
+const n = d.length / 4;
+return {r: r / n, g: gr / n, b: b / n, chroma: chroma / n, w: img.naturalWidth, h: img.naturalHeight};
+"""
+
+# A digest of an image's decoded pixels at its natural size: the preview is a blob: URL that the page's
+# CSP does not let fetch() read, so images are compared by what the browser decoded.
+PIXEL_SHA = """
+const [css, dataURL] = arguments;
+let img = css ? document.querySelector(css) : null;
+if (dataURL) { img = new Image(); img.src = dataURL; await img.decode(); }
+const c = document.createElement('canvas');
+c.width = img.naturalWidth; c.height = img.naturalHeight;
+const g = c.getContext('2d');
+g.drawImage(img, 0, 0);
+const hash = await crypto.subtle.digest('SHA-256', g.getImageData(0, 0, c.width, c.height).data);
+return [...new Uint8Array(hash)].map((x) => x.toString(16).padStart(2, '0')).join('');
+"""
+
+
+def open_editor(b, asset_id):
+    """From the library, as a person: the photo, then Edit."""
+    b.wait_cell(asset_id)
+    b.click(b.cell_css(asset_id))
+    b.wait_visible(tid("detail"))
+    b.click(tid("detail-edit"))
+    b.wait_visible(tid("editor"))
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    wait_preview_settled(b)
+
+
+def wait_preview_settled(b, previous_src=None):
+    def settled():
+        busy = b.find(tid("preview-busy"))
+        if busy.is_displayed():
+            return False
+        src = b.find(tid("editor-preview")).get_attribute("src") or ""
+        if previous_src is not None and src == previous_src:
+            return False
+        return src.startswith("blob:") and b.image_loaded(tid("editor-preview"))
+    b.wait(settled, "the preview to render")
+    return b.find(tid("editor-preview")).get_attribute("src")
+
+
+def pressed(b):
+    return b.js("""return [...document.querySelectorAll('[data-testid="filter-tile"]')]
+        .filter((t) => t.getAttribute('aria-pressed') === 'true').map((t) => t.dataset.name);""")
+
+
+def choose(b, name, previous_src):
+    b.click(tid("filter-tile", **{"data-name": name}))
+    b.wait(lambda: pressed(b) == [name], f"{name} to be the one pressed")
+    return wait_preview_settled(b, previous_src)
+
+
+def test_strip_shows_every_catalog_entry_with_its_name(app, photos, browser_api):
+    (asset_id,) = photos.upload(1)
+    app.open_app("#/library")
+    open_editor(app, asset_id)
+    catalog = browser_api.catalog()
+    assert len(catalog) == 17
+    tiles = app.js("""return [...document.querySelectorAll('[data-testid="filter-tile"]')].map((t) => ({
+        name: t.dataset.name, index: Number(t.dataset.index), text: t.querySelector('.tile-name').textContent,
+        pressed: t.getAttribute('aria-pressed'), image: getComputedStyle(t.querySelector('.tile-img')).backgroundImage,
+        position: t.querySelector('.tile-img').style.backgroundPosition}));""")
+    assert [t["name"] for t in tiles] == [c["name"] for c in catalog]
+    assert [t["text"] for t in tiles] == [c["name"] for c in catalog]
+    assert [t["index"] for t in tiles] == [c["index"] for c in catalog]
+    assert [t["pressed"] for t in tiles] == ["true"] + ["false"] * 16
+    assert all(t["image"].startswith('url("blob:') for t in tiles), tiles[0]["image"]
+    assert len({t["position"] for t in tiles}) == 17, "tiles show the same part of the strip"
+    # "None" has nothing to adjust, and says so.
+    assert not app.find(tid("intensity")).is_enabled()
+    assert app.text(tid("intensity-note")) == "Choose a filter below to adjust its intensity."
+    assert not app.find(tid("save-edit")).is_enabled()
+    assert not app.find(tid("revert")).is_enabled()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "app bug (label): the strip's tile names are cut to 80 px with an ellipsis, so two of the 17 read "
+    "'Gaussian …' and 'Unsharp …' (Gaussian Blur, Unsharp Mask) at every window size"))
+def test_filter_names_are_not_cut_off(app, photos):
+    (asset_id,) = photos.upload(1)
+    app.open_app("#/library")
+    open_editor(app, asset_id)
+    cut = app.js("""return [...document.querySelectorAll('[data-testid="filter-tile"] .tile-name')]
+        .filter((t) => t.scrollWidth > t.clientWidth + 1).map((t) => t.textContent);""")
+    assert cut == [], f"names cut off in the strip: {cut}"
+
+
+def test_three_filters_change_the_preview(app, photos):
+    (asset_id,) = photos.upload(1)
+    app.open_app("#/library")
+    open_editor(app, asset_id)
+    src = app.find(tid("editor-preview")).get_attribute("src")
+    original = app.js(PIXELS, tid("editor-preview"))
+    assert original["chroma"] > 20, original
+
+    seen = {}
+    for name in ("Mono", "Noir", "Sepia Tone"):
+        src = choose(app, name, src)
+        seen[name] = (src, app.js(PIXELS, tid("editor-preview")), app.js_async(PIXEL_SHA, tid("editor-preview"), None))
+        assert app.find(tid("save-edit")).is_enabled(), "Save is off after choosing a filter"
+    assert seen["Mono"][1]["chroma"] < 3, seen["Mono"][1]
+    assert seen["Noir"][1]["chroma"] < 3, seen["Noir"][1]
+    sepia = seen["Sepia Tone"][1]
+    assert sum(abs(sepia[k] - original[k]) for k in "rgb") > 10, (sepia, original)
+    assert len({s[0] for s in seen.values()}) == 3, "the preview's URL did not change"
+    assert len({s[2] for s in seen.values()}) == 3, "two filters gave the same preview"
+    # Mono has no intensity; Sepia Tone has.
+    assert app.find(tid("intensity")).is_enabled()
+    choose(app, "Mono", src)
+    assert not app.find(tid("intensity")).is_enabled()
+    assert app.text(tid("intensity-note")) == "Mono has no intensity to adjust."
+    # Leaving with changes asks first.
+    app.click(tid("cancel-edit"))
+    dialog = app.wait_visible(tid("discard-dialog"))
+    assert "Discard changes?" in dialog.text
+    app.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
+    app.wait_gone(tid("editor"))
+
+
+INSTRUMENT = """
+performance.setResourceTimingBufferSize(5000);
+performance.clearResourceTimings();
+const rec = window.__previews = {sent: [], inFlight: 0, maxInFlight: 0, inputs: 0};
+document.querySelector('[data-testid="intensity"]').addEventListener('input', () => rec.inputs++);
+if (!window.__fetchWrapped) {
+  window.__fetchWrapped = true;
+  const original = window.fetch;
+  window.fetch = function (input, init) {
+    const url = typeof input === 'string' ? input : input.url;
+    if (!url.includes('/preview')) return original.apply(this, arguments);
+    const r = window.__previews;
+    r.inFlight++;
+    r.maxInFlight = Math.max(r.maxInFlight, r.inFlight);
+    r.sent.push(JSON.parse(init.body));
+    // In flight until the app has read the body (it then starts the next one, if any).
+    let ended = false;
+    const end = () => { if (!ended) { ended = true; r.inFlight--; } };
+    return original.apply(this, arguments).then((res) => {
+      for (const m of ['blob', 'text', 'json', 'arrayBuffer']) { const read = res[m].bind(res); res[m] = () => read().finally(end); }
+      return res;
+    }, (e) => { end(); throw e; });
+  };
+}
+"""
+
+
+def test_intensity_drag_keeps_one_preview_in_flight_and_ends_on_the_last_value(app, photos, browser_api):
+    (asset_id,) = photos.upload(1)
+    app.open_app("#/library")
+    open_editor(app, asset_id)
+    src = choose(app, "Sepia Tone", app.find(tid("editor-preview")).get_attribute("src"))
+    slider = app.find(tid("intensity"))
+    assert slider.is_enabled()
+    assert app.text(".slider-row .slider-value") == "50%"
+
+    app.js(INSTRUMENT)
+    width = slider.size["width"]
+    actions = ActionChains(app.driver, duration=20)
+    actions.move_to_element_with_offset(slider, -width // 2 + 4, 0).click_and_hold()
+    for _ in range(24):
+        actions.move_by_offset(max(2, width // 30), 0).pause(0.04)
+    actions.release().perform()
+
+    # Settled: nothing in flight, nothing pending, the badge gone.
+    app.wait(lambda: app.js("return window.__previews.inFlight === 0 && window.__previews.sent.length > 0")
+             and not app.find(tid("preview-busy")).is_displayed(), "the previews to finish")
+    time.sleep(0.4)
+    app.wait(lambda: app.js("return window.__previews.inFlight === 0") and not app.find(tid("preview-busy")).is_displayed(),
+             "the last preview")
+    rec = app.js("return window.__previews")
+    timings = app.js("""return performance.getEntriesByType('resource').filter((e) => e.name.includes('/preview'))
+        .map((e) => [e.startTime, e.responseEnd]).sort((a, b) => a[0] - b[0]);""")
+    value = float(slider.get_attribute("value"))
+    assert value > 0.7, f"the drag did not move the slider (value {value})"
+    assert rec["inputs"] >= 10, rec["inputs"]
+    assert len(rec["sent"]) >= 2, "one preview for a whole drag"
+    assert rec["maxInFlight"] == 1, f"{rec['maxInFlight']} preview requests were in flight at once"
+    assert len(timings) == len(rec["sent"]), (timings, len(rec["sent"]))
+    for (s1, e1), (s2, _) in zip(timings, timings[1:]):
+        assert s2 >= e1 - 1, f"a preview started at {s2:.0f} ms before the one before it ended at {e1:.0f} ms"
+
+    # The last request is for the last value, and the picture shown is its answer.
+    last = rec["sent"][-1]
+    step = last["recipe"]["steps"][-1]
+    assert step["filter"] == "CISepiaTone"
+    assert math.isclose(step["parameters"]["inputIntensity"], value, abs_tol=1e-6), (step, value)
+    assert app.text(".slider-row .slider-value") == f"{round(value * 100)}%"
+    shown = app.js_async(PIXEL_SHA, tid("editor-preview"), None)
+    expected = browser_api.preview(asset_id, last["recipe"], last["size"])
+    rendered = app.js_async(PIXEL_SHA, None, "data:image/jpeg;base64," + base64.b64encode(expected).decode())
+    assert shown == rendered, "the preview shown is not the render of the last slider value"
+
+
+def test_crop_and_straighten_save_then_revert_to_original(app, photos, browser_api):
+    (asset_id,) = photos.upload(1, size=(640, 480))
+    app.open_app("#/library")
+    app.wait_cell_thumbnail(asset_id)
+    original_src = app.cell_src(asset_id)
+    assert "v=original" in original_src
+    open_editor(app, asset_id)
+    src = choose(app, "Mono", app.find(tid("editor-preview")).get_attribute("src"))
+
+    app.click(tid("crop-mode"))
+    box = app.wait_visible(tid("crop-box"))
+    assert app.find(tid("crop-mode")).get_attribute("aria-pressed") == "true"
+    assert app.find(tid("aspect-free")).get_attribute("aria-pressed") == "true"
+    app.click(tid("aspect-square"))
+    assert app.find(tid("aspect-square")).get_attribute("aria-pressed") == "true"
+    assert app.find(tid("aspect-free")).get_attribute("aria-pressed") == "false"
+    app.wait(lambda: abs(box.size["width"] - box.size["height"]) <= 2, "a square crop box")
+    assert "480 × 480 pixels" in box.get_attribute("aria-label")
+
+    straighten = app.find(tid("straighten"))
+    straighten.click()  # the middle: 0°
+    straighten.send_keys(Keys.HOME)
+    straighten.send_keys(Keys.ARROW_RIGHT * 30)
+    angle = float(straighten.get_attribute("value"))
+    app.wait(lambda: app.text(".panel-crop .slider-value") == f"{angle:+.1f}°", "the angle shown")
+    assert angle != 0
+    app.click(tid("crop-done"))
+    app.wait_gone(tid("crop-box"))
+    src = wait_preview_settled(app, src)
+    shown = app.js(PIXELS, tid("editor-preview"))
+    assert abs(shown["w"] - shown["h"]) <= 1, f"the cropped preview is {shown['w']}×{shown['h']}, not square"
+
+    app.click(tid("save-edit"))
+    app.wait_toast("^Saved")
+    app.wait_visible(tid("detail"))
+    app.wait(lambda: app.driver.current_url.endswith(f"#/photo/{asset_id}"), "the photo after saving")
+    asset = browser_api.asset(asset_id)
+    assert asset["hasAdjustments"] and asset["width"] == asset["height"], asset
+    steps = browser_api.edit(asset_id)["current"]["recipe"]["steps"]
+    names = [s["filter"] for s in steps]
+    assert names == ["CIStraightenFilter", "CICrop", "CIPhotoEffectMono"], names
+    assert math.isclose(steps[0]["parameters"]["inputAngle"], math.radians(angle), abs_tol=1e-4)
+
+    app.click(tid("detail-close"))
+    app.wait_visible(tid("grid"))
+    app.wait(lambda: app.cell_src(asset_id) != original_src, "the grid's thumbnail to change")
+    edited_src = app.cell_src(asset_id)
+    assert f"v={asset['version']}" in edited_src
+    app.wait_cell_thumbnail(asset_id)
+
+    # Revert to Original, confirmed.
+    open_editor(app, asset_id)
+    assert pressed(app) == ["Mono"]
+    app.click(tid("revert"))
+    dialog = app.wait_visible(tid("revert-dialog"))
+    assert "Revert to Original?" in dialog.text
+    assert app.text(f'{tid("revert-dialog")} {tid("confirm-ok")}') == "Revert to Original"
+    app.click(f'{tid("revert-dialog")} {tid("confirm-ok")}')
+    app.wait_toast("Reverted to the original")
+    app.wait(lambda: pressed(app) == ["None"], "None to be chosen after the revert")
+    assert not app.find(tid("revert")).is_enabled()
+    app.click(tid("cancel-edit"))
+    app.wait_gone(tid("editor"))
+    asset = browser_api.asset(asset_id)
+    assert not asset["hasAdjustments"] and (asset["width"], asset["height"]) == (640, 480)
+    if app.visible(tid("detail")):
+        app.click(tid("detail-close"))
+    app.wait_visible(tid("grid"))
+    app.wait(lambda: app.cell_src(asset_id) == original_src, "the grid's thumbnail to change back")
+    app.wait_cell_thumbnail(asset_id)
+
+
+def test_copy_an_edit_and_paste_it_on_two_selected_photos(app, photos, browser_api):
+    source, first, second = photos.upload(3)
+    app.open_app("#/library")
+    open_editor(app, source)
+    choose(app, "Sepia Tone", app.find(tid("editor-preview")).get_attribute("src"))
+    app.click(tid("save-edit"))
+    app.wait_toast("^Saved")
+    app.click(tid("detail-close"))
+    app.wait_visible(tid("grid"))
+    look = [s for s in browser_api.edit(source)["current"]["recipe"]["steps"] if s["filter"] == "CISepiaTone"]
+    assert look, "the edit was not saved"
+
+    # Copy from the selection (one photo), then paste on two others.
+    app.click(tid("selection-toggle"))
+    app.wait_visible(tid("selection-bar"))
+    assert app.text(tid("selection-count")) == "Select photos"
+    app.click(app.cell_css(source))
+    assert app.text(tid("selection-count")) == "1 selected"
+    app.click(tid("selection-copy-edits"))
+    app.wait_toast("Edits copied")
+    app.click(app.cell_css(source))
+    before = {i: app.cell_src(i) for i in (first, second)}
+    app.click(app.cell_css(first))
+    app.click(app.cell_css(second))
+    assert app.text(tid("selection-count")) == "2 selected"
+    assert not app.find(tid("selection-copy-edits")).is_enabled(), "Copy Edits works on one photo only"
+    app.click(tid("selection-paste-edits"))
+    dialog = app.wait_visible(tid("paste-dialog"))
+    app.wait(lambda: "Pasted edits to 2 photos." in dialog.text, "the paste to finish")
+    assert app.find(tid("paste-progress")).get_attribute("value") == "2"
+    assert app.find(tid("paste-errors")).text == ""
+
+    for asset_id in (first, second):
+        edit = browser_api.edit(asset_id)
+        steps = edit["current"]["recipe"]["steps"]
+        assert steps == look, (asset_id, steps, look)
+        app.wait(lambda: app.cell_src(asset_id) != before[asset_id], "the pasted photo's thumbnail to change")
