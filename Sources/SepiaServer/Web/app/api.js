@@ -73,14 +73,14 @@ function errorFromXHR(xhr) {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** A query string, percent-encoded (a space is %20, never '+', which the server reads as a plus sign). */
 function query(params = {}) {
-  const q = new URLSearchParams();
+  const parts = [];
   for (const [k, v] of Object.entries(params)) {
     if (v === undefined || v === null || v === '' || v === false) continue;
-    q.set(k, String(v));
+    parts.push(encodeURIComponent(k) + '=' + encodeURIComponent(String(v)));
   }
-  const s = q.toString();
-  return s ? '?' + s : '';
+  return parts.length ? '?' + parts.join('&') : '';
 }
 
 /**

@@ -13,6 +13,8 @@ import { parseRecipe, rotateClockwise, buildRecipe, isEmptyRecipe } from '../rec
 
 export function mountDetail(container, params, ctx) {
   let id = params.id;
+  /** Photos deleted from this view, whose 'deleted' change event must not be taken for someone else's. */
+  const removedHere = new Set();
   let asset = store.assets.get(id) || null;
   let full = null; // asset with metadata
   let infoOpen = window.matchMedia('(min-width: 1100px)').matches && localStorage.getItem('sepia.infoOpen') === '1';
@@ -255,7 +257,10 @@ export function mountDetail(container, params, ctx) {
 
   async function remove() {
     const n = ctx.base?.neighbors?.(id);
-    if (await actions.deletePhotos([id])) leaveAfterRemoval(n);
+    const removing = id;
+    removedHere.add(removing);
+    if (await actions.deletePhotos([removing])) leaveAfterRemoval(n);
+    else removedHere.delete(removing);
   }
 
   function leaveAfterRemoval(n) {
@@ -359,7 +364,13 @@ export function mountDetail(container, params, ctx) {
     ...(baseSource ? [baseSource.on('data', updateNav), baseSource.on('layout', () => { updateNav(); if (asset) ctx.base?.prepare?.(asset); })] : []),
     store.on('change', (d) => {
       const a = d?.assets || {};
-      if (a.deleted?.includes(id)) { toast('This photo was deleted in another window.'); ctx.back(); return; }
+      if (a.deleted?.includes(id)) {
+        // A deletion made here is already being handled by remove(); only one made elsewhere leaves the view.
+        if (removedHere.has(id)) return;
+        toast('This photo was deleted in another window.');
+        ctx.back();
+        return;
+      }
       if (a.updated?.includes(id)) api.asset(id).then((x) => { asset = x; full = x; store.rememberAssets([x]); renderHeader(); loadLarge(); if (infoOpen) renderInfo(); }).catch(() => {});
       updateNav();
     }),
