@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
 import json
 import os
@@ -485,9 +484,6 @@ class Browser:
             raise JavascriptException(result["error"])
         return result.get("ok")
 
-    def active_testid(self) -> str | None:
-        return self.js("return document.activeElement && document.activeElement.getAttribute('data-testid')")
-
     # ----- console
     def drain_console(self) -> list[dict]:
         try:
@@ -631,13 +627,6 @@ def photo_bytes(seed: int, size: tuple[int, int] = (640, 480), quality: int = 85
     return out.getvalue()
 
 
-def write_photo(path: Path, seed: int, size: tuple[int, int] = (640, 480), mtime: float | None = None) -> Path:
-    path.write_bytes(photo_bytes(seed, size))
-    if mtime is not None:
-        os.utime(path, (mtime, mtime))
-    return path
-
-
 def tiny_photo_bytes(index: int) -> bytes:
     """A 48×32 JPEG for large libraries: a colour from the index and the index written as black/white blocks."""
     img = Image.new("RGB", (48, 32), ((index * 37) % 256, (index * 91) % 256, (index * 53) % 256))
@@ -702,7 +691,3 @@ def sample_photos(dest: Path, max_side: int = 800, start: tuple[int, int, int] =
         img.save(target, "JPEG", quality=88, exif=exif)
         out.append(target)
     return out
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
