@@ -1,6 +1,8 @@
 """Take Photo with Chromium's fake camera: live view with the crosshair, shutter, square crop, Use Photo;
 the permission asked, denied (and allowed again), and no camera at all."""
 
+import re
+
 import pytest
 
 from sepia_browser import Browser, tid
@@ -56,7 +58,7 @@ def test_take_photo_square_crop_use_photo(app, browser_api, screenshot):
     app.wait_image(tid("detail-image"))
     asset = browser_api.asset(asset_id)
     assert asset["width"] == asset["height"] == min(video_w, video_h), (asset["width"], asset["height"], video_w, video_h)
-    assert asset["originalFilename"].endswith(".jpg")  # its spaces: test_library_upload.py::test_file_names_keep_their_spaces
+    assert re.fullmatch(r"Photo \d{4}-\d\d-\d\d \d\d\.\d\d\.\d\d\.jpg", asset["originalFilename"]), asset["originalFilename"]
 
     # It is in the library.
     app.click(tid("detail-close"))

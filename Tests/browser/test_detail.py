@@ -3,8 +3,6 @@
 import re
 import time
 
-import pytest
-
 from sepia_browser import SAMPLE_PHOTOS, tid
 
 
@@ -93,10 +91,6 @@ def test_favorite_and_previous_next(app, photos, browser_api):
     app.wait(lambda: app.present(app.cell_css(newer) + " .cell-fav"), "the heart on the favourite's thumbnail")
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "app bug: deleting from the detail view races with the change stream's 'deleted' event for the same "
-    "photo: the app says 'This photo was deleted in another window.' and calls back() on top of moving to "
-    "the next photo, so the Back button then leaves the app (about:blank here) instead of showing the library"))
 def test_delete_from_detail(app, photos, browser_api):
     older, newer = photos.upload(2)
     app.open_app("#/library")

@@ -5,7 +5,6 @@ import base64
 import math
 import time
 
-import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
@@ -97,9 +96,6 @@ def test_strip_shows_every_catalog_entry_with_its_name(app, photos, browser_api)
     assert not app.find(tid("revert")).is_enabled()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "app bug (label): the strip's tile names are cut to 80 px with an ellipsis, so two of the 17 read "
-    "'Gaussian …' and 'Unsharp …' (Gaussian Blur, Unsharp Mask) at every window size"))
 def test_filter_names_are_not_cut_off(app, photos):
     (asset_id,) = photos.upload(1)
     app.open_app("#/library")

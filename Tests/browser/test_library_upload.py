@@ -3,8 +3,6 @@
 import re
 import time
 
-import pytest
-
 from sepia_browser import photo_bytes, tid
 
 
@@ -106,10 +104,6 @@ def test_a_duplicate_is_said_with_a_link_to_the_photo_already_there(app, photos,
     app.wait_image(tid("detail-image"))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "app bug: api.js builds the upload URL with URLSearchParams, which encodes a space as '+', and the server "
-    "reads '+' in the query literally, so 'Summer holiday.jpg' is stored as 'Summer+holiday.jpg' (and a picture "
-    "from Take Photo as 'Photo+2026-…+10.41.15.jpg')"))
 def test_file_names_keep_their_spaces(app, photos, browser_api):
     path = photos.file("Summer holiday.jpg")
     app.upload_files([path])
