@@ -70,7 +70,9 @@ def test_refused_files_are_listed_with_the_servers_reason(app, photos, owner, tm
     assert items["fine.jpg"]["state"] == "done"
     for name in ("drawing.svg", "notes.jpg"):
         assert items[name]["state"] == "error", items[name]
-        assert items[name]["status"] == reasons[name], (items[name], reasons[name])
+        # The app shows the server's sentence, starting with a capital.
+        shown = reasons[name][0].upper() + reasons[name][1:]
+        assert items[name]["status"] == shown, (items[name], shown)
         assert items[name]["role"] == "alert"
     panel = app.find(tid("upload-panel"))
     assert app.find(".upload-title", panel).text == "Upload finished with problems"

@@ -8,7 +8,9 @@ let unauthorizedHandler = null;
 /** An error from the server (or the network) with the API's {status, error, message}. */
 export class ApiError extends Error {
   constructor(status, error, message, extra = {}) {
-    super(message);
+    // The server's messages are sentences that start in lower case (they follow what failed in logs); shown
+    // on their own they start with a capital.
+    super(typeof message === 'string' && message ? message[0].toUpperCase() + message.slice(1) : message);
     this.name = 'ApiError';
     this.status = status;
     this.error = error;
@@ -280,9 +282,22 @@ export const api = {
         }
       };
     };
+    // A page kept in the back/forward cache must not hold its stream: browsers allow six connections to
+    // one server over HTTP/1.1, and cached pages' streams would take them all. The stream resumes from its
+    // last position when the page is shown again.
+    const onHide = () => { clearTimeout(timer); source?.close(); source = null; };
+    const onShow = () => { if (!closed && !source) connect(); };
+    window.addEventListener('pagehide', onHide);
+    window.addEventListener('pageshow', onShow);
     connect();
     return {
-      close() { closed = true; clearTimeout(timer); source?.close(); },
+      close() {
+        closed = true;
+        clearTimeout(timer);
+        source?.close();
+        window.removeEventListener('pagehide', onHide);
+        window.removeEventListener('pageshow', onShow);
+      },
       get connected() { return source?.readyState === EventSource.OPEN; },
     };
   },

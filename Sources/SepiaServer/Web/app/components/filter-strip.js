@@ -48,7 +48,12 @@ export class FilterStrip {
   select(i, fromUser = false) {
     this.selected = i;
     this.mark();
-    if (fromUser) this.onSelect?.(i);
+    if (fromUser) {
+      // A tile tapped at the strip's edge comes fully into view.
+      const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+      this.tiles[i]?.b.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: reduce ? 'auto' : 'smooth' });
+      this.onSelect?.(i);
+    }
   }
 
   mark() {

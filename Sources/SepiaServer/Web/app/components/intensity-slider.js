@@ -62,7 +62,12 @@ export function intensitySlider({ value = 0.5, onInput, onChange, label = 'Inten
   const note = h('p', { id: noteId, class: 'slider-note hint', 'data-testid': testid + '-note' });
   const el = h('div', { class: 'slider-row' },
     h('label', { for: id, class: 'slider-label' }, label), input, out, note);
-  const sync = () => { out.textContent = pct(Number(input.value)); input.setAttribute('aria-valuetext', pct(Number(input.value))); };
+  const sync = () => {
+    // A filter without an intensity shows no number: "100%" would promise a setting that does nothing.
+    const text = input.disabled ? '–' : pct(Number(input.value));
+    out.textContent = text;
+    input.setAttribute('aria-valuetext', input.disabled ? 'not adjustable' : text);
+  };
   input.addEventListener('input', () => { sync(); onInput?.(Number(input.value)); });
   input.addEventListener('change', () => onChange?.(Number(input.value)));
   sync();
@@ -74,6 +79,7 @@ export function intensitySlider({ value = 0.5, onInput, onChange, label = 'Inten
       el.classList.toggle('disabled', !enabled);
       note.textContent = enabled ? '' : why;
       note.hidden = enabled;
+      sync();
     },
   };
 }
