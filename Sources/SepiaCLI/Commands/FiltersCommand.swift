@@ -11,52 +11,19 @@ struct FiltersCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON for scripts.")
     var json = false
 
-    struct ParameterInfo: Encodable {
-        let key: String
-        let coreImageKey: String
-        let kind: String
-        let summary: String
-        let defaultValue: FilterValue
-        let minimum: Double?
-        let maximum: Double?
-        let sliderMinimum: Double?
-        let sliderMaximum: Double?
-        let identity: FilterValue?
-    }
-
-    struct FilterInfo: Encodable {
-        let name: String
-        let coreImageName: String
-        let displayName: String
-        let categories: [String]
-        let summary: String
-        let inputKeys: [String]
-        let parameters: [ParameterInfo]
-    }
-
     struct Listing: Encodable {
         let catalog: [FilterItem]
         let instafilter: [FilterItem]
-        let filters: [FilterInfo]
+        let filters: [FilterDescriptor]
     }
 
     func run() async throws {
         let catalog = try FilterCatalog.bundled()
-        let infos = FilterRegistry.descriptors.map { d in
-            FilterInfo(
-                name: d.name, coreImageName: d.coreImageName, displayName: d.displayName,
-                categories: d.categories.map(\.rawValue), summary: d.summary, inputKeys: d.inputKeys,
-                parameters: d.parameters.map { p in
-                    ParameterInfo(
-                        key: p.key, coreImageKey: p.coreImageKey, kind: p.kind.rawValue, summary: p.summary,
-                        defaultValue: p.defaultValue, minimum: p.minimum, maximum: p.maximum,
-                        sliderMinimum: p.sliderMinimum, sliderMaximum: p.sliderMaximum, identity: p.identity)
-                })
-        }
+        let descriptors = FilterRegistry.descriptors
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let listing = Listing(catalog: catalog, instafilter: FilterCatalog.instafilter, filters: infos)
+            let listing = Listing(catalog: catalog, instafilter: FilterCatalog.instafilter, filters: descriptors)
             Terminal.print(String(decoding: try encoder.encode(listing), as: UTF8.self))
             return
         }
@@ -67,10 +34,10 @@ struct FiltersCommand: AsyncParsableCommand {
             guard let d else { return "-" }
             return d == d.rounded() && abs(d) < 1e9 ? String(Int(d)) : String(format: "%g", d)
         }
-        for info in infos {
+        for info in descriptors {
             Terminal.print("\(info.coreImageName) (\(info.displayName)): \(info.summary)")
             for p in info.parameters {
-                var line = "    \(p.coreImageKey)  \(p.kind), default \(p.defaultValue)"
+                var line = "    \(p.coreImageKey)  \(p.kind.rawValue), default \(p.defaultValue)"
                 if p.minimum != nil || p.maximum != nil { line += ", range \(format(p.minimum))...\(format(p.maximum))" }
                 if p.sliderMinimum != nil || p.sliderMaximum != nil { line += ", slider \(format(p.sliderMinimum))...\(format(p.sliderMaximum))" }
                 if let identity = p.identity { line += ", identity \(identity)" }

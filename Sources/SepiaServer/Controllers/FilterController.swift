@@ -13,51 +13,8 @@ struct FilterController {
         return routes
     }
 
-    struct ParameterInfo: Encodable {
-        var key: String
-        var coreImageKey: String
-        var kind: String
-        var displayName: String
-        var summary: String
-        var defaultValue: FilterValue
-        var minimum: Double?
-        var maximum: Double?
-        var sliderMinimum: Double?
-        var sliderMaximum: Double?
-        var identity: FilterValue?
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(key, forKey: .key)
-            try c.encode(coreImageKey, forKey: .coreImageKey)
-            try c.encode(kind, forKey: .kind)
-            try c.encode(displayName, forKey: .displayName)
-            try c.encode(summary, forKey: .summary)
-            try c.encode(defaultValue, forKey: .defaultValue)
-            try c.encode(minimum, forKey: .minimum)
-            try c.encode(maximum, forKey: .maximum)
-            try c.encode(sliderMinimum, forKey: .sliderMinimum)
-            try c.encode(sliderMaximum, forKey: .sliderMaximum)
-            try c.encode(identity, forKey: .identity)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case key, coreImageKey, kind, displayName, summary, defaultValue, minimum, maximum, sliderMinimum, sliderMaximum, identity
-        }
-    }
-
-    struct FilterInfo: Encodable {
-        var name: String
-        var coreImageName: String
-        var displayName: String
-        var categories: [String]
-        var summary: String
-        var inputKeys: [String]
-        var parameters: [ParameterInfo]
-    }
-
     struct FilterList: ResponseEncodable {
-        var filters: [FilterInfo]
+        var filters: [FilterDescriptor]
     }
 
     struct SliderKey: Encodable {
@@ -92,18 +49,7 @@ struct FilterController {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> FilterList {
-        FilterList(
-            filters: FilterRegistry.descriptors.map { d in
-                FilterInfo(
-                    name: d.name, coreImageName: d.coreImageName, displayName: d.displayName, categories: d.categories.map(\.rawValue),
-                    summary: d.summary, inputKeys: d.inputKeys,
-                    parameters: d.parameters.map { p in
-                        ParameterInfo(
-                            key: p.key, coreImageKey: p.coreImageKey, kind: p.kind.rawValue, displayName: p.displayName, summary: p.summary,
-                            defaultValue: p.defaultValue, minimum: p.minimum, maximum: p.maximum, sliderMinimum: p.sliderMinimum,
-                            sliderMaximum: p.sliderMaximum, identity: p.identity)
-                    })
-            })
+        FilterList(filters: FilterRegistry.descriptors)
     }
 
     @Sendable func catalog(_ request: Request, context: AppRequestContext) async throws -> Catalog {
