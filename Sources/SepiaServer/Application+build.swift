@@ -57,7 +57,7 @@ func buildApplication(services: ServerServices, logger: Logger, events: ServerEv
     let resolver = CachedRenditionResolver(services: services)
     let app = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [HeadRequestHandler(), CachedRenditionHandler(resolver: resolver)])),
+        server: SepiaHTTP1Channel.builder(resolver: resolver),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sepia"),
         services: [LibraryShutdown(libraries: libraries)],
         onServerRunning: { channel in

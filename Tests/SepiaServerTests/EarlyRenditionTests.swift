@@ -88,6 +88,56 @@ struct EarlyRenditionTests {
             #expect(try await Self.earlyAnswers(owner) > before)
         }
     }
+
+    @Test("requests on one connection keep their order and framing: bodies, split and pipelined heads, chunked bodies")
+    func framing() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let writer = try await owner.token("read-write")
+            let secret = try #require(writer.bearer)
+            let id = try await owner.uploadNew(4)
+            let asset = try await writer.json(AssetBody.self, .get, "/api/v1/assets/\(id)")
+            let url = "/api/v1/assets/\(id)/image?size=128&v=\(asset.version)"
+            let image = try await writer.request(.get, url)  // in memory now
+            #expect(image.status == .ok)
+            let http = RawHTTP(port: try #require(client.port))
+            let get = "GET \(url) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(secret)\r\n\r\n"
+            // A body that is itself a rendition request: answered as a body (the application refuses it),
+            // never as a request of its own.
+            let post =
+                "POST /api/v1/albums HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(secret)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(get.utf8.count)\r\n\r\n" + get
+            let split = get.index(get.startIndex, offsetBy: 40)
+            let before = try await Self.earlyAnswers(owner)
+            let answers = try http.exchange(
+                [get, post, String(get[..<split]), String(get[split...]), get + get].map { Data($0.utf8) }, answers: 5)
+            #expect(answers.map(\.status) == [200, 400, 200, 200, 200])
+            for answer in answers where answer.status == 200 { #expect(answer.body == Data(buffer: image.body)) }
+            let early = try await Self.earlyAnswers(owner) - before
+            #expect(early >= 1 && early <= 4, "the first request is answered early, the body never")
+
+            // A chunked body: the connection's bytes go to the application's parser from there on.
+            let chunked =
+                "POST /api/v1/albums HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(secret)\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\n{\"tit\r\n13\r\nle\": \"Chunked\"}    \r\n0\r\n\r\n"
+            let after = try await Self.earlyAnswers(owner)
+            let more = try http.exchange([chunked, get + get].map { Data($0.utf8) }, answers: 3)
+            #expect(more.map(\.status) == [201, 200, 200])
+            #expect(more[2].body == Data(buffer: image.body))
+            #expect(try await Self.earlyAnswers(owner) == after)
+
+            // Thousands of requests sent before any answer is read: answered in order as the client reads,
+            // the connection read no faster than it can take the answers.
+            let burst = try http.exchange([Data(String(repeating: get, count: 3000).utf8)], answers: 3000)
+            #expect(burst.allSatisfy { $0.status == 200 && $0.body == Data(buffer: image.body) })
+
+            // Malformed requests get the application's 400, whatever came before them on the connection.
+            let bad = try http.exchange([get, "GET /health HTTP/1.1\r\nHost : x\r\n\r\n"].map { Data($0.utf8) }, answers: 2)
+            #expect(bad.map(\.status) == [200, 400])
+        }
+    }
 }
 
 @Suite("HEAD requests")

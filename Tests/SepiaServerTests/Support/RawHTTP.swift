@@ -78,6 +78,48 @@ struct RawHTTP {
         close(fd)
     }
 
+    /// Sends `pieces` on one connection, `pause` apart (so they arrive as separate reads), then reads `count`
+    /// answers framed by their `Content-Length` (a `304` has no body).
+    func exchange(_ pieces: [Data], pause: TimeInterval = 0.05, answers count: Int) throws -> [Response] {
+        let fd = try connect()
+        defer { close(fd) }
+        for (index, piece) in pieces.enumerated() {
+            try send(fd, piece)
+            if index < pieces.count - 1 { Thread.sleep(forTimeInterval: pause) }
+        }
+        var data = Data()
+        var responses: [Response] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while responses.count < count {
+            if let split = data.range(of: Data("\r\n\r\n".utf8)) {
+                let response = Self.parseHead(data[..<split.lowerBound])
+                let length = response.status == 304 ? 0 : Int(response.headers["content-length"] ?? "0") ?? 0
+                if data.count - split.upperBound >= length {
+                    var complete = response
+                    complete.body = Data(data[split.upperBound..<(split.upperBound + length)])
+                    responses.append(complete)
+                    data = Data(data[(split.upperBound + length)...])
+                    continue
+                }
+            }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { throw Failure(description: "the connection ended after \(responses.count) of \(count) answers") }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return responses
+    }
+
+    private static func parseHead(_ data: Data) -> Response {
+        let head = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+        let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Response(status: status, headers: headers, body: Data())
+    }
+
     private func send(_ fd: Int32, _ data: Data) throws {
         try data.withUnsafeBytes { raw in
             var sent = 0
@@ -101,16 +143,10 @@ struct RawHTTP {
         guard let split = data.range(of: Data("\r\n\r\n".utf8)) else {
             throw Failure(description: "no HTTP answer (\(data.count) bytes)")
         }
-        let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-        let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        var headers: [String: String] = [:]
-        for line in head.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        var body = Data(data[split.upperBound...])
-        if headers["transfer-encoding"] == "chunked" { body = Self.dechunk(body) }
-        return Response(status: status, headers: headers, body: body)
+        var response = Self.parseHead(data[..<split.lowerBound])
+        response.body = Data(data[split.upperBound...])
+        if response.headers["transfer-encoding"] == "chunked" { response.body = Self.dechunk(response.body) }
+        return response
     }
 
     private static func dechunk(_ data: Data) -> Data {
