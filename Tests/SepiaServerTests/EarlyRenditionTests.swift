@@ -89,6 +89,43 @@ struct EarlyRenditionTests {
         }
     }
 
+    @Test("a credential revoked or signed out stops being answered early at once, on a connection already open")
+    func revocation() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let created = try await owner.json(
+                TokenBody.self, .post, "/api/v1/tokens", json: #"{"name": "viewer", "accessLevel": "read"}"#, expect: .created)
+            let secret = try #require(created.token)
+            let reader = Client(client, bearer: secret)
+            let id = try await owner.uploadNew(5)
+            let asset = try await reader.json(AssetBody.self, .get, "/api/v1/assets/\(id)")
+            let url = "/api/v1/assets/\(id)/image?size=128&v=\(asset.version)"
+            #expect(try await reader.request(.get, url).status == .ok)  // in memory now
+            let connection = try RawHTTP(port: try #require(client.port)).open()
+            let get = Data("GET \(url) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(secret)\r\n\r\n".utf8)
+            let before = try await Self.earlyAnswers(owner)
+            try connection.send(get)
+            try connection.send(get)
+            #expect(try connection.answers(2).map(\.status) == [200, 200])
+            #expect(try await Self.earlyAnswers(owner) == before + 2)
+            _ = try await owner.request(.delete, "/api/v1/tokens/\(created.id)")
+            try connection.send(get)
+            #expect(try connection.answers(1).map(\.status) == [401])
+
+            // The same for a session cookie, after signing out.
+            let cookie = try #require(owner.cookie)
+            let session = Data("GET \(url) HTTP/1.1\r\nHost: localhost\r\nCookie: sepia_session=\(cookie)\r\n\r\n".utf8)
+            let viaCookie = try RawHTTP(port: try #require(client.port)).open()
+            try viaCookie.send(session)
+            try viaCookie.send(session)
+            #expect(try viaCookie.answers(2).map(\.status) == [200, 200])
+            _ = try await owner.request(.delete, "/api/v1/session")
+            try viaCookie.send(session)
+            #expect(try viaCookie.answers(1).map(\.status) == [401])
+        }
+    }
+
     @Test("requests on one connection keep their order and framing: bodies, split and pipelined heads, chunked bodies")
     func framing() async throws {
         let (app, token) = try await TestServer().build()

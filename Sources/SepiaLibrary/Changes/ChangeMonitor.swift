@@ -15,18 +15,21 @@ final class ChangeMonitor: Sendable {
     }
 
     private let state: Mutex<State>
+    /// `state.lastGeneration`, readable without the lock (every request for an asset asks).
+    private let known: Atomic<Int64>
     private let currentGeneration: @Sendable () -> Int64?
     let interval: Duration
 
     init(generation: Int64, interval: Duration, currentGeneration: @escaping @Sendable () -> Int64?) {
         state = Mutex(State(lastGeneration: generation))
+        known = Atomic(generation)
         self.interval = interval
         self.currentGeneration = currentGeneration
     }
 
     /// The newest generation known: raised at once by this process's commits, and by polling for other
     /// processes' commits while anyone subscribes.
-    var knownGeneration: Int64 { state.withLock { $0.lastGeneration } }
+    var knownGeneration: Int64 { known.load(ordering: .acquiring) }
 
     /// A stream of generations, newest only, and the token to unsubscribe with.
     func subscribe() -> (AsyncStream<Int64>, UInt64) {
@@ -60,6 +63,7 @@ final class ChangeMonitor: Sendable {
         let continuations = state.withLock { state -> [AsyncStream<Int64>.Continuation] in
             guard generation > state.lastGeneration else { return [] }
             state.lastGeneration = generation
+            known.store(generation, ordering: .releasing)
             return Array(state.subscribers.values)
         }
         for continuation in continuations { continuation.yield(generation) }

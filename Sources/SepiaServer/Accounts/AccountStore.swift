@@ -12,6 +12,9 @@ final class AccountStore: Sendable {
     let pool: DatabasePool
     private let credentialCache = Mutex<[String: (value: CachedCredential, time: Date)]>([:])
     private let cacheLifetime: TimeInterval = 10
+    /// Raised whenever a credential leaves the cache (revoked, changed, signed out), so that whoever kept a
+    /// cached answer can tell, with one atomic read, that it may no longer hold.
+    private let forgetting = Atomic<Int>(0)
 
     enum CachedCredential: Sendable {
         case session(SessionRecord, UserRecord)
@@ -261,23 +264,42 @@ final class AccountStore: Sendable {
         return (token, user)
     }
 
+    /// A credential found in the cache, with how long that answer holds: until the cache entry's lifetime
+    /// ends, the token or session expires, or ``credentialGeneration`` moves past `generation`.
+    struct CachedCredentialHit {
+        var credential: CachedCredential
+        var validUntil: Date
+        var generation: Int
+    }
+
+    /// Moves on whenever a credential leaves the cache.
+    var credentialGeneration: Int { forgetting.load(ordering: .acquiring) }
+
     /// The live token or session a secret opens, if a recent look-up left it in memory; never reads the
     /// database (for answers given on the connection's event loop).
     func cachedCredential(bearer secret: String?, cookie: String?) -> CachedCredential? {
+        cachedCredentialHit(bearer: secret, cookie: cookie)?.credential
+    }
+
+    /// ``cachedCredential(bearer:cookie:)``, with how long the answer holds.
+    func cachedCredentialHit(bearer secret: String?, cookie: String?) -> CachedCredentialHit? {
         let now = Date()
+        let generation = credentialGeneration
         if let secret {
             guard Secret.isWellFormed(secret, prefix: "sepia_") else { return nil }
             guard let hit = credentialCache.withLock({ $0[Secret.hash(secret)] }), now.timeIntervalSince(hit.time) < cacheLifetime,
                 case .token(let token, _) = hit.value, !token.isExpired(at: now)
             else { return nil }
-            return hit.value
+            let until = min(hit.time.addingTimeInterval(cacheLifetime), token.expiresAt ?? .distantFuture)
+            return CachedCredentialHit(credential: hit.value, validUntil: until, generation: generation)
         }
         if let cookie {
             guard Secret.isWellFormed(cookie) else { return nil }
             guard let hit = credentialCache.withLock({ $0[Secret.hash(cookie)] }), now.timeIntervalSince(hit.time) < cacheLifetime,
                 case .session(let session, _) = hit.value, session.expiresAt > now
             else { return nil }
-            return hit.value
+            let until = min(hit.time.addingTimeInterval(cacheLifetime), session.expiresAt)
+            return CachedCredentialHit(credential: hit.value, validUntil: until, generation: generation)
         }
         return nil
     }
@@ -342,9 +364,11 @@ final class AccountStore: Sendable {
 
     private func forget(_ key: String) {
         _ = credentialCache.withLock { $0.removeValue(forKey: key) }
+        forgetting.add(1, ordering: .releasing)
     }
 
     private func clearCache() {
         credentialCache.withLock { $0.removeAll() }
+        forgetting.add(1, ordering: .releasing)
     }
 }

@@ -33,7 +33,7 @@ struct SepiaHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderFieldCount = 1000
             let ledger = ResponseLedger()
             let pipeline = channel.pipeline.syncOperations
-            try pipeline.addHandler(CachedRenditionHandler(resolver: resolver, ledger: ledger))
+            try pipeline.addHandler(CachedRenditionHandler(resolver: resolver, ledger: ledger, eventLoop: channel.eventLoop))
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)

@@ -21,6 +21,8 @@ final class ServerMetrics: Sendable {
     private let renditionByteCounter: Counter
     /// Renditions answered on the event loop, before routing.
     private let earlyAnswers: Counter
+    /// Counters of early answers, one per event loop, folded into the registry when metrics are read.
+    private let earlyShards = Mutex<(shards: [ObjectIdentifier: EarlyAnswerCounters], folded: EarlyAnswerCounters.Totals)>(([:], .init()))
 
     init() {
         var counters: [String: Counter] = [:]
@@ -74,15 +76,18 @@ final class ServerMetrics: Sendable {
     /// Counts a request without its duration (answers given before routing take microseconds, and are not
     /// in the duration histogram).
     func countRequest(route: String, method: String, status: Int) {
+        requestCounter(route: route, method: method, status: status).increment()
+    }
+
+    private func requestCounter(route: String, method: String, status: Int) -> Counter {
         let key = RequestKey(route: route, method: method, status: status)
-        let counter = requestCounters.withLock { counters in
+        return requestCounters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = registry.makeCounter(
                 descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))])
             counters[key] = counter
             return counter
         }
-        counter.increment()
     }
 
     /// Records a render (`import`, `rendition`, `preview`, `strip`, `edit`) and its duration.
@@ -96,9 +101,36 @@ final class ServerMetrics: Sendable {
         renditionByteCounter.increment(by: Int64(bytes))
     }
 
-    /// Counts a rendition answered from memory on the connection, before routing.
-    func recordEarlyAnswer() {
-        earlyAnswers.increment()
+    /// The counters for answers given before routing on connections of `eventLoop`. Each event loop has
+    /// its own, so that threads answering thousands of requests a second do not contend for the same
+    /// counters; ``exposition()`` adds them to the registry's.
+    func earlyAnswerCounters(for eventLoop: AnyObject) -> EarlyAnswerCounters {
+        earlyShards.withLock { state in
+            if let shard = state.shards[ObjectIdentifier(eventLoop)] { return shard }
+            let shard = EarlyAnswerCounters()
+            state.shards[ObjectIdentifier(eventLoop)] = shard
+            return shard
+        }
+    }
+
+    /// Adds what the early answers counted since the last time to the registry's counters.
+    private func foldEarlyAnswers() {
+        earlyShards.withLock { state in
+            var totals = EarlyAnswerCounters.Totals()
+            for shard in state.shards.values { totals.add(shard.totals) }
+            let ok = totals.ok - state.folded.ok
+            let notModified = totals.notModified - state.folded.notModified
+            let bytes = totals.bytes - state.folded.bytes
+            state.folded = totals
+            guard ok + notModified > 0 else { return }
+            earlyAnswers.increment(by: Int64(ok + notModified))
+            renditionCounters["memory"]?.increment(by: Int64(ok + notModified))
+            renditionByteCounter.increment(by: Int64(bytes))
+            if ok > 0 { requestCounter(route: CachedRenditionResolver.route, method: "GET", status: 200).increment(by: Int64(ok)) }
+            if notModified > 0 {
+                requestCounter(route: CachedRenditionResolver.route, method: "GET", status: 304).increment(by: Int64(notModified))
+            }
+        }
     }
 
     /// Records an upload's outcome (`created`, `duplicate`, `refused`) and its bytes.
@@ -115,6 +147,41 @@ final class ServerMetrics: Sendable {
 
     /// The metrics in Prometheus' text format.
     func exposition() -> String {
-        registry.emitToString()
+        foldEarlyAnswers()
+        return registry.emitToString()
+    }
+}
+
+/// Counts of the answers given before routing on one event loop's connections: written by that loop's thread
+/// alone, read when metrics are scraped.
+final class EarlyAnswerCounters: Sendable {
+    struct Totals {
+        var ok = 0
+        var notModified = 0
+        var bytes = 0
+
+        mutating func add(_ other: Totals) {
+            ok += other.ok
+            notModified += other.notModified
+            bytes += other.bytes
+        }
+    }
+
+    private let ok = Atomic<Int>(0)
+    private let notModified = Atomic<Int>(0)
+    private let bytes = Atomic<Int>(0)
+
+    /// Counts an answer: `200` with a body of `bodyBytes`, or `304`.
+    func count(notModified isNotModified: Bool, bodyBytes: Int) {
+        if isNotModified {
+            notModified.add(1, ordering: .relaxed)
+        } else {
+            ok.add(1, ordering: .relaxed)
+            bytes.add(bodyBytes, ordering: .relaxed)
+        }
+    }
+
+    var totals: Totals {
+        Totals(ok: ok.load(ordering: .relaxed), notModified: notModified.load(ordering: .relaxed), bytes: bytes.load(ordering: .relaxed))
     }
 }

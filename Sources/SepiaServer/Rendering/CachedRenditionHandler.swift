@@ -30,6 +30,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private let resolver: CachedRenditionResolver
     private let ledger: ResponseLedger
+    private var memo: CachedRenditionResolver.ConnectionMemo
     private var framing = Framing.head
     /// Bytes received and not yet answered or passed on: an incomplete head, or input held while the
     /// connection is not writable.
@@ -43,9 +44,10 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// Whether a read was asked for while input was held back.
     private var readWanted = false
 
-    init(resolver: CachedRenditionResolver, ledger: ResponseLedger) {
+    init(resolver: CachedRenditionResolver, ledger: ResponseLedger, eventLoop: any EventLoop) {
         self.resolver = resolver
         self.ledger = ledger
+        memo = .init(counters: resolver.services.metrics.earlyAnswerCounters(for: eventLoop))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -127,7 +129,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
                         isHoldingInput = true
                         return
                     }
-                    if ledger.isSettled, let answer = resolver.answer(head, allocator: context.channel.allocator) {
+                    if ledger.isSettled, let answer = resolver.answer(head, memo: &memo, allocator: context.channel.allocator) {
                         buffer.moveReaderIndex(forwardBy: head.length)
                         input = buffer.readableBytes > 0 ? buffer : nil
                         context.write(wrapOutboundOut(.byteBuffer(answer.head)), promise: nil)

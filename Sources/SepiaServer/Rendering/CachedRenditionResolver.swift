@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import NIOCore
 import SepiaCodecs
 import SepiaImage
@@ -16,7 +15,7 @@ import Synchronization
 /// cache. Anything else is the application's.
 struct CachedRenditionResolver: Sendable {
     let services: ServerServices
-    /// Answers made before, by user and URL.
+    /// Answers made before, by library and URL.
     let prepared = PreparedAnswers()
     static let route = "/api/v1/assets/{id}/image"
     private static let prefix = "/api/v1/assets/"
@@ -28,36 +27,91 @@ struct CachedRenditionResolver: Sendable {
         var body: ByteBuffer?
     }
 
-    /// An answer ready to send again, valid while its asset's current version is the one it shows: the
-    /// status line and the headers that do not change from one request to the next, for `200` and for `304`,
-    /// and the body buffer, written again without a copy.
-    struct PreparedAnswer: Sendable {
-        var assetID: String
-        var version: String
-        var contentTag: String
-        var okHead: ByteBuffer
-        var notModifiedHead: ByteBuffer
-        var body: ByteBuffer
-    }
+    /// An answer ready to send again: the status line and the headers that do not change from one request
+    /// to the next, for `200` and for `304`, and the body buffer, written again without a copy. It holds while
+    /// its asset's current version is the one it shows, which is certain while the library's generation is
+    /// the one it was prepared at.
+    final class PreparedAnswer: Sendable {
+        let assetID: String
+        let version: String
+        let contentTag: String
+        let generation: Int64
+        let okHead: ByteBuffer
+        let notModifiedHead: ByteBuffer
+        let body: ByteBuffer
 
-    /// The prepared answers, emptied when they grow past a few thousand (thumbnails of a few screens).
-    final class PreparedAnswers: Sendable {
-        private let answers = Mutex<[String: PreparedAnswer]>([:])
-
-        subscript(key: String) -> PreparedAnswer? {
-            answers.withLock { $0[key] }
+        init(
+            assetID: String, version: String, contentTag: String, generation: Int64, okHead: ByteBuffer, notModifiedHead: ByteBuffer,
+            body: ByteBuffer
+        ) {
+            self.assetID = assetID
+            self.version = version
+            self.contentTag = contentTag
+            self.generation = generation
+            self.okHead = okHead
+            self.notModifiedHead = notModifiedHead
+            self.body = body
         }
 
-        func store(_ answer: PreparedAnswer, for key: String) {
-            answers.withLock { answers in
-                if answers.count >= 4096 { answers.removeAll(keepingCapacity: true) }
+        /// The same answer, known to hold at `generation`.
+        func restamped(_ generation: Int64) -> PreparedAnswer {
+            PreparedAnswer(
+                assetID: assetID, version: version, contentTag: contentTag, generation: generation, okHead: okHead,
+                notModifiedHead: notModifiedHead, body: body)
+        }
+    }
+
+    /// The prepared answers, in shards so that event-loop threads seldom wait for each other; a shard is
+    /// emptied when it grows past a few hundred answers (thumbnails of a few screens).
+    final class PreparedAnswers: Sendable {
+        struct Key: Hashable {
+            var library: ObjectIdentifier
+            var target: String
+        }
+
+        private final class Shard: Sendable {
+            let answers = Mutex<[Key: PreparedAnswer]>([:])
+        }
+
+        private let shards = (0..<16).map { _ in Shard() }
+
+        subscript(key: Key) -> PreparedAnswer? {
+            shards[Self.shard(key)].answers.withLock { $0[key] }
+        }
+
+        func store(_ answer: PreparedAnswer, for key: Key) {
+            shards[Self.shard(key)].answers.withLock { answers in
+                if answers.count >= 512 { answers.removeAll(keepingCapacity: true) }
                 answers[key] = answer
             }
+        }
+
+        private static func shard(_ key: Key) -> Int {
+            Int(key.target.utf8.reduce(UInt8(0)) { $0 &+ $1 } & 15)
+        }
+    }
+
+    /// What one connection keeps between its requests: the credential it last saw and what it opens (checked
+    /// again only when the account store forgets a credential or the cache's answer runs out), the `Date`
+    /// header of the current second, and its own sequence of request IDs.
+    struct ConnectionMemo {
+        var credential: String?
+        var library: UserLibrary?
+        var credentialGeneration = 0
+        var credentialValidUntil = Date.distantPast
+        var dateSecond = 0
+        var date = ""
+        var requestIDHigh = UInt64.random(in: .min ... .max)
+        var requestCount = UInt64.random(in: .min ... .max)
+        let counters: EarlyAnswerCounters
+
+        init(counters: EarlyAnswerCounters) {
+            self.counters = counters
         }
     }
 
     /// The answer to `head`, or nil when the application must answer it.
-    func answer(_ head: RequestHead, allocator: ByteBufferAllocator) -> Answer? {
+    func answer(_ head: RequestHead, memo: inout ConnectionMemo, allocator: ByteBufferAllocator) -> Answer? {
         guard head.isGet, head.isHTTP11, !head.hasContentLength, !head.hasExpectation, head.authorizationCount <= 1,
             head.ifNoneMatchCount <= 1
         else { return nil }
@@ -75,11 +129,45 @@ struct CachedRenditionResolver: Sendable {
             bearer = String(authorization.dropFirst(7))
         }
         let cookie = bearer == nil ? Self.sessionCookie(head.cookies) : nil
-        guard bearer != nil || cookie != nil, let credential = services.accounts.cachedCredential(bearer: bearer, cookie: cookie) else {
+        guard let credential = bearer ?? cookie.map({ "cookie " + $0 }) else { return nil }
+        let now = Date()
+        let library: UserLibrary
+        if let kept = memo.library, memo.credential == credential, memo.credentialGeneration == services.accounts.credentialGeneration,
+            now < memo.credentialValidUntil
+        {
+            library = kept
+        } else {
+            memo.library = nil
+            guard let opened = openLibrary(bearer: bearer, cookie: cookie, memo: &memo) else { return nil }
+            memo.credential = credential
+            library = opened
+        }
+
+        let key = PreparedAnswers.Key(library: ObjectIdentifier(library), target: target)
+        let generation = library.library.knownGeneration
+        if let answer = prepared[key] {
+            if answer.generation == generation { return send(answer, ifNoneMatch: head.ifNoneMatch, now: now, memo: &memo, allocator: allocator) }
+            if library.assets.cached(answer.assetID)?.contentVersion == answer.version {
+                let current = answer.restamped(generation)
+                prepared.store(current, for: key)
+                return send(current, ifNoneMatch: head.ifNoneMatch, now: now, memo: &memo, allocator: allocator)
+            }
+        }
+        guard let answer = prepare(target: target, path: path, library: library, generation: generation, allocator: allocator) else {
+            return nil
+        }
+        prepared.store(answer, for: key)
+        return send(answer, ifNoneMatch: head.ifNoneMatch, now: now, memo: &memo, allocator: allocator)
+    }
+
+    /// The library of a cached credential that may read the whole of it, noted in the memo with how long
+    /// that holds.
+    private func openLibrary(bearer: String?, cookie: String?, memo: inout ConnectionMemo) -> UserLibrary? {
+        guard bearer != nil || cookie != nil, let hit = services.accounts.cachedCredentialHit(bearer: bearer, cookie: cookie) else {
             return nil
         }
         let user: UserRecord
-        switch credential {
+        switch hit.credential {
         case .token(let token, let owner):
             // Recording the token's use (a write at most once a minute) is left to the requests the
             // application answers.
@@ -91,18 +179,19 @@ struct CachedRenditionResolver: Sendable {
             return nil
         }
         guard let library = services.libraries.openLibrary(for: user) else { return nil }
-        let key = user.id + " " + target
-        if let answer = prepared[key], library.assets.cached(answer.assetID)?.contentVersion == answer.version {
-            return send(answer, ifNoneMatch: head.ifNoneMatch, allocator: allocator)
-        }
-        guard let answer = prepare(target: target, path: path, library: library, allocator: allocator) else { return nil }
-        prepared.store(answer, for: key)
-        return send(answer, ifNoneMatch: head.ifNoneMatch, allocator: allocator)
+        memo.library = library
+        memo.credentialGeneration = hit.generation
+        memo.credentialValidUntil = hit.validUntil
+        return library
     }
 
     /// The answer for a URL whose asset is in the asset cache, named at its current version, with the
     /// rendition in the memory cache; nil otherwise.
-    private func prepare(target: String, path: Substring, library: UserLibrary, allocator: ByteBufferAllocator) -> PreparedAnswer? {
+    private func prepare(
+        target: String, path: Substring, library: UserLibrary, generation: Int64, allocator: ByteBufferAllocator
+    )
+        -> PreparedAnswer?
+    {
         let id = String(path.dropFirst(Self.prefix.utf8.count).prefix(36))
         guard Identifier.isValid(id), let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
         var query: [Substring: Substring] = [:]
@@ -132,7 +221,7 @@ struct CachedRenditionResolver: Sendable {
         notModified[.contentType] = nil
         notModified[.contentLength] = nil
         return PreparedAnswer(
-            assetID: id, version: asset.contentVersion, contentTag: rendition.contentTag,
+            assetID: id, version: asset.contentVersion, contentTag: rendition.contentTag, generation: generation,
             okHead: Self.serialize(status: "200 OK", fields, allocator: allocator),
             notModifiedHead: Self.serialize(status: "304 Not Modified", notModified, allocator: allocator),
             body: allocator.buffer(bytes: rendition.data))
@@ -146,42 +235,51 @@ struct CachedRenditionResolver: Sendable {
         return buffer
     }
 
-    private func send(_ answer: PreparedAnswer, ifNoneMatch: String?, allocator: ByteBufferAllocator) -> Answer {
+    private func send(
+        _ answer: PreparedAnswer, ifNoneMatch: String?, now: Date, memo: inout ConnectionMemo, allocator: ByteBufferAllocator
+    )
+        -> Answer
+    {
         let notModified =
             ifNoneMatch.map { header in
                 header == "*"
                     || header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "\"" + answer.contentTag + "\"" }
             } ?? false
+        let second = Int(now.timeIntervalSince1970)
+        if memo.dateSecond != second {
+            memo.dateSecond = second
+            memo.date = HTTPDate.format(second)
+        }
+        memo.requestCount &+= 1
         let fixed = notModified ? answer.notModifiedHead : answer.okHead
         var head = allocator.buffer(capacity: fixed.readableBytes + 96)
         head.writeImmutableBuffer(fixed)
         head.writeStaticString("Date: ")
-        head.writeString(HTTPDate.now())
+        head.writeString(memo.date)
         head.writeStaticString("\r\nX-Request-ID: ")
-        head.writeString(RequestID().description)
+        Self.writeHex(memo.requestIDHigh, to: &head)
+        Self.writeHex(memo.requestCount, to: &head)
         head.writeStaticString("\r\n\r\n")
-        services.metrics.recordRendition(origin: "memory", bytes: answer.body.readableBytes)
-        services.metrics.recordEarlyAnswer()
-        services.metrics.countRequest(route: Self.route, method: "GET", status: notModified ? 304 : 200)
+        memo.counters.count(notModified: notModified, bodyBytes: answer.body.readableBytes)
         return Answer(head: head, body: notModified ? nil : answer.body)
     }
 
-    /// The `Date` header's value, formatted once a second.
-    enum HTTPDate {
-        private static let cache = Mutex<(second: Int, text: String)>((0, ""))
+    /// Writes `value` as 16 lowercase hexadecimal digits (request IDs have Hummingbird's form: 32 of them).
+    private static func writeHex(_ value: UInt64, to buffer: inout ByteBuffer) {
+        let digits: StaticString = "0123456789abcdef"
+        for shift in stride(from: 60, through: 0, by: -4) {
+            buffer.writeInteger(digits.utf8Start[Int((value >> UInt64(shift)) & 15)])
+        }
+    }
 
-        static func now() -> String {
-            let seconds = Int(Date().timeIntervalSince1970)
-            return cache.withLock { cache in
-                if cache.second != seconds {
-                    let formatter = DateFormatter()
-                    formatter.locale = Locale(identifier: "en_US_POSIX")
-                    formatter.timeZone = TimeZone(identifier: "GMT")
-                    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-                    cache = (seconds, formatter.string(from: Date(timeIntervalSince1970: Double(seconds))))
-                }
-                return cache.text
-            }
+    /// The `Date` header's value.
+    enum HTTPDate {
+        static func format(_ second: Int) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            return formatter.string(from: Date(timeIntervalSince1970: Double(second)))
         }
     }
 

@@ -81,35 +81,58 @@ struct RawHTTP {
     /// Sends `pieces` on one connection, `pause` apart (so they arrive as separate reads), then reads `count`
     /// answers framed by their `Content-Length` (a `304` has no body).
     func exchange(_ pieces: [Data], pause: TimeInterval = 0.05, answers count: Int) throws -> [Response] {
-        let fd = try connect()
-        defer { close(fd) }
+        let connection = try open()
         for (index, piece) in pieces.enumerated() {
-            try send(fd, piece)
+            try connection.send(piece)
             if index < pieces.count - 1 { Thread.sleep(forTimeInterval: pause) }
         }
-        var data = Data()
-        var responses: [Response] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while responses.count < count {
-            if let split = data.range(of: Data("\r\n\r\n".utf8)) {
-                let response = Self.parseHead(data[..<split.lowerBound])
-                let length = response.status == 304 ? 0 : Int(response.headers["content-length"] ?? "0") ?? 0
-                if data.count - split.upperBound >= length {
-                    var complete = response
-                    complete.body = Data(data[split.upperBound..<(split.upperBound + length)])
-                    responses.append(complete)
-                    data = Data(data[(split.upperBound + length)...])
-                    continue
-                }
-            }
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { throw Failure(description: "the connection ended after \(responses.count) of \(count) answers") }
-            data.append(contentsOf: buffer[0..<n])
-        }
-        return responses
+        return try connection.answers(count)
     }
 
-    private static func parseHead(_ data: Data) -> Response {
+    /// Opens a connection kept for several exchanges.
+    func open() throws -> Connection {
+        Connection(fd: try connect())
+    }
+
+    /// A connection kept open: requests sent as bytes, answers read by their `Content-Length`.
+    final class Connection {
+        let fd: Int32
+        private var data = Data()
+
+        init(fd: Int32) {
+            self.fd = fd
+        }
+
+        deinit { close(fd) }
+
+        func send(_ bytes: Data) throws {
+            try RawHTTP.send(fd, bytes)
+        }
+
+        func answers(_ count: Int) throws -> [Response] {
+            var responses: [Response] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while responses.count < count {
+                if let split = data.range(of: Data("\r\n\r\n".utf8)) {
+                    let response = RawHTTP.parseHead(data[..<split.lowerBound])
+                    let length = response.status == 304 ? 0 : Int(response.headers["content-length"] ?? "0") ?? 0
+                    if data.count - split.upperBound >= length {
+                        var complete = response
+                        complete.body = Data(data[split.upperBound..<(split.upperBound + length)])
+                        responses.append(complete)
+                        data = Data(data[(split.upperBound + length)...])
+                        continue
+                    }
+                }
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { throw Failure(description: "the connection ended after \(responses.count) of \(count) answers") }
+                data.append(contentsOf: buffer[0..<n])
+            }
+            return responses
+        }
+    }
+
+    fileprivate static func parseHead(_ data: Data) -> Response {
         let head = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
         let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         var headers: [String: String] = [:]
@@ -121,6 +144,10 @@ struct RawHTTP {
     }
 
     private func send(_ fd: Int32, _ data: Data) throws {
+        try Self.send(fd, data)
+    }
+
+    fileprivate static func send(_ fd: Int32, _ data: Data) throws {
         try data.withUnsafeBytes { raw in
             var sent = 0
             while sent < raw.count {
