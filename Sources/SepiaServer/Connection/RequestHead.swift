@@ -45,6 +45,14 @@ struct RequestHead {
     /// Whether `Expect` was sent.
     var hasExpectation: Bool
 
+    /// Whether the connection stays open after this request: HTTP/1.1 unless `Connection` says `close`,
+    /// HTTP/1.0 only when it says `keep-alive`. In doubt, no.
+    var keepsAlive: Bool {
+        let connection = connection?.lowercased()
+        if isHTTP11 { return !(connection?.contains("close") ?? false) }
+        return connection?.contains("keep-alive") ?? false
+    }
+
     /// Reads a head from the start of `buffer`'s readable bytes. `searched` bytes of them are known not to
     /// complete a head (they were scanned before, as an incomplete head); the search for its end resumes there,
     /// so that a head arriving a few bytes at a time costs linear time.
@@ -99,8 +107,13 @@ struct RequestHead {
             while position < length, bytes[position] >= UInt8(ascii: "A"), bytes[position] <= UInt8(ascii: "Z") { position += 1 }
             let methodLength = position - methodStart
             guard methodLength > 0, methodLength <= 16, position < length, bytes[position] == Self.space else { return nil }
+            // The methods the server answers; others (and `CONNECT`, whose target is no path) are NIO's to refuse.
             let isGet = methodLength == 3 && matches("GET", at: methodStart)
-            guard !(methodLength == 7 && matches("CONNECT", at: methodStart)) else { return nil }
+            guard
+                isGet || (methodLength == 4 && (matches("HEAD", at: methodStart) || matches("POST", at: methodStart)))
+                    || (methodLength == 3 && matches("PUT", at: methodStart)) || (methodLength == 5 && matches("PATCH", at: methodStart))
+                    || (methodLength == 6 && matches("DELETE", at: methodStart)) || (methodLength == 7 && matches("OPTIONS", at: methodStart))
+            else { return nil }
             position += 1
             let targetStart = position
             while position < length, bytes[position] > 0x20, bytes[position] < 0x7F { position += 1 }

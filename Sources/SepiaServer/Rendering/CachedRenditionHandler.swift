@@ -139,7 +139,12 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
                         let bytes = buffer.readSlice(length: head.length)!
                         input = buffer.readableBytes > 0 ? buffer : nil
                         ledger.forwarded += 1
-                        if head.contentLength > 0 { framing = .body(remaining: head.contentLength) }
+                        if !head.keepsAlive {
+                            // The application closes the connection after this one; nothing after it is answered here.
+                            framing = .passingOn
+                        } else if head.contentLength > 0 {
+                            framing = .body(remaining: head.contentLength)
+                        }
                         context.fireChannelRead(wrapInboundOut(bytes))
                     }
                 }
