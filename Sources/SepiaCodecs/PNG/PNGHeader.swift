@@ -19,6 +19,9 @@ struct PNGHeader {
 
     /// Chunks libpng needs, as (type, range of the whole chunk including length and CRC).
     private(set) var criticalChunks: [(String, Range<Int>)] = []
+    /// In lenient mode, the data of an IDAT chunk whose CRC the file ends inside: it goes to libpng with its
+    /// CRC computed again.
+    private(set) var partialImageData: Range<Int>?
     private(set) var colorChunks: [(String, Range<Int>)] = []
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -29,7 +32,10 @@ struct PNGHeader {
     var hasAlpha: Bool { colorType == 4 || colorType == 6 || hasTransparencyChunk }
     var isColor: Bool { colorType == 2 || colorType == 3 || colorType == 6 }
 
-    static func parse(_ bytes: EncodedBytes) throws(CodecError) -> PNGHeader {
+    /// Reads the chunks. A file that ends inside a chunk is refused, except in lenient mode after image data:
+    /// then what is complete is kept, the rest ignored with a warning (libpng, libvips and browsers decode such
+    /// files when the image data itself is complete).
+    static func parse(_ bytes: EncodedBytes, lenient: Bool = false) throws(CodecError) -> PNGHeader {
         let data = bytes.buffer
         guard data.count >= 8, Array(data.prefix(8)) == signature else {
             throw CodecError(.corruptData, format: .png, "the PNG signature is damaged")
@@ -42,6 +48,10 @@ struct PNGHeader {
         func be32(_ i: Int) -> Int { Int(data[i]) << 24 | Int(data[i + 1]) << 16 | Int(data[i + 2]) << 8 | Int(data[i + 3]) }
         while offset < data.count {
             guard offset + 8 <= data.count else {
+                if lenient && sawIDAT {
+                    header.problems.append("the file ends inside a chunk header after the image data; the rest is ignored")
+                    break
+                }
                 throw CodecError(.truncatedData, format: .png, "the file ends inside a chunk header")
             }
             let length = be32(offset)
@@ -52,6 +62,18 @@ struct PNGHeader {
             }
             let end = offset + 12 + length
             guard end <= data.count else {
+                // Lenient mode keeps a file cut after its image data: inside a later chunk, or inside the CRC of
+                // an IDAT chunk whose data is all there. A cut inside the image data itself is refused.
+                if lenient && sawIHDR && (type == "IDAT" ? offset + 8 + length <= data.count : sawIDAT) {
+                    if type == "IDAT" {
+                        header.partialImageData = (offset + 8)..<(offset + 8 + length)
+                        header.problems.append("the file ends inside the CRC of the last IDAT chunk; the image data is complete")
+                        sawIDAT = true
+                    } else {
+                        header.problems.append("the file ends inside the \(type) chunk, after the image data; the chunk is ignored")
+                    }
+                    break
+                }
                 throw CodecError(
                     .truncatedData, format: .png,
                     "the file ends inside the \(type) chunk (\(length) bytes declared, \(data.count - offset - 12) present)")
@@ -143,7 +165,7 @@ struct PNGHeader {
         }
         guard sawIHDR else { throw CodecError(.corruptData, format: .png, "no IHDR chunk") }
         guard sawIDAT else { throw CodecError(.corruptData, format: .png, "no image data (IDAT chunk)") }
-        if !sawIEND { header.problems.append("the file has no IEND chunk") }
+        if !sawIEND && header.problems.isEmpty { header.problems.append("the file has no IEND chunk") }
         return header
     }
 
@@ -162,6 +184,15 @@ struct PNGHeader {
         }
         for (_, range) in chunks {
             out.append(contentsOf: data[range])
+        }
+        if let partial = partialImageData {
+            let payload = Array(data[partial])
+            let type: [UInt8] = Array("IDAT".utf8)
+            for shift in [24, 16, 8, 0] { out.append(UInt8(truncatingIfNeeded: payload.count >> shift)) }
+            out.append(contentsOf: type)
+            out.append(contentsOf: payload)
+            let crc = CRC32.checksum(type + payload)
+            for shift in [24, 16, 8, 0] { out.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
         }
         if !chunks.contains(where: { $0.0 == "IEND" }) {
             out.append(contentsOf: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])

@@ -19,7 +19,7 @@ public struct PNGSource: EncodedImage {
     public let file: String?
 
     init(bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) {
-        let header = try PNGHeader.parse(bytes)
+        let header = try PNGHeader.parse(bytes, lenient: !options.strict)
         try options.checkSize(width: header.width, height: header.height, format: .png)
         var metadata = ImageMetadata.assemble(exif: header.exif, xmp: header.xmp, photoshop: nil)
         metadata.warnings += header.problems
