@@ -1,5 +1,5 @@
 // swift-tools-version:6.2
-// libFuzzer targets for Sepia's parsers, built with `swift build --sanitize=fuzzer --sanitize=address`
+// libFuzzer targets for Sepia's parsers and decoders, built with `swift build --sanitize=fuzzer --sanitize=address`
 // (libFuzzer provides main). Kept apart from the main package so its build never needs the fuzzer runtime.
 // Run with `scripts/fuzz`.
 import PackageDescription
@@ -15,5 +15,8 @@ let package = Package(
         .executableTarget(
             name: "EXIFFuzzer",
             dependencies: [.product(name: "SepiaCodecs", package: "sepia")]),
+        .executableTarget(
+            name: "DecodeFuzzer",
+            dependencies: [.product(name: "SepiaCodecs", package: "sepia"), .product(name: "SepiaImage", package: "sepia")]),
     ]
 )
