@@ -78,6 +78,29 @@ import Testing
         #expect(png.hasAlpha, "PNG inputs stay PNG with their alpha")
     }
 
+    @Test("thumbnail makes many files at once, in input order, each the same as made alone; failures do not stop the rest")
+    func thumbnailBatch() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let names = [
+            "photos/Canon_EOS_1000D.jpg", "malformed/truncated_image.png", "exif-orientation/Landscape_6.jpg", "png-suite/basi6a08.png",
+            "heic-avif/IMG_2682.heic", "webp/lossy_alpha1.webp",
+        ]
+        let inputs = names.map(CommandRunner.fixture)
+        let result = try await CommandRunner.run(["thumbnail", "--size", "128", "--out-dir", folder.path, "--json"] + inputs)
+        #expect(result.status == 65)
+        let outcomes = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(outcomes.map { $0["file"] as? String } == inputs)
+        #expect(outcomes.map { $0["status"] as? String } == ["ok", "error", "ok", "ok", "ok", "ok"])
+        let single = try CommandRunner.temporaryFolder().appendingPathComponent("alone.jpg").path
+        let alone = try await CommandRunner.run(["thumbnail", "--size", "128", inputs[2], "-o", single])
+        #expect(alone.status == 0)
+        let batch = try Data(contentsOf: folder.appendingPathComponent("Landscape_6.jpg"))
+        #expect(batch == (try Data(contentsOf: URL(fileURLWithPath: single))), "a file made in a batch is the same as made alone")
+        let upright = try ImageDecoding.open(path: folder.appendingPathComponent("Landscape_6.jpg").path)
+        #expect(upright.pixelSize == IntSize(width: 128, height: 85))
+        #expect(try await CommandRunner.run(["thumbnail", "--size", "128", "-o", single] + inputs.prefix(2)).status == 64)
+    }
+
     @Test("apply CISepiaTone gives the sepia matrix's colours")
     func applySepia() async throws {
         let folder = try CommandRunner.temporaryFolder()

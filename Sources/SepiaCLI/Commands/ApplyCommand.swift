@@ -68,84 +68,38 @@ struct ApplyCommand: AsyncParsableCommand {
         return [try FilterInvocation.makeFilter(named: filter, intensity: intensity, parameters: param)]
     }
 
-    private func outputPath(for input: String, format: ImageFormat?) throws -> (String, ImageFormat) {
-        if let output { return (output, try encoding.format(for: output)) }
-        let dir = outDir ?? "."
-        let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
-        let chosen = format ?? .jpeg
-        return ((dir as NSString).appendingPathComponent(base + "." + chosen.fileExtension), chosen)
-    }
-
-    struct Outcome: Encodable {
-        let file: String
-        var output: String?
-        var status: String
-        var error: String?
-        var warnings: [String] = []
-    }
-
     func run() async throws {
         let filters = try makeFilters()
-        if let outDir {
-            do {
-                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-            } catch {
-                Terminal.error("cannot create the output folder \(outDir): \(error.localizedDescription)")
-                throw ExitCode(ExitStatus.cannotCreate)
-            }
-        }
+        if let outDir { try Batch.createOutputFolder(outDir) }
         let context = RenderContext(options: rendering.renderOptions)
         let label = recipe.map { ($0 as NSString).lastPathComponent } ?? filters.first.map { type(of: $0).descriptor.coreImageName } ?? "apply"
-        let progress = ProgressBar(total: files.count, label: label, enabled: Terminal.isInteractive && !json)
-        var outcomes: [Outcome] = []
-        var worst: Int32 = 0
-        for input in files {
-            var outcome = Outcome(file: input, status: "ok")
+        let (output, folder, decodeOptions, encodeOptions) = (output, outDir ?? ".", decoding.decodeOptions, encoding.encodeOptions)
+        let chosenFormat = try output.map { try encoding.format(for: $0) }
+        let requestedFormat = encoding.format?.imageFormat
+        try await Batch.runReporting(files, label: label, json: json) { input in
+            var outcome = BatchOutcome(file: input)
             do {
-                let source = try ImageDecoding.open(path: input, options: decoding.decodeOptions)
-                let preferred = encoding.format?.imageFormat ?? (source.format.isEncodable ? source.format : .jpeg)
-                let (path, format) = try outputPath(for: input, format: preferred)
-                let image = source.image.applying(filters)
+                let source = try ImageDecoding.open(path: input, options: decodeOptions)
+                let format = chosenFormat ?? requestedFormat ?? (source.format.isEncodable ? source.format : .jpeg)
+                let path = output ?? Batch.outputPath(for: input, in: folder, format: format)
                 let bytes: [UInt8]
                 do {
-                    bytes = try await ImageEncoding.encode(image, as: format, options: encoding.encodeOptions, context: context)
+                    bytes = try await ImageEncoding.encode(source.image.applying(filters), as: format, options: encodeOptions, context: context)
                 } catch let error as CodecError where error.file == nil {
                     throw error.inFile(input)
                 }
                 outcome.warnings = source.decodeWarnings.all
+                outcome.output = path
                 do {
                     try AtomicFile.write(bytes, to: path)
                 } catch {
-                    outcome.status = "error"
-                    outcome.error = "\(error)"
-                    worst = max(worst, ExitStatus.cannotCreate)
+                    outcome.fail(error, status: ExitStatus.cannotCreate)
                 }
-                outcome.output = path
             } catch {
-                outcome.status = "error"
-                outcome.error = "\(error)"
-                worst = max(worst, ExitStatus.code(for: error))
+                outcome.fail(error)
             }
-            progress.advance(input)
-            if !json {
-                if let error = outcome.error {
-                    progress.finish()
-                    Terminal.error(error)
-                }
-                for warning in outcome.warnings { Terminal.warning("\(input): \(warning)") }
-            }
-            outcomes.append(outcome)
+            return outcome
         }
-        progress.finish()
-        let failed = outcomes.filter { $0.status != "ok" }.count
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.print(String(decoding: try encoder.encode(outcomes), as: UTF8.self))
-        } else if files.count > 1 {
-            Terminal.printError("\(files.count - failed) of \(files.count) images written" + (failed > 0 ? ", \(failed) failed" : ""))
-        }
-        if worst != 0 { throw ExitCode(worst) }
     }
 }
 

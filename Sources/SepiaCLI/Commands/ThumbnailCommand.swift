@@ -2,18 +2,19 @@ import ArgumentParser
 import SepiaCodecs
 import SepiaImage
 
-/// `sepia thumbnail FILE --size WxH -o OUT`.
+/// `sepia thumbnail FILE… --size WxH (-o OUT | --out-dir DIR)`.
 struct ThumbnailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make a thumbnail: upright, resized with shrink-on-load and Lanczos-3, no metadata.",
+        abstract: "Make thumbnails: upright, resized with shrink-on-load and Lanczos-3, no metadata.",
         discussion: """
             Modes: fit (inside the size, aspect kept, never upscaled), fill (cover the size, centre crop), \
-            stretch (exactly the size).
+            stretch (exactly the size). With several files, they are worked on a few at a time so that every \
+            core stays busy; a file that fails is reported and the others go on.
             """)
 
-    @Argument(help: "The image.", completion: .file())
-    var file: String
+    @Argument(help: "The images.", completion: .file())
+    var files: [String]
 
     @Option(name: .long, help: "Target size, WxH (or one number for a square).")
     var size: PixelSize
@@ -21,31 +22,60 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(name: .long, help: "fit, fill or stretch.")
     var mode: ThumbnailMode = .fit
 
-    @Option(name: [.customShort("o"), .long], help: "Output file.", completion: .file())
-    var output: String
+    @Option(name: [.customShort("o"), .long], help: "Output file (one input only).", completion: .file())
+    var output: String?
+
+    @Option(name: .long, help: "Output folder; outputs keep the input's name (JPEG unless --format says otherwise).", completion: .directory)
+    var outDir: String?
+
+    @Flag(name: .long, help: "Print a JSON summary for scripts.")
+    var json = false
 
     @OptionGroup var encoding: EncodingOptions
     @OptionGroup var decoding: DecodingOptions
     @OptionGroup var rendering: RenderingOptions
 
     func validate() throws {
-        _ = try encoding.format(for: output)
+        if files.isEmpty { throw ValidationError("give at least one image file") }
+        switch (output, outDir) {
+        case (nil, nil): throw ValidationError("give an output: -o FILE for one image, or --out-dir DIR")
+        case (.some, .some): throw ValidationError("-o and --out-dir cannot be used together")
+        case (.some(let out), nil):
+            if files.count > 1 { throw ValidationError("-o takes one input; use --out-dir for several") }
+            _ = try encoding.format(for: out)
+        default: break
+        }
     }
 
     func run() async throws {
-        try await reportingErrors {
-            let format = try encoding.format(for: output)
-            let context = RenderContext(options: rendering.renderOptions)
-            let file = try ImageDecoding.open(path: file, options: decoding.decodeOptions)
-            let image = file.image.thumbnail(size: size.intSize, mode: mode.contentMode)
-            let bytes: [UInt8]
+        if let outDir { try Batch.createOutputFolder(outDir) }
+        let context = RenderContext(options: rendering.renderOptions)
+        let format = try output.map { try encoding.format(for: $0) } ?? encoding.format?.imageFormat ?? .jpeg
+        let (output, folder, decodeOptions, encodeOptions) = (output, outDir ?? ".", decoding.decodeOptions, encoding.encodeOptions)
+        let (size, mode) = (size.intSize, mode.contentMode)
+        try await Batch.runReporting(files, label: "thumbnail", json: json) { input in
+            var outcome = BatchOutcome(file: input)
             do {
-                bytes = try await ImageEncoding.encode(image, as: format, options: encoding.encodeOptions, context: context)
-            } catch let error as CodecError where error.file == nil {
-                throw error.inFile(self.file)
+                let file = try ImageDecoding.open(path: input, options: decodeOptions)
+                let path = output ?? Batch.outputPath(for: input, in: folder, format: format)
+                let bytes: [UInt8]
+                do {
+                    bytes = try await ImageEncoding.encode(
+                        file.image.thumbnail(size: size, mode: mode), as: format, options: encodeOptions, context: context)
+                } catch let error as CodecError where error.file == nil {
+                    throw error.inFile(input)
+                }
+                outcome.warnings = file.decodeWarnings.all
+                outcome.output = path
+                do {
+                    try AtomicFile.write(bytes, to: path)
+                } catch {
+                    outcome.fail(error, status: ExitStatus.cannotCreate)
+                }
+            } catch {
+                outcome.fail(error)
             }
-            for warning in file.decodeWarnings.all { Terminal.warning("\(self.file): \(warning)") }
-            try writeOutput(bytes, to: output)
+            return outcome
         }
     }
 }

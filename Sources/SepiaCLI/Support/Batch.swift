@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import SepiaCodecs
+
+/// Runs one job per input, a few at a time, so that one file's decode (libjpeg, libpng and libwebp decode on
+/// one thread) overlaps another's resize and encode and every core stays busy across files, not only within
+/// one. At most `concurrency` files are in memory at once; results come back in input order.
+enum Batch {
+    /// How many files the batch commands work on at once: one per core, at least two so that reading one
+    /// file overlaps writing another.
+    static var defaultConcurrency: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Runs `job` on every input, calling `completed` (on the caller's task, one at a time) as each finishes,
+    /// and returns the results in input order.
+    static func run<Result: Sendable>(
+        _ inputs: [String], concurrency: Int = defaultConcurrency, job: @escaping @Sendable (String) async -> Result,
+        completed: (String, Result) -> Void
+    ) async -> [Result] {
+        var results = [Result?](repeating: nil, count: inputs.count)
+        await withTaskGroup(of: (Int, Result).self) { group in
+            var next = 0
+            func start() {
+                let index = next
+                let input = inputs[index]
+                group.addTask { (index, await job(input)) }
+                next += 1
+            }
+            while next < min(concurrency, inputs.count) { start() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                completed(inputs[index], result)
+                if next < inputs.count { start() }
+            }
+        }
+        return results.map { $0! }
+    }
+}
+
+/// What happened to one input of a batch command, as `--json` prints it.
+struct BatchOutcome: Encodable, Sendable {
+    let file: String
+    var output: String?
+    var status = "ok"
+    var error: String?
+    var warnings: [String] = []
+    /// The exit status this outcome calls for (0 when it went well); not printed.
+    var exitStatus: Int32 = 0
+
+    enum CodingKeys: String, CodingKey {
+        case file, output, status, error, warnings
+    }
+
+    init(file: String) {
+        self.file = file
+    }
+
+    /// Records a failure and the exit status it calls for.
+    mutating func fail(_ error: any Error, status: Int32? = nil) {
+        self.status = "error"
+        self.error = "\(error)"
+        exitStatus = status ?? ExitStatus.code(for: error)
+    }
+}
+
+extension Batch {
+    /// Runs a batch command's jobs with a progress bar, prints each failure and warning as it happens, then the
+    /// `--json` summary or a count; throws the worst exit status.
+    static func runReporting(
+        _ inputs: [String], label: String, json: Bool, job: @escaping @Sendable (String) async -> BatchOutcome
+    ) async throws {
+        let progress = ProgressBar(total: inputs.count, label: label, enabled: Terminal.isInteractive && !json)
+        let outcomes = await run(inputs, job: job) { input, outcome in
+            progress.advance(input)
+            guard !json else { return }
+            if let error = outcome.error {
+                progress.finish()
+                Terminal.error(error)
+            }
+            for warning in outcome.warnings { Terminal.warning("\(input): \(warning)") }
+        }
+        progress.finish()
+        let failed = outcomes.filter { $0.status != "ok" }.count
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.print(String(decoding: try encoder.encode(outcomes), as: UTF8.self))
+        } else if inputs.count > 1 {
+            Terminal.printError("\(inputs.count - failed) of \(inputs.count) images written" + (failed > 0 ? ", \(failed) failed" : ""))
+        }
+        let worst = outcomes.map(\.exitStatus).max() ?? 0
+        if worst != 0 { throw ExitCode(worst) }
+    }
+
+    /// Creates a batch command's output folder, or exits saying why not.
+    static func createOutputFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            Terminal.error("cannot create the output folder \(path): \(error.localizedDescription)")
+            throw ExitCode(ExitStatus.cannotCreate)
+        }
+    }
+
+    /// Where an input's output goes in `folder`: its name with the output format's extension.
+    static func outputPath(for input: String, in folder: String, format: ImageFormat) -> String {
+        let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (folder as NSString).appendingPathComponent(base + "." + format.fileExtension)
+    }
+}
