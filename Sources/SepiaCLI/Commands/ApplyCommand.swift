@@ -77,28 +77,9 @@ struct ApplyCommand: AsyncParsableCommand {
         let chosenFormat = try output.map { try encoding.format(for: $0) }
         let requestedFormat = encoding.format?.imageFormat
         try await Batch.runReporting(files, label: label, json: json) { input in
-            var outcome = BatchOutcome(file: input)
-            do {
-                let source = try ImageDecoding.open(path: input, options: decodeOptions)
-                let format = chosenFormat ?? requestedFormat ?? (source.format.isEncodable ? source.format : .jpeg)
-                let path = output ?? Batch.outputPath(for: input, in: folder, format: format)
-                let bytes: [UInt8]
-                do {
-                    bytes = try await ImageEncoding.encode(source.image.applying(filters), as: format, options: encodeOptions, context: context)
-                } catch let error as CodecError where error.file == nil {
-                    throw error.inFile(input)
-                }
-                outcome.warnings = source.decodeWarnings.all
-                outcome.output = path
-                do {
-                    try AtomicFile.write(bytes, to: path)
-                } catch {
-                    outcome.fail(error, status: ExitStatus.cannotCreate)
-                }
-            } catch {
-                outcome.fail(error)
-            }
-            return outcome
+            await Batch.convert(
+                input, decodeOptions: decodeOptions, encodeOptions: encodeOptions, context: context, output: output, folder: folder,
+                format: { chosenFormat ?? requestedFormat ?? ($0.format.isEncodable ? $0.format : .jpeg) }, image: { $0.image.applying(filters) })
         }
     }
 }

@@ -54,28 +54,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let (output, folder, decodeOptions, encodeOptions) = (output, outDir ?? ".", decoding.decodeOptions, encoding.encodeOptions)
         let (size, mode) = (size.intSize, mode.contentMode)
         try await Batch.runReporting(files, label: "thumbnail", json: json) { input in
-            var outcome = BatchOutcome(file: input)
-            do {
-                let file = try ImageDecoding.open(path: input, options: decodeOptions)
-                let path = output ?? Batch.outputPath(for: input, in: folder, format: format)
-                let bytes: [UInt8]
-                do {
-                    bytes = try await ImageEncoding.encode(
-                        file.image.thumbnail(size: size, mode: mode), as: format, options: encodeOptions, context: context)
-                } catch let error as CodecError where error.file == nil {
-                    throw error.inFile(input)
-                }
-                outcome.warnings = file.decodeWarnings.all
-                outcome.output = path
-                do {
-                    try AtomicFile.write(bytes, to: path)
-                } catch {
-                    outcome.fail(error, status: ExitStatus.cannotCreate)
-                }
-            } catch {
-                outcome.fail(error)
-            }
-            return outcome
+            await Batch.convert(
+                input, decodeOptions: decodeOptions, encodeOptions: encodeOptions, context: context, output: output, folder: folder,
+                format: { _ in format }, image: { $0.image.thumbnail(size: size, mode: mode) })
         }
     }
 }

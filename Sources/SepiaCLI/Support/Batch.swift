@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SepiaCodecs
+import SepiaImage
 
 /// Runs one job per input, a few at a time, so that one file's decode (libjpeg, libpng and libwebp decode on
 /// one thread) overlaps another's resize and encode and every core stays busy across files, not only within
@@ -99,6 +100,36 @@ extension Batch {
             Terminal.error("cannot create the output folder \(path): \(error.localizedDescription)")
             throw ExitCode(ExitStatus.cannotCreate)
         }
+    }
+
+    /// One file of a batch: decodes `input`, makes the image to write from it, encodes it in the format
+    /// chosen for it and writes it atomically to `output`, or to `folder` under the input's name.
+    static func convert(
+        _ input: String, decodeOptions: DecodeOptions, encodeOptions: EncodeOptions, context: RenderContext, output: String?,
+        folder: String, format: (any EncodedImage) -> ImageFormat, image: (any EncodedImage) -> Image
+    ) async -> BatchOutcome {
+        var outcome = BatchOutcome(file: input)
+        do {
+            let file = try ImageDecoding.open(path: input, options: decodeOptions)
+            let format = format(file)
+            let path = output ?? outputPath(for: input, in: folder, format: format)
+            let bytes: [UInt8]
+            do {
+                bytes = try await ImageEncoding.encode(image(file), as: format, options: encodeOptions, context: context)
+            } catch let error as CodecError where error.file == nil {
+                throw error.inFile(input)
+            }
+            outcome.warnings = file.decodeWarnings.all
+            outcome.output = path
+            do {
+                try AtomicFile.write(bytes, to: path)
+            } catch {
+                outcome.fail(error, status: ExitStatus.cannotCreate)
+            }
+        } catch {
+            outcome.fail(error)
+        }
+        return outcome
     }
 
     /// Where an input's output goes in `folder`: its name with the output format's extension.
