@@ -50,14 +50,7 @@ struct ApplyCommand: AsyncParsableCommand {
         if recipe != nil && (intensity != nil || !param.isEmpty) {
             throw ValidationError("--intensity and --param set one filter; a recipe carries its own parameters")
         }
-        switch (output, outDir) {
-        case (nil, nil): throw ValidationError("give an output: -o FILE for one image, or --out-dir DIR")
-        case (.some, .some): throw ValidationError("-o and --out-dir cannot be used together")
-        case (.some(let out), nil):
-            if files.count > 1 { throw ValidationError("-o takes one input; use --out-dir for several") }
-            _ = try encoding.format(for: out)
-        default: break
-        }
+        try Batch.validateOutputs(output: output, outDir: outDir, inputs: files.count, encoding: encoding)
         if let intensity, !(0...1).contains(intensity) { throw ValidationError("--intensity must be between 0 and 1") }
         _ = try makeFilters()
     }

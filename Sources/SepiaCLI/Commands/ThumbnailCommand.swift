@@ -37,14 +37,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one image file") }
-        switch (output, outDir) {
-        case (nil, nil): throw ValidationError("give an output: -o FILE for one image, or --out-dir DIR")
-        case (.some, .some): throw ValidationError("-o and --out-dir cannot be used together")
-        case (.some(let out), nil):
-            if files.count > 1 { throw ValidationError("-o takes one input; use --out-dir for several") }
-            _ = try encoding.format(for: out)
-        default: break
-        }
+        try Batch.validateOutputs(output: output, outDir: outDir, inputs: files.count, encoding: encoding)
     }
 
     func run() async throws {

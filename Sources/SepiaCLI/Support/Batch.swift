@@ -92,6 +92,18 @@ extension Batch {
         if worst != 0 { throw ExitCode(worst) }
     }
 
+    /// Checks a batch command's outputs: `-o FILE` for one input (with a format it can tell), or `--out-dir`.
+    static func validateOutputs(output: String?, outDir: String?, inputs: Int, encoding: EncodingOptions) throws {
+        switch (output, outDir) {
+        case (nil, nil): throw ValidationError("give an output: -o FILE for one image, or --out-dir DIR")
+        case (.some, .some): throw ValidationError("-o and --out-dir cannot be used together")
+        case (.some(let out), nil):
+            if inputs > 1 { throw ValidationError("-o takes one input; use --out-dir for several") }
+            _ = try encoding.format(for: out)
+        default: break
+        }
+    }
+
     /// Creates a batch command's output folder, or exits saying why not.
     static func createOutputFolder(_ path: String) throws {
         do {
