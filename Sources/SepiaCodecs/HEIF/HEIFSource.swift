@@ -14,6 +14,8 @@ public struct HEIFSource: EncodedImage {
     let bitDepth: Int
     let sourceColor: SourceColor
     let topLevelImages: Int
+    /// The smaller copy of the image the file stores for quick display, if it has one that can stand in for it.
+    let thumbnail: StoredThumbnail?
     /// The file's metadata.
     public let metadata: ImageMetadata
     /// Warnings reported while decoding.
@@ -53,60 +55,19 @@ public struct HEIFSource: EncodedImage {
             }
         }
         var metadata = ImageMetadata.assemble(exif: exif, xmp: xmp, photoshop: nil)
-        var color = SourceColor.sRGB
-        let profileType = heif_image_handle_get_color_profile_type(handle)
-        if profileType == heif_color_profile_type_prof || profileType == heif_color_profile_type_rICC {
-            let size = heif_image_handle_get_raw_color_profile_size(handle)
-            var icc = [UInt8](repeating: 0, count: size)
-            if size > 0, heif_image_handle_get_raw_color_profile(handle, &icc).code == heif_error_Ok,
-                let profile = ColorProfile(bytes: icc), profile.model == .rgb
-            {
-                metadata.colorProfile = profile.name
-                if let converted = profile.sourceColor() {
-                    color = converted
-                } else {
-                    metadata.warnings.append("the ICC profile (\(profile.name)) is not a matrix profile; sRGB is assumed")
-                }
-            } else {
-                metadata.warnings.append("the embedded ICC profile cannot be used; sRGB is assumed")
-            }
-        } else if profileType == heif_color_profile_type_nclx {
-            var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            let status = heif_image_handle_get_nclx_color_profile(handle, &nclx)
-            // libheif hands the profile over before it checks the values, and keeps it handed over when it then
-            // refuses one: free it whatever the status.
-            defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
-            if status.code != heif_error_Ok {
-                metadata.warnings.append("the colour description (nclx) is invalid; sRGB is assumed")
-            } else if let nclx {
-                let p = nclx.pointee
-                let primaries = Int(p.color_primaries.rawValue)
-                let transfer = Int(p.transfer_characteristics.rawValue)
-                if let curve = PrimariesConversion.curve(transferCharacteristic: transfer) {
-                    var matrix: Matrix3?
-                    if primaries != 1 && primaries != 2 && primaries != 0 {
-                        matrix = PrimariesConversion.matrixToSRGB(
-                            red: [Double(p.color_primary_red_x), Double(p.color_primary_red_y)],
-                            green: [Double(p.color_primary_green_x), Double(p.color_primary_green_y)],
-                            blue: [Double(p.color_primary_blue_x), Double(p.color_primary_blue_y)],
-                            white: [Double(p.color_primary_white_x), Double(p.color_primary_white_y)])
-                    }
-                    let name = Self.nclxName(primaries: primaries, transfer: transfer)
-                    color = SourceColor(name: name, curves: [curve, curve, curve], matrix: matrix)
-                    if name != "sRGB" { metadata.colorProfile = name }
-                } else {
-                    metadata.warnings.append("HDR transfer characteristic \(transfer) is shown without tone mapping")
-                }
-            }
-        }
+        let described = Self.color(of: handle)
+        if let name = described.profile { metadata.colorProfile = name }
+        metadata.warnings += described.warnings
+        let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        thumbnail = Self.thumbnail(of: handle, width: w, height: h, alpha: hasAlpha)
         self.file = file
         self.bytes = bytes
         self.format = format
         width = w
         height = h
-        alpha = heif_image_handle_has_alpha_channel(handle) != 0
+        alpha = hasAlpha
         bitDepth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
-        sourceColor = color
+        sourceColor = described.color
         topLevelImages = Int(heif_context_get_number_of_top_level_images(context.context))
         self.metadata = metadata
     }
@@ -125,8 +86,15 @@ public struct HEIFSource: EncodedImage {
     public var pixelSize: IntSize { IntSize(width: width, height: height) }
     /// Whether an alpha auxiliary image exists.
     public var hasAlpha: Bool { alpha }
-    /// Full size only.
-    public var decodeScales: [Int] { [1] }
+    /// Full size, and the stored thumbnail when the file has one.
+    public var decodeScales: [Int] { thumbnail == nil ? [1] : [1, StoredThumbnail.scale] }
+    /// The full image, or the stored thumbnail, which covers the whole image at its own size and may be used
+    /// down to that size (as the HEIF specification intends thumbnails to be, and libvips does).
+    public func reduction(scale: Int) -> DecodeReduction {
+        guard scale == StoredThumbnail.scale, let thumbnail else { return .decodeTime(pixelSize, scale: 1) }
+        let size = thumbnail.size
+        return DecodeReduction(size: size, span: SIMD2(Double(size.width), Double(size.height)), minimumResize: 1)
+    }
     /// Always upright: libheif applies the container's transforms; EXIF orientation is not applied again.
     public var orientation: Orientation { .up }
     /// The colour space converted from.
@@ -139,10 +107,91 @@ public struct HEIFSource: EncodedImage {
         return d
     }
 
-    /// A libheif decoder.
+    /// A libheif decoder of the primary image, or of its stored thumbnail at ``StoredThumbnail/scale``.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
-        HEIFFrameDecoder(source: self)
+        if scale == StoredThumbnail.scale, let thumbnail { return HEIFFrameDecoder(source: self, thumbnail: thumbnail) }
+        return HEIFFrameDecoder(source: self, thumbnail: nil)
     }
+
+    /// How the handle's pixels map to sRGB: its ICC profile, or its nclx colour description.
+    static func color(of handle: OpaquePointer) -> (color: SourceColor, profile: String?, warnings: [String]) {
+        var warnings: [String] = []
+        let profileType = heif_image_handle_get_color_profile_type(handle)
+        if profileType == heif_color_profile_type_prof || profileType == heif_color_profile_type_rICC {
+            let size = heif_image_handle_get_raw_color_profile_size(handle)
+            var icc = [UInt8](repeating: 0, count: size)
+            if size > 0, heif_image_handle_get_raw_color_profile(handle, &icc).code == heif_error_Ok,
+                let profile = ColorProfile(bytes: icc), profile.model == .rgb
+            {
+                if let converted = profile.sourceColor() { return (converted, profile.name, warnings) }
+                warnings.append("the ICC profile (\(profile.name)) is not a matrix profile; sRGB is assumed")
+                return (.sRGB, profile.name, warnings)
+            }
+            warnings.append("the embedded ICC profile cannot be used; sRGB is assumed")
+        } else if profileType == heif_color_profile_type_nclx {
+            var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+            let status = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+            // libheif hands the profile over before it checks the values, and keeps it handed over when it then
+            // refuses one: free it whatever the status.
+            defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+            if status.code != heif_error_Ok {
+                warnings.append("the colour description (nclx) is invalid; sRGB is assumed")
+            } else if let nclx {
+                let p = nclx.pointee
+                let primaries = Int(p.color_primaries.rawValue)
+                let transfer = Int(p.transfer_characteristics.rawValue)
+                if let curve = PrimariesConversion.curve(transferCharacteristic: transfer) {
+                    var matrix: Matrix3?
+                    if primaries != 1 && primaries != 2 && primaries != 0 {
+                        matrix = PrimariesConversion.matrixToSRGB(
+                            red: [Double(p.color_primary_red_x), Double(p.color_primary_red_y)],
+                            green: [Double(p.color_primary_green_x), Double(p.color_primary_green_y)],
+                            blue: [Double(p.color_primary_blue_x), Double(p.color_primary_blue_y)],
+                            white: [Double(p.color_primary_white_x), Double(p.color_primary_white_y)])
+                    }
+                    let name = Self.nclxName(primaries: primaries, transfer: transfer)
+                    return (SourceColor(name: name, curves: [curve, curve, curve], matrix: matrix), name == "sRGB" ? nil : name, warnings)
+                }
+                warnings.append("HDR transfer characteristic \(transfer) is shown without tone mapping")
+            }
+        }
+        return (.sRGB, nil, warnings)
+    }
+
+    /// The largest stored thumbnail that can stand in for the whole image: the same shape (within 2%, after
+    /// the container's transforms, which libheif applies to thumbnails too), the same alpha, 8 to 16 bits.
+    static func thumbnail(of handle: OpaquePointer, width: Int, height: Int, alpha: Bool) -> StoredThumbnail? {
+        let count = Int(heif_image_handle_get_number_of_thumbnails(handle))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: min(count, 16))
+        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
+        var best: StoredThumbnail?
+        for id in ids.prefix(listed) {
+            var thumb: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(handle, id, &thumb).code == heif_error_Ok, let thumb else { continue }
+            defer { heif_image_handle_release(thumb) }
+            let tw = Int(heif_image_handle_get_width(thumb))
+            let th = Int(heif_image_handle_get_height(thumb))
+            let depth = Int(heif_image_handle_get_luma_bits_per_pixel(thumb))
+            guard tw > 0, th > 0, tw < width, th < height, (8...16).contains(depth),
+                (heif_image_handle_has_alpha_channel(thumb) != 0) == alpha,
+                abs(Double(tw) / Double(th) - Double(width) / Double(height)) <= 0.02 * Double(width) / Double(height)
+            else { continue }
+            if let best, best.size.width >= tw { continue }
+            best = StoredThumbnail(id: id, size: IntSize(width: tw, height: th), bitDepth: depth, color: color(of: thumb).color)
+        }
+        return best
+    }
+}
+
+/// A thumbnail stored in a HEIF file beside the primary image.
+struct StoredThumbnail: Sendable {
+    /// The decode scale that stands for the thumbnail in ``HEIFSource/decodeScales``: a key, not a factor.
+    static let scale = 1 << 20
+    let id: heif_item_id
+    let size: IntSize
+    let bitDepth: Int
+    let color: SourceColor
 }
 
 /// A libheif context over a file's bytes (which it reads without copying).
@@ -186,18 +235,31 @@ final class HEIFContext {
 /// Decodes the primary image to interleaved 8-bit RGB(A).
 final class HEIFFrameDecoder: WholeFrameDecoder {
     private let source: HEIFSource
+    private let thumbnail: StoredThumbnail?
 
-    init(source: HEIFSource) {
+    init(source: HEIFSource, thumbnail: StoredThumbnail?) {
         self.source = source
-        super.init(size: source.pixelSize, format: source.alpha ? .rgba8 : .rgb8, color: source.sourceColor, file: source.file)
+        self.thumbnail = thumbnail
+        super.init(
+            size: thumbnail?.size ?? source.pixelSize, format: source.alpha ? .rgba8 : .rgb8,
+            color: thumbnail?.color ?? source.sourceColor, file: source.file)
     }
 
     override func decodeFrame(into base: UnsafeMutableRawPointer, bytesPerRow: Int) throws(CodecError) {
         let fmt = source.format
         let context = try HEIFContext(bytes: source.bytes, format: fmt, options: DecodeOptions(maximumPixels: Int.max))
-        let handle = try context.primaryImage()
-        defer { heif_image_handle_release(handle) }
-        let deep = source.bitDepth > 8
+        let primary = try context.primaryImage()
+        defer { heif_image_handle_release(primary) }
+        var handle = primary
+        if let thumbnail {
+            var thumb: OpaquePointer?
+            let err = heif_image_handle_get_thumbnail(primary, thumbnail.id, &thumb)
+            guard err.code == heif_error_Ok, let thumb else { throw HEIFContext.error(err, format: fmt, "cannot read the thumbnail") }
+            handle = thumb
+        }
+        defer { if handle != primary { heif_image_handle_release(handle) } }
+        let bitDepth = thumbnail?.bitDepth ?? source.bitDepth
+        let deep = bitDepth > 8
         let chroma: heif_chroma
         if deep {
             chroma = source.alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
@@ -219,7 +281,7 @@ final class HEIFFrameDecoder: WholeFrameDecoder {
         }
         let channels = format.bytesPerPixel
         if deep {
-            let maxValue = Float((1 << source.bitDepth) - 1)
+            let maxValue = Float((1 << bitDepth) - 1)
             for y in 0..<h {
                 let src = UnsafeRawPointer(plane + y * Int(stride))
                 let dst = (base + y * bytesPerRow).assumingMemoryBound(to: UInt8.self)

@@ -8,11 +8,48 @@ public protocol ImageSource: Sendable {
     var pixelSize: IntSize { get }
     /// Whether the image may have transparent pixels.
     var hasAlpha: Bool { get }
-    /// The reduction factors the codec can apply while decoding (JPEG's DCT scaling offers 1, 2, 4, 8).
-    /// A decoder created with factor `s` delivers `ceil(width / s)` × `ceil(height / s)` pixels.
+    /// The reductions the codec can apply while decoding (JPEG's DCT scaling offers 1, 2, 4, 8; a HEIF file
+    /// may hold a smaller copy of the image). ``reduction(scale:)`` says what each one delivers.
     var decodeScales: [Int] { get }
+    /// What a decoder created with `scale`, one of ``decodeScales``, delivers. By default the image reduced
+    /// while decoding: `ceil(width / s)` × `ceil(height / s)` pixels.
+    func reduction(scale: Int) -> DecodeReduction
     /// Creates a decoder for the image reduced by `scale`, one of ``decodeScales``.
     func makeDecoder(scale: Int) throws -> any RowDecoder
+}
+
+/// What a reduced decode of an ``ImageSource`` delivers, for the resize planner to choose the cheapest one
+/// that keeps the quality.
+public struct DecodeReduction: Sendable, Equatable {
+    /// The pixels the decoder delivers.
+    public var size: IntSize
+    /// The whole image measured in those pixels. A decode-time reduction rounds partial blocks up, so its
+    /// ``size`` may be a fraction of a pixel larger than the image it covers.
+    public var span: SIMD2<Double>
+    /// The least reduction still to be made by the resampler for the result to match a resize of the full
+    /// image: a decode-time reduction (a block average) leaves at least 2×, as libvips' thumbnailer does; a
+    /// stored thumbnail made by the camera may be used down to its own size (1×).
+    public var minimumResize: Double
+
+    /// Creates a description of a reduced decode.
+    public init(size: IntSize, span: SIMD2<Double>, minimumResize: Double) {
+        self.size = size
+        self.span = span
+        self.minimumResize = minimumResize
+    }
+
+    /// The image reduced by `scale` while decoding.
+    public static func decodeTime(_ full: IntSize, scale: Int) -> DecodeReduction {
+        DecodeReduction(
+            size: IntSize(width: (full.width + scale - 1) / scale, height: (full.height + scale - 1) / scale),
+            span: SIMD2(Double(full.width), Double(full.height)) / Double(scale),
+            minimumResize: scale == 1 ? 1 : 2)
+    }
+}
+
+extension ImageSource {
+    /// The image reduced by `scale` while decoding.
+    public func reduction(scale: Int) -> DecodeReduction { .decodeTime(pixelSize, scale: scale) }
 }
 
 /// Decodes an image's rows from top to bottom. Used by one thread at a time.

@@ -40,7 +40,7 @@ struct RecipeOptimizer {
         var span = SIMD2(Double(resample.input.extent.width), Double(resample.input.extent.height))
         if let source = resample.input as? SourceRecipe, source.scale == 1 {
             let scaled = scaledSource(source, for: target.size)
-            span /= Double(scaled.scale)
+            span = scaled.source.reduction(scale: scaled.scale).span
             input = scaled
         } else {
             input = optimize(resample.input)
@@ -58,11 +58,18 @@ struct RecipeOptimizer {
         return ResampleRecipe(input: input, extent: target, inputSpan: exact ? nil : span)
     }
 
-    /// The source decoded at the largest reduction that leaves the resampler at least a 2× reduction.
+    /// The source decoded at the smallest reduction that still leaves the resampler the reduction it needs to
+    /// keep the quality (2× after a decode-time reduction, 1× from a stored thumbnail).
     private mutating func scaledSource(_ source: SourceRecipe, for size: IntSize) -> SourceRecipe {
-        let full = source.source.pixelSize
-        let factor = min(Double(full.width) / Double(size.width), Double(full.height) / Double(size.height))
-        let scale = source.source.decodeScales.filter { $0 >= 1 && Double($0) <= factor / 2 }.max() ?? 1
+        var scale = 1
+        var pixels = source.source.pixelSize.width * source.source.pixelSize.height
+        for candidate in source.source.decodeScales where candidate != 1 {
+            let r = source.source.reduction(scale: candidate)
+            guard r.span.x >= r.minimumResize * Double(size.width), r.span.y >= r.minimumResize * Double(size.height)
+            else { continue }
+            let p = r.size.width * r.size.height
+            if p < pixels { (scale, pixels) = (candidate, p) }
+        }
         if scale == 1 { return source }
         let id = ObjectIdentifier(source)
         if let existing = scaledSources[id]?[scale] { return existing }

@@ -7,8 +7,8 @@ final class SourceRecipe: RecipeNode {
     init(source: any ImageSource, scale: Int = 1) {
         self.source = source
         self.scale = scale
-        let size = source.pixelSize
-        extent = IntRect(x: 0, y: 0, width: (size.width + scale - 1) / scale, height: (size.height + scale - 1) / scale)
+        let size = source.reduction(scale: scale).size
+        extent = IntRect(x: 0, y: 0, width: size.width, height: size.height)
     }
 
     var isOpaque: Bool { !source.hasAlpha }
