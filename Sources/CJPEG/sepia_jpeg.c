@@ -101,7 +101,151 @@ struct sepia_jpeg_decoder {
     sepia_progress_mgr progress;
     int created;
     int finished;
+    /* The stream actually decoded when only the DC scans of a progressive file are read; owned. */
+    unsigned char *dc_stream;
 };
+
+/* The end of the entropy-coded data that starts at `p`: the first marker that is not a stuffed 0xFF00 or a
+ * restart marker. Returns `end` when the data runs to the end of the buffer. */
+static const unsigned char *sepia_scan_end(const unsigned char *p, const unsigned char *end) {
+    while (p < end) {
+        const unsigned char *ff = memchr(p, 0xFF, (size_t)(end - p));
+        if (ff == NULL) {
+            return end;
+        }
+        const unsigned char *q = ff + 1;
+        while (q < end && *q == 0xFF) {
+            q++; /* fill bytes before a marker */
+        }
+        if (q >= end) {
+            return end;
+        }
+        if (*q == 0x00 || (*q >= 0xD0 && *q <= 0xD7)) {
+            p = q + 1;
+            continue;
+        }
+        return ff;
+    }
+    return end;
+}
+
+/*
+ * A copy of a progressive Huffman-coded JPEG without the AC scans a 1/8-scale decode does not read, or NULL
+ * when the stream is anything else or is not whole (then the caller decodes the original, with its
+ * warnings). At 1/8 scale libjpeg reduces each block of a full-resolution component (luma) with a 1x1
+ * inverse DCT, which reads only the DC coefficient, so that component's AC scans, most of the file, need
+ * not be Huffman-decoded at all. A subsampled component (the chroma of 4:2:0 files) is reduced by a 2x2 or
+ * larger DCT, which reads AC terms, so its scans are kept and the result is exactly the full decode's.
+ */
+static unsigned char *sepia_jpeg_dc_only_stream(const unsigned char *data, size_t size, size_t *out_size) {
+    const unsigned char *end = data + size;
+    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
+        return NULL;
+    }
+    unsigned char *out = (unsigned char *)malloc(size);
+    if (out == NULL) {
+        return NULL;
+    }
+    size_t n = 0;
+    memcpy(out, data, 2);
+    n = 2;
+    const unsigned char *p = data + 2;
+    int progressive = 0, dropped = 0, kept = 0;
+    int component_count = 0, max_h = 0, max_v = 0;
+    int component_id[4], component_full[4];
+    int component_h[4], component_v[4];
+    for (;;) {
+        if (p + 2 > end || p[0] != 0xFF) {
+            break;
+        }
+        while (p + 1 < end && p[1] == 0xFF) {
+            p++;
+        }
+        if (p + 2 > end) {
+            break;
+        }
+        unsigned char marker = p[1];
+        if (marker == 0xD9) {
+            if (!progressive || dropped == 0 || kept == 0) {
+                break;
+            }
+            out[n++] = 0xFF;
+            out[n++] = 0xD9;
+            *out_size = n;
+            return out;
+        }
+        if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7) || p + 4 > end) {
+            break;
+        }
+        size_t length = (size_t)p[2] << 8 | p[3];
+        if (length < 2 || p + 2 + length > end) {
+            break;
+        }
+        const unsigned char *segment_end = p + 2 + length;
+        if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
+            if (marker != 0xC2 || progressive || length < 8) {
+                break; /* baseline, lossless, hierarchical or arithmetic-coded: not this shortcut */
+            }
+            component_count = p[9];
+            if (component_count < 1 || component_count > 4 || length != 8 + 3 * (size_t)component_count) {
+                break;
+            }
+            for (int c = 0; c < component_count; c++) {
+                component_id[c] = p[10 + 3 * c];
+                component_h[c] = p[11 + 3 * c] >> 4;
+                component_v[c] = p[11 + 3 * c] & 15;
+                max_h = component_h[c] > max_h ? component_h[c] : max_h;
+                max_v = component_v[c] > max_v ? component_v[c] : max_v;
+            }
+            for (int c = 0; c < component_count; c++) {
+                component_full[c] = component_h[c] == max_h && component_v[c] == max_v;
+            }
+            progressive = 1;
+        }
+        if (marker == 0xDA) {
+            if (!progressive || length < 6) {
+                break;
+            }
+            size_t components = p[4];
+            if (length != 6 + 2 * components) {
+                break;
+            }
+            int ss = p[5 + 2 * components];
+            const unsigned char *scan_end = sepia_scan_end(segment_end, end);
+            if (scan_end >= end) {
+                break; /* the file ends inside a scan */
+            }
+            int needed = ss == 0;
+            if (!needed) {
+                /* An AC scan holds one component; it is needed unless that component is at full resolution. */
+                int known = 0;
+                for (int c = 0; c < component_count; c++) {
+                    if (components == 1 && component_id[c] == p[5]) {
+                        known = 1;
+                        needed = !component_full[c];
+                    }
+                }
+                if (!known) {
+                    break;
+                }
+            }
+            if (needed) {
+                memcpy(out + n, p, (size_t)(scan_end - p));
+                n += (size_t)(scan_end - p);
+                kept++;
+            } else {
+                dropped++;
+            }
+            p = scan_end;
+            continue;
+        }
+        memcpy(out + n, p, 2 + length);
+        n += 2 + length;
+        p = segment_end;
+    }
+    free(out);
+    return NULL;
+}
 
 /* Progressive files can declare thousands of scans, each a full pass over the coefficients. */
 static void sepia_progress_monitor(j_common_ptr cinfo) {
@@ -117,7 +261,7 @@ static void sepia_progress_monitor(j_common_ptr cinfo) {
     }
 }
 
-int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_denom, int strict,
+int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_denom, int strict, int dc_only,
                               unsigned long max_memory, int max_scans, sepia_jpeg_decoder **out,
                               sepia_jpeg_header *header, char *message, size_t message_size) {
     *out = NULL;
@@ -143,6 +287,14 @@ int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_
     decoder->progress.max_scans = max_scans > 0 ? max_scans : 1000;
     cinfo->progress = &decoder->progress.pub;
 
+    if (dc_only && scale_denom == 8 && !strict) {
+        size_t dc_size = 0;
+        decoder->dc_stream = sepia_jpeg_dc_only_stream(data, size, &dc_size);
+        if (decoder->dc_stream != NULL) {
+            data = decoder->dc_stream;
+            size = dc_size;
+        }
+    }
     jpeg_mem_src(cinfo, data, (unsigned long)size);
     jpeg_read_header(cinfo, TRUE);
 
@@ -161,6 +313,11 @@ int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)(scale_denom > 0 ? scale_denom : 1);
     cinfo->dct_method = JDCT_ISLOW;
+    if (decoder->dc_stream != NULL) {
+        /* Smoothing would estimate the skipped AC terms of the luma blocks' neighbours from their DC values,
+         * work whose result the 1x1 inverse DCT never reads. */
+        cinfo->do_block_smoothing = FALSE;
+    }
     jpeg_start_decompress(cinfo);
 
     header->image_width = (int)cinfo->image_width;
@@ -224,6 +381,7 @@ void sepia_jpeg_decoder_destroy(sepia_jpeg_decoder *decoder) {
     if (decoder->created) {
         jpeg_destroy_decompress(&decoder->cinfo);
     }
+    free(decoder->dc_stream);
     free(decoder);
 }
 

@@ -12,12 +12,18 @@ public struct DecodeOptions: Sendable, Hashable {
     /// When true, data the decoder would have to repair (a truncated JPEG padded with grey, corrupt entropy
     /// data) is an error. Uploads use strict mode; by default damage is tolerated and reported as warnings.
     public var strict: Bool
+    /// When true (the default), a progressive JPEG decoded at 1/8 scale reads only its DC scans: the AC scans,
+    /// most of the file, are skipped by their markers instead of Huffman-decoded. Luma is then exact; the
+    /// chroma of subsampled files loses detail within 2x2 output pixels (libjpeg's block smoothing estimates
+    /// it). Strict mode always decodes every scan, so damage anywhere is found.
+    public var progressiveDCShortcut: Bool
 
     /// Creates options; the defaults are the limits above, lenient.
     public init(
         maximumPixels: Int = 100_000_000, maximumDimension: Int = 65_535, maximumFileBytes: Int = 256 << 20,
-        maximumProgressiveScans: Int = 500, strict: Bool = false
+        maximumProgressiveScans: Int = 500, strict: Bool = false, progressiveDCShortcut: Bool = true
     ) {
+        self.progressiveDCShortcut = progressiveDCShortcut
         self.maximumPixels = maximumPixels
         self.maximumDimension = maximumDimension
         self.maximumFileBytes = maximumFileBytes

@@ -48,9 +48,10 @@ typedef struct sepia_jpeg_encoder sepia_jpeg_encoder;
 /*
  * Reads the header, selects DCT scaling 1/scale_denom (1, 2, 4 or 8) and starts decompression.
  * `max_memory` bounds libjpeg's own allocations (progressive coefficient buffers). When `strict` is
- * non-zero, warnings that mean corrupt or missing entropy-coded data become errors.
+ * non-zero, warnings that mean corrupt or missing entropy-coded data become errors. When `dc_only` is
+ * non-zero, a whole, lenient, progressive Huffman-coded file decoded at 1/8 scale reads only its DC scans.
  */
-int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_denom, int strict,
+int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_denom, int strict, int dc_only,
                               unsigned long max_memory, int max_scans, sepia_jpeg_decoder **out,
                               sepia_jpeg_header *header, char *message, size_t message_size);
 
