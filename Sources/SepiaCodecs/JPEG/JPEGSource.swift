@@ -131,11 +131,11 @@ final class JPEGRowDecoder: RowDecoder {
         var header = sepia_jpeg_header()
         var message = [CChar](repeating: 0, count: 256)
         var handle: OpaquePointer?
+        let options = source.options
         let status = sepia_jpeg_decoder_create(
             source.bytes.base.assumingMemoryBound(to: UInt8.self), source.bytes.count, Int32(scale),
-            source.options.strict ? 1 : 0, source.options.progressiveDCShortcut ? 1 : 0, 0, Int32(source.options.maximumProgressiveScans), &handle,
-            &header,
-            &message, message.count)
+            options.strict ? 1 : 0, options.progressiveDCShortcut ? 1 : 0, 0, Int32(options.maximumProgressiveScans),
+            &handle, &header, &message, message.count)
         guard status == SEPIA_JPEG_OK, let handle else {
             throw Self.error(status, message)
         }
