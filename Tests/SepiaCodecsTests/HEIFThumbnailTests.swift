@@ -27,7 +27,7 @@ struct HEIFThumbnailTests {
         ])
     func usesStoredThumbnail(name: String, size: IntSize, tolerance: Double) async throws {
         let file = try ImageDecoding.open(path: Corpus.path(name))
-        #expect(file.decodeScales.count == 2, "\(name) has a stored thumbnail")
+        #expect(file.decodeScales.contains { $0 > 8 }, "\(name) has a stored thumbnail")
         let small = try await context.renderBitmap(file.image.thumbnail(size: size))
         #expect(small.size == size)
         let reference = try await fromFullDecode(file, size: size)
@@ -44,14 +44,17 @@ struct HEIFThumbnailTests {
         let size = IntSize(width: 600, height: 800)
         let resized = try await context.renderBitmap(file.image.thumbnail(size: size))
         let reference = try await fromFullDecode(file, size: size)
-        #expect(resized == reference)
+        // The decode may be reduced (planes averaged 2x2), which changes the result by rounding only; the
+        // 384x512 thumbnail enlarged would differ by several levels.
+        let difference = Corpus.meanDifference(resized, reference)
+        #expect(difference < 1.0, "mean difference \(difference) from the full decode")
     }
 
-    @Test("files without a usable stored thumbnail offer only the full decode")
+    @Test("files without a usable stored thumbnail offer only decode-time reductions")
     func withoutThumbnail() throws {
         for name in ["heic-avif/rot1mir0.avif", "heic-avif/with-alpha-512x512.heic", "heic-avif/rainbow-451x461.heic"] {
             let file = try ImageDecoding.open(path: Corpus.path(name))
-            #expect(file.decodeScales == [1], "\(name)")
+            #expect(file.decodeScales.allSatisfy { $0 <= 8 }, "\(name)")
         }
     }
 }

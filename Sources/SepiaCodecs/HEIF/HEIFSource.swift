@@ -86,12 +86,17 @@ public struct HEIFSource: EncodedImage {
     public var pixelSize: IntSize { IntSize(width: width, height: height) }
     /// Whether an alpha auxiliary image exists.
     public var hasAlpha: Bool { alpha }
-    /// Full size, and the stored thumbnail when the file has one.
-    public var decodeScales: [Int] { thumbnail == nil ? [1] : [1, StoredThumbnail.scale] }
-    /// The full image, or the stored thumbnail, which covers the whole image at its own size and may be used
-    /// down to that size (as the HEIF specification intends thumbnails to be, and libvips does).
+    /// Full size; 1/2, 1/4 and 1/8 for 8-bit images without alpha (their planes are averaged before the colour
+    /// conversion); and the stored thumbnail when the file has one.
+    public var decodeScales: [Int] {
+        (reducesPlanes ? [1, 2, 4, 8] : [1]) + (thumbnail == nil ? [] : [StoredThumbnail.scale])
+    }
+    /// Whether the image is decoded through its own planes (``HEIFPlanarDecoder``), which can be reduced.
+    var reducesPlanes: Bool { !alpha && bitDepth == 8 }
+    /// The image reduced while decoding, or the stored thumbnail, which covers the whole image at its own size
+    /// and may be used down to that size (as the HEIF specification intends thumbnails to be, and libvips does).
     public func reduction(scale: Int) -> DecodeReduction {
-        guard scale == StoredThumbnail.scale, let thumbnail else { return .decodeTime(pixelSize, scale: 1) }
+        guard scale == StoredThumbnail.scale, let thumbnail else { return .decodeTime(pixelSize, scale: scale) }
         let size = thumbnail.size
         return DecodeReduction(size: size, span: SIMD2(Double(size.width), Double(size.height)), minimumResize: 1)
     }
@@ -107,9 +112,10 @@ public struct HEIFSource: EncodedImage {
         return d
     }
 
-    /// A libheif decoder of the primary image, or of its stored thumbnail at ``StoredThumbnail/scale``.
+    /// A decoder of the primary image at `scale`, or of its stored thumbnail at ``StoredThumbnail/scale``.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
         if scale == StoredThumbnail.scale, let thumbnail { return HEIFFrameDecoder(source: self, thumbnail: thumbnail) }
+        if reducesPlanes { return HEIFPlanarDecoder(source: self, scale: scale) }
         return HEIFFrameDecoder(source: self, thumbnail: nil)
     }
 
