@@ -64,12 +64,11 @@ struct ApplyCommand: AsyncParsableCommand {
     func run() async throws {
         let filters = try makeFilters()
         if let outDir { try Batch.createOutputFolder(outDir) }
-        let context = RenderContext(options: rendering.renderOptions)
         let label = recipe.map { ($0 as NSString).lastPathComponent } ?? filters.first.map { type(of: $0).descriptor.coreImageName } ?? "apply"
         let (output, folder, decodeOptions, encodeOptions) = (output, outDir ?? ".", decoding.decodeOptions, encoding.encodeOptions)
         let chosenFormat = try output.map { try encoding.format(for: $0) }
         let requestedFormat = encoding.format?.imageFormat
-        try await Batch.runReporting(files, label: label, json: json) { input in
+        try await Batch.runReporting(files, label: label, json: json, rendering: rendering.renderOptions) { input, context in
             await Batch.convert(
                 input, decodeOptions: decodeOptions, encodeOptions: encodeOptions, context: context, output: output, folder: folder,
                 format: { chosenFormat ?? requestedFormat ?? ($0.format.isEncodable ? $0.format : .jpeg) }, image: { $0.image.applying(filters) })

@@ -42,11 +42,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let outDir { try Batch.createOutputFolder(outDir) }
-        let context = RenderContext(options: rendering.renderOptions)
         let format = try output.map { try encoding.format(for: $0) } ?? encoding.format?.imageFormat ?? .jpeg
         let (output, folder, decodeOptions, encodeOptions) = (output, outDir ?? ".", decoding.decodeOptions, encoding.encodeOptions)
         let (size, mode) = (size.intSize, mode.contentMode)
-        try await Batch.runReporting(files, label: "thumbnail", json: json) { input in
+        try await Batch.runReporting(files, label: "thumbnail", json: json, rendering: rendering.renderOptions) { input, context in
             await Batch.convert(
                 input, decodeOptions: decodeOptions, encodeOptions: encodeOptions, context: context, output: output, folder: folder,
                 format: { _ in format }, image: { $0.image.thumbnail(size: size, mode: mode) })

@@ -3,32 +3,47 @@ import Foundation
 import SepiaCodecs
 import SepiaImage
 
-/// Runs one job per input, a few at a time, so that one file's decode (libjpeg, libpng and libwebp decode on
-/// one thread) overlaps another's resize and encode and every core stays busy across files, not only within
-/// one. At most `concurrency` files are in memory at once; results come back in input order.
+/// Runs one job per input, a few at a time, so that every core stays busy across files, not only within one.
+/// At most `concurrency` files are in memory at once; results come back in input order.
+///
+/// Each file in flight has a lane: a render context with its share of the threads. libpng, libwebp and
+/// libheif decode a whole frame on one thread, and the tiles of that file wait for it; threads shared by all
+/// files would queue on the first file's decode, while a lane each keeps one decode per core going.
 enum Batch {
     /// How many files the batch commands work on at once: one per core, at least two so that reading one
     /// file overlaps writing another.
     static var defaultConcurrency: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// Runs `job` on every input, calling `completed` (on the caller's task, one at a time) as each finishes,
-    /// and returns the results in input order.
+    /// The lanes for `inputs` files: one context with every thread for a single file, else `concurrency`
+    /// contexts sharing the threads.
+    static func lanes(inputs: Int, options: RenderOptions, concurrency: Int = defaultConcurrency) -> [RenderContext] {
+        let count = min(max(1, inputs), concurrency)
+        guard count > 1 else { return [RenderContext(options: options)] }
+        var share = options
+        share.threadCount = max(1, options.threadCount / count)
+        return (0..<count).map { _ in RenderContext(options: share) }
+    }
+
+    /// Runs `job` on every input with a free lane, calling `completed` (on the caller's task, one at a time)
+    /// as each finishes, and returns the results in input order.
     static func run<Result: Sendable>(
-        _ inputs: [String], concurrency: Int = defaultConcurrency, job: @escaping @Sendable (String) async -> Result,
+        _ inputs: [String], lanes: [RenderContext], job: @escaping @Sendable (String, RenderContext) async -> Result,
         completed: (String, Result) -> Void
     ) async -> [Result] {
         var results = [Result?](repeating: nil, count: inputs.count)
-        await withTaskGroup(of: (Int, Result).self) { group in
+        await withTaskGroup(of: (Int, Int, Result).self) { group in
             var next = 0
+            var free = Array(lanes.indices.reversed())
             func start() {
-                let index = next
-                let input = inputs[index]
-                group.addTask { (index, await job(input)) }
+                let (index, lane) = (next, free.removeLast())
+                let (input, context) = (inputs[index], lanes[lane])
+                group.addTask { (index, lane, await job(input, context)) }
                 next += 1
             }
-            while next < min(concurrency, inputs.count) { start() }
-            while let (index, result) = await group.next() {
+            while next < inputs.count && !free.isEmpty { start() }
+            while let (index, lane, result) = await group.next() {
                 results[index] = result
+                free.append(lane)
                 completed(inputs[index], result)
                 if next < inputs.count { start() }
             }
@@ -67,10 +82,12 @@ extension Batch {
     /// Runs a batch command's jobs with a progress bar, prints each failure and warning as it happens, then the
     /// `--json` summary or a count; throws the worst exit status.
     static func runReporting(
-        _ inputs: [String], label: String, json: Bool, job: @escaping @Sendable (String) async -> BatchOutcome
+        _ inputs: [String], label: String, json: Bool, rendering: RenderOptions,
+        job: @escaping @Sendable (String, RenderContext) async -> BatchOutcome
     ) async throws {
         let progress = ProgressBar(total: inputs.count, label: label, enabled: Terminal.isInteractive && !json)
-        let outcomes = await run(inputs, job: job) { input, outcome in
+        let lanes = lanes(inputs: inputs.count, options: rendering)
+        let outcomes = await run(inputs, lanes: lanes, job: job) { input, outcome in
             progress.advance(input)
             guard !json else { return }
             if let error = outcome.error {

@@ -1,7 +1,12 @@
 import Foundation
 
 /// Dedicated worker threads (never the Swift concurrency pool or an event loop) that render jobs' tiles.
-/// Jobs are served first come, first served; all workers cooperate on the oldest job that has tiles left.
+///
+/// Jobs are served in order of arrival, spread over the workers: with one job queued every worker cooperates on
+/// it; with several, worker `i` takes job `i` (modulo their number) and joins an older one when its own has no
+/// tiles left. Spreading matters because a job's tiles often wait on one decode (libpng, libwebp and libheif
+/// decode a whole frame on one thread): workers all queued on the oldest job would wait in turn on that
+/// decode, while spread over the jobs each decodes its own file.
 ///
 /// Sendable: mutable state is guarded by `condition`.
 final class RenderThreadPool: @unchecked Sendable {
@@ -21,7 +26,7 @@ final class RenderThreadPool: @unchecked Sendable {
         if !started {
             started = true
             for index in 0..<threadCount {
-                let thread = Thread { [self] in self.workerLoop() }
+                let thread = Thread { [self] in self.workerLoop(index) }
                 thread.name = "sepia.render.\(index)"
                 thread.start()
             }
@@ -39,7 +44,7 @@ final class RenderThreadPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func workerLoop() {
+    private func workerLoop(_ index: Int) {
         while true {
             condition.lock()
             while queue.isEmpty && !stopping {
@@ -49,7 +54,7 @@ final class RenderThreadPool: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let job = queue[0]
+            let job = queue[index % queue.count]
             condition.unlock()
 
             job.work()
