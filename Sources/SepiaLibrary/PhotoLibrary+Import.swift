@@ -1,6 +1,6 @@
 public import Foundation
 import SepiaCodecs
-import SepiaImage
+public import SepiaImage
 
 extension PhotoLibrary {
     /// Prepares the image file at `path` to join the library: reads it (within the limits), checks it
@@ -16,8 +16,10 @@ extension PhotoLibrary {
     ///     written to a temporary file passes the name it was uploaded with.
     ///   - fileDate: The date used when the photo has no capture date; by default the file's modification
     ///     time.
+    ///   - context: The context that renders the renditions; by default the library's ``renderContext``. An
+    ///     importer preparing several files at once gives each its own (``AssetImporter`` does).
     public func prepareAsset(
-        fileAt path: String, filename: String? = nil, fileDate: Date? = nil
+        fileAt path: String, filename: String? = nil, fileDate: Date? = nil, renderingWith context: RenderContext? = nil
     ) async throws(LibraryError)
         -> PreparedAsset
     {
@@ -32,7 +34,7 @@ extension PhotoLibrary {
         let modified = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : Date()
         return try await prepare(
             bytes, filename: Self.safeFilename(filename ?? (path as NSString).lastPathComponent), fileDate: fileDate ?? modified,
-            origin: .file(path), displayName: filename ?? path)
+            origin: .file(path), displayName: filename ?? path, context: context)
     }
 
     /// A new path in the library's folder for files being written (`tmp/`, on the same file system as the
@@ -50,8 +52,9 @@ extension PhotoLibrary {
 
     func prepare(
         _ bytes: EncodedBytes, filename: String, fileDate: Date, origin: PreparedAsset.Origin, displayName: String,
-        id: String = ChangeRequests.newIdentifier()
+        id: String = ChangeRequests.newIdentifier(), context: RenderContext? = nil
     ) async throws(LibraryError) -> PreparedAsset {
+        let renditions = context.map { RenditionRenderer(context: $0, quality: renderer.quality) } ?? renderer
         let file: any EncodedImage
         do {
             file = try ImageDecoding.open(bytes, options: configuration.decodeOptions)
@@ -66,7 +69,7 @@ extension PhotoLibrary {
         }
         // Rendering the preview decodes the whole image: damaged data fails here, before anything is stored.
         do {
-            try await renderer.storeStandardRenditions(of: file.image, assetID: id, version: "original", in: imageStore)
+            try await renditions.storeStandardRenditions(of: file.image, assetID: id, version: "original", in: imageStore)
         } catch {
             imageStore.removeImages(forAsset: id)
             if let codec = error as? CodecError { throw LibraryError.unreadable(codec, file: displayName) }

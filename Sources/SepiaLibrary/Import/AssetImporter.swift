@@ -1,11 +1,16 @@
 public import Foundation
 import SepiaCodecs
+import SepiaImage
 
 /// Imports files and folders into a library: finds the images (recursively, skipping hidden files), prepares
 /// several at once, and commits them in batches, so a large import uses every core and a killed import loses
 /// at most the batch in flight. Duplicates (same SHA-256) are reported, not added; files that are not
 /// decodable images are skipped with the reason; a file imported before from the same path, unchanged since
 /// (size, modification time and inode), is not read again.
+///
+/// Each file in flight is rendered on a lane of its own, a render context with its share of the library's
+/// threads: PNG, WebP and HEIF decode a whole frame on one thread, and files sharing the threads would queue
+/// on one another's decodes.
 public final class AssetImporter: Sendable {
     /// The library imported into.
     public let library: PhotoLibrary
@@ -115,16 +120,19 @@ public final class AssetImporter: Sendable {
             for result in outcome.results { report(result) }
         }
 
-        await withTaskGroup(of: Prepared.self) { group in
+        let lanes = Self.lanes(count: min(concurrency, max(1, files.count)), sharing: library.renderContext)
+        await withTaskGroup(of: (Prepared, Int).self) { group in
             var next = 0
+            var free = Array(lanes.indices.reversed())
             func launch() {
-                guard next < files.count else { return }
-                let path = files[next]
+                guard next < files.count, let lane = free.popLast() else { return }
+                let (path, context) = (files[next], lanes[lane])
                 next += 1
-                group.addTask { await self.prepare(path) }
+                group.addTask { (await self.prepare(path, context: context), lane) }
             }
             for _ in 0..<concurrency { launch() }
-            while let prepared = await group.next() {
+            while let (prepared, lane) = await group.next() {
+                free.append(lane)
                 launch()
                 switch prepared {
                 case .ready(let asset, let source):
@@ -145,8 +153,16 @@ public final class AssetImporter: Sendable {
         return summary
     }
 
+    /// `count` render contexts sharing the threads of `shared` (or `shared` itself for one).
+    static func lanes(count: Int, sharing shared: RenderContext) -> [RenderContext] {
+        guard count > 1 else { return [shared] }
+        var options = shared.options
+        options.threadCount = max(1, options.threadCount / count)
+        return (0..<count).map { _ in RenderContext(options: options) }
+    }
+
     /// Prepares one file.
-    private func prepare(_ path: String) async -> Prepared {
+    private func prepare(_ path: String, context: RenderContext) async -> Prepared {
         var info = stat()
         guard stat(path, &info) == 0 else {
             return .done(ImportItemResult(path: path, status: .failed, reason: String(cString: strerror(errno))))
@@ -165,7 +181,7 @@ public final class AssetImporter: Sendable {
             return .done(ImportItemResult(path: path, status: .skipped, reason: reason))
         }
         do {
-            let prepared = try await library.prepareAsset(fileAt: path)
+            let prepared = try await library.prepareAsset(fileAt: path, renderingWith: context)
             var recorded = source
             recorded.contentHash = prepared.asset.contentHash
             return .ready(prepared, recorded)
