@@ -7,6 +7,10 @@ every tool alike; the table gives the median wall time, the median CPU time, the
 sepia's ratio to each peer.
 
     scripts/bench-peers PHOTOS_DIR [--runs N] [--only OP,OP] [--markdown FILE]
+    scripts/bench-peers --targets SET_DIR [--runs N] [--markdown FILE]
+
+--targets measures the engine targets (HEIC, AVIF, progressive JPEG, blur, a 100-photo mixed batch and an
+import of it) on the set scripts/bench/bench_set.py builds, against libvips, and says which targets hold.
 """
 import argparse
 import os
@@ -87,6 +91,45 @@ def import_operation(folder, out):
     ]
 
 
+def target_operations(folder, out):
+    """(label, target wall ratio, target CPU ratio, target RSS ratio, runs, [sepia command, libvips command])."""
+    f = lambda name: os.path.join(folder, name)
+    j = lambda name: os.path.join(out, name)
+    mixed = sorted(os.path.join(folder, "mixed", n) for n in os.listdir(os.path.join(folder, "mixed")))
+    thumbs = lambda size, image, tag: [
+        ("sepia", [SEPIA, "thumbnail", f(image), "--size", str(size), "-o", j("s-%s.jpg" % tag)]),
+        ("vipsthumbnail", ["vipsthumbnail", "-s", str(size), f(image), "-o", j("v-%s.jpg" % tag) + "[Q=85,strip]"]),
+    ]
+    for d in ("s-mixed", "v-mixed"):
+        os.makedirs(j(d), exist_ok=True)
+    library = j("library")
+    vips_import = " && ".join(
+        "vipsthumbnail -s %d %s -o '%s'" % (size, " ".join("'%s'" % p for p in mixed), j("v-mixed/%%s-%d.jpg[Q=82,strip]" % size))
+        for size in (1440, 256))
+    return [
+        ("100 mixed photos to 256 px, one process each side", 0.6, 0.8, None, 3, [
+            ("sepia", [SEPIA, "thumbnail", *mixed, "--size", "256", "--out-dir", j("s-mixed")]),
+            ("vipsthumbnail", ["vipsthumbnail", "-s", "256", *mixed, "-o", j("v-mixed/%s.jpg") + "[Q=85,strip]"]),
+        ]),
+        ("12 MP iPhone HEIC to 256 px, embedded thumbnail", 0.3, None, None, None, thumbs(256, "iphone-12mp.heic", "ih")),
+        ("12 MP HEIC to 256 px without one (grid of 512 px tiles, Display P3, irot)", 0.6, None, None, None,
+         thumbs(256, "iphone-12mp-nothumb.heic", "nt")),
+        ("12 MP iPhone HEIC to 1440 px", 0.7, None, None, None, thumbs(1440, "iphone-12mp.heic", "i1440")),
+        ("24 MP progressive JPEG to 256 px", 0.6, None, None, None, thumbs(256, "spices-24mp-progressive.jpg", "pj")),
+        ("24 MP AVIF to 256 px", 0.8, None, 1.0, None, thumbs(256, "spices-24mp.avif", "av")),
+        ("CIGaussianBlur σ 10, 24 MP progressive JPEG", 0.6, None, 1.0, None, [
+            ("sepia", [SEPIA, "apply", "CIGaussianBlur", "--param", "inputRadius=10", f("spices-24mp-progressive.jpg"),
+                       "-o", j("s-blur.jpg")]),
+            ("vips gaussblur", ["vips", "gaussblur", f("spices-24mp-progressive.jpg"), j("v-blur.jpg") + "[Q=85,strip]", "10"]),
+        ]),
+        ("sepia import of the 100 mixed photos (1440 and 256 px)", 0.6, None, None, 3, [
+            ("sepia import", ["sh", "-c", "rm -rf '%s' && '%s' import '%s' --library '%s' >/dev/null" % (
+                library, SEPIA, os.path.join(folder, "mixed"), library)]),
+            ("vipsthumbnail 1440 + 256", ["sh", "-c", vips_import]),
+        ]),
+    ]
+
+
 def write_recipe(out):
     with open(os.path.join(out, "three.json"), "w") as f:
         f.write('{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": ['
@@ -116,7 +159,9 @@ def run_one(argv):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("photos", help="folder with the benchmark photos (spices-24mp.jpg, bus-12mp.jpg)")
+    parser.add_argument("photos", help="folder with the benchmark photos (spices-24mp.jpg, bus-12mp.jpg), or with "
+                        "--targets the folder scripts/bench/bench_set.py made")
+    parser.add_argument("--targets", action="store_true", help="measure the engine targets on a bench set")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--only", default="")
     parser.add_argument("--images", default="spices-24mp.jpg")
@@ -134,12 +179,13 @@ def main():
     emit("|---|---|---|---|---|---|---|---|")
     out = tempfile.mkdtemp(prefix="sepia-bench-")
     write_recipe(out)
-    def compare(label, name, commands):
-        """Runs the commands in turn, round after round; emits one row per tool with ratios to the first."""
+    def compare(label, name, commands, runs=None):
+        """Runs the commands in turn, round after round; emits one row per tool with ratios to the first, and
+        returns the medians (wall, CPU, RSS) by tool."""
         samples = {tool: [] for tool, _ in commands}
         for tool, argv in commands:  # warm-up: file cache and binaries
             run_one(argv)
-        for _ in range(args.runs):
+        for _ in range(runs or args.runs):
             for tool, argv in commands:
                 samples[tool].append(run_one(argv))
         medians = {tool: tuple(statistics.median(x[i] for x in v) for i in range(3)) for tool, v in samples.items()}
@@ -149,6 +195,28 @@ def main():
             ratio = "" if tool == first else "%.2f" % (medians[first][0] / wall)
             rss_ratio = "" if tool == first else "%.2f" % (medians[first][2] / rss)
             emit("| %s | %s | %s | %.3f | %.3f | %.0f | %s | %s |" % (label(wall), name, tool, wall, cpu, rss, ratio, rss_ratio))
+        return medians
+
+    if args.targets:
+        try:
+            verdicts = []
+            for label, wall_t, cpu_t, rss_t, runs, commands in target_operations(os.path.abspath(args.photos), out):
+                medians = compare(lambda wall: label, "target", commands, runs)
+                (s_wall, s_cpu, s_rss), (p_wall, p_cpu, p_rss) = medians[commands[0][0]], medians[commands[1][0]]
+                checks = [("wall", s_wall / p_wall, wall_t), ("CPU", s_cpu / p_cpu, cpu_t), ("memory", s_rss / p_rss, rss_t)]
+                verdicts.append((label, commands[1][0], [(k, r, t) for k, r, t in checks if t is not None]))
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+        emit()
+        emit("| target | against | sepia ÷ peer | target | holds |")
+        emit("|---|---|---|---|---|")
+        for label, peer, checks in verdicts:
+            for kind, ratio, target in checks:
+                emit("| %s | %s | %s %.2f× | ≤ %.1f× | %s |" % (label, peer, kind, ratio, target, "yes" if ratio <= target else "**no**"))
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write("\n".join(lines) + "\n")
+        return
 
     try:
         for image in args.images.split(","):
