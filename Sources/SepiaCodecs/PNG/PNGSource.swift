@@ -74,9 +74,9 @@ public struct PNGSource: EncodedImage {
         return d
     }
 
-    /// A whole-frame libpng decoder.
+    /// A row-streaming decoder for plain 8-bit PNGs (``PNGRowDecoder``), otherwise a whole-frame libpng decoder.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
-        PNGFrameDecoder(source: self)
+        PNGRowDecoder.handles(header) ? PNGRowDecoder(source: self) : PNGFrameDecoder(source: self)
     }
 }
 
