@@ -396,10 +396,24 @@ class Browser:
         return self.wait_visible(css).text
 
     def click(self, css: str, timeout: float | None = None):
-        el = self.wait_visible(css, timeout)
-        self.wait(lambda: el.is_enabled(), f"{css} to be enabled", timeout)
-        self.js("arguments[0].scrollIntoView({block: 'nearest', inline: 'nearest'})", el)
-        el.click()
+        # The app may re-render the element between finding it and clicking it (a list refreshed by a change
+        # that just landed); a person would click the new one, so find it again. A stale element is refused
+        # before any click is sent, so a retry never clicks twice.
+        for attempt in range(3):
+            def enabled():
+                for e in self.find_all(css):
+                    if e.is_displayed():
+                        return e if e.is_enabled() else None
+                return None
+            self.wait_visible(css, timeout)
+            el = self.wait(enabled, f"{css} to be enabled", timeout)
+            try:
+                self.js("arguments[0].scrollIntoView({block: 'nearest', inline: 'nearest'})", el)
+                el.click()
+                return el
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
         return el
 
     def hover(self, css: str):
