@@ -19,6 +19,14 @@ import Testing
         #expect(SRGB.toLinear(0.04) == Float(0.04) / 12.92)
     }
 
+    @Test("the encode table, filled step by step, holds the rounded code of every one of its 65 536 entries")
+    func encodeTable() {
+        let table = SRGB.encodeTable
+        #expect(table.count == SRGB.encodeTableSize)
+        let mismatches = (0..<SRGB.encodeTableSize).filter { Int(table[$0]) != SRGB.encodedCode($0) }
+        #expect(mismatches.isEmpty, "first mismatches at \(mismatches.prefix(5))")
+    }
+
     @Test("composed matrices equal applying them one after the other")
     func composition() {
         let a = ColorMatrix(
