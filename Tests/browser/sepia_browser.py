@@ -444,7 +444,8 @@ class Browser:
                 print(f"  [{self.label}] {time.monotonic() - start:.1f} s waiting for {what}")
 
     def wait_css(self, css: str, timeout: float | None = None):
-        return self.wait(lambda: self.find_all(css)[0] if self.find_all(css) else None, f"{css} to exist", timeout)
+        # One lookup per poll: the element may go between two (the grid re-rendering as a change lands).
+        return self.wait(lambda: next(iter(self.find_all(css)), None), f"{css} to exist", timeout)
 
     def wait_visible(self, css: str, timeout: float | None = None):
         def f():
