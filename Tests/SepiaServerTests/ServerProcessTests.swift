@@ -115,7 +115,12 @@ struct ServerProcessTests {
             let pid = server.process.processIdentifier
             let answer = try http.request(
                 "POST", "/api/v1/assets?filename=slow.jpg", headers: ["Authorization": "Bearer " + token], body: photo, chunks: 8, pause: 0.25,
-                afterFirstChunk: { kill(pid, SIGTERM) })
+                afterFirstChunk: {
+                    // Once the server has read the request's head: until then the connection is idle to it, and
+                    // a graceful shutdown rightly closes idle connections.
+                    Thread.sleep(forTimeInterval: 0.3)
+                    kill(pid, SIGTERM)
+                })
             // …SIGTERM, sent once it started, lets it finish…
             #expect(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
             // …and the server then exits cleanly, having ended the change stream.
