@@ -30,22 +30,51 @@ enum BlurKernel {
                 }
                 sums[k] = sum
             }
-            var i = x
-            while i < blockEnd {
-                for k in 0..<rows {
-                    let line = s0 + k * srcStride
-                    let sum = sums[k]
-                    d0[k * dstStride + i] = (sum + (line[i - r - 1] + line[i + r + 1]) * alpha) * norm
-                    sums[k] = sum + (line[i + r + 1] - line[i - r])
+            // Four lines at a time with their sums in registers: four independent dependency chains.
+            var k = 0
+            while k + 4 <= rows {
+                let l0 = s0 + k * srcStride
+                let l1 = l0 + srcStride
+                let l2 = l1 + srcStride
+                let l3 = l2 + srcStride
+                let e0 = d0 + k * dstStride
+                let e1 = e0 + dstStride
+                let e2 = e1 + dstStride
+                let e3 = e2 + dstStride
+                var u0 = sums[k]
+                var u1 = sums[k + 1]
+                var u2 = sums[k + 2]
+                var u3 = sums[k + 3]
+                for i in x..<blockEnd {
+                    e0[i] = (u0 + (l0[i - r - 1] + l0[i + r + 1]) * alpha) * norm
+                    e1[i] = (u1 + (l1[i - r - 1] + l1[i + r + 1]) * alpha) * norm
+                    e2[i] = (u2 + (l2[i - r - 1] + l2[i + r + 1]) * alpha) * norm
+                    e3[i] = (u3 + (l3[i - r - 1] + l3[i + r + 1]) * alpha) * norm
+                    u0 = u0 + (l0[i + r + 1] - l0[i - r])
+                    u1 = u1 + (l1[i + r + 1] - l1[i - r])
+                    u2 = u2 + (l2[i + r + 1] - l2[i - r])
+                    u3 = u3 + (l3[i + r + 1] - l3[i - r])
                 }
-                i += 1
+                k += 4
+            }
+            while k < rows {
+                let line = s0 + k * srcStride
+                let e = d0 + k * dstStride
+                var sum = sums[k]
+                for i in x..<blockEnd {
+                    e[i] = (sum + (line[i - r - 1] + line[i + r + 1]) * alpha) * norm
+                    sum = sum + (line[i + r + 1] - line[i - r])
+                }
+                k += 1
             }
             x = blockEnd
         }
     }
 
-    /// One extended-box pass down columns. `rows(j)` is the row at absolute `j` (width `width`); writes output
-    /// rows `output` through `out(i)`. `sum` is a scratch row of `width` pixels.
+    /// One extended-box pass down columns that carries its running sum from call to call: writes rows `output`
+    /// through `out(i)`. `sum` (a row of `width` pixels) must hold the running sum of `output.lowerBound` left
+    /// by the previous call, unless that row is an anchor, where the sum restarts: any row is computed by the
+    /// same additions in the same order, however the rows are split between calls.
     static func boxColumns(
         rows: (Int) -> UnsafeMutablePointer<SIMD4<Float>>, output: Range<Int>, width: Int, pass: BlurPlan.BoxPass,
         sum: UnsafeMutablePointer<SIMD4<Float>>, out: (Int) -> UnsafeMutablePointer<SIMD4<Float>>
@@ -53,31 +82,23 @@ enum BlurKernel {
         let r = pass.radius
         let alpha = pass.alpha
         let norm = pass.norm
-        let anchor = BlurPlan.anchor
-        var y = output.lowerBound
-        while y < output.upperBound {
-            let blockStart = pass.anchor(before: y)
-            let blockEnd = min(blockStart + anchor, output.upperBound)
-            sum.update(repeating: .zero, count: width)
-            for j in (blockStart - r)...(blockStart + r) {
-                let row = rows(j)
-                for x in 0..<width { sum[x] += row[x] }
-            }
-            var i = blockStart
-            while i < blockEnd {
-                let add = rows(i + r + 1)
-                let sub = rows(i - r)
-                if i >= y {
-                    let before = rows(i - r - 1)
-                    let dst = out(i)
-                    for x in 0..<width {
-                        dst[x] = (sum[x] + (before[x] + add[x]) * alpha) * norm
-                    }
+        for i in output {
+            if pass.anchor(before: i) == i {
+                sum.update(repeating: .zero, count: width)
+                for j in (i - r)...(i + r) {
+                    let row = rows(j)
+                    for x in 0..<width { sum[x] += row[x] }
                 }
-                for x in 0..<width { sum[x] += add[x] - sub[x] }
-                i += 1
             }
-            y = blockEnd
+            let add = rows(i + r + 1)
+            let sub = rows(i - r)
+            let before = rows(i - r - 1)
+            let dst = out(i)
+            for x in 0..<width {
+                let s = sum[x]
+                dst[x] = (s + (before[x] + add[x]) * alpha) * norm
+                sum[x] = s + (add[x] - sub[x])
+            }
         }
     }
 

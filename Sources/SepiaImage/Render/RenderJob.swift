@@ -44,7 +44,7 @@ final class RenderJob: @unchecked Sendable {
         maxAhead = 2 * options.threadCount + 2
 
         var tiles: [IntRect] = []
-        let tileHeight = options.tileHeight ?? max(64, graph.nodes.compactMap(\.preferredTileHeight).max() ?? 64)
+        let tileHeight = options.tileHeight ?? graph.nodes.compactMap(\.preferredTileHeight).max() ?? 64
         let tileWidth: Int
         if case .stream = output {
             tileWidth = region.width

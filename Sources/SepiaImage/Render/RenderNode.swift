@@ -23,8 +23,8 @@ class RenderNode: @unchecked Sendable {
     /// The number of worker-scratch buffers ``render(into:scratch:)`` uses.
     var scratchSlots: Int { 0 }
 
-    /// A strip height that suits this node (tall strips amortise a large vertical reach); the renderer uses
-    /// the largest preference in the graph unless the options fix the tile height.
+    /// A strip height that suits this node; the renderer uses the largest preference in the graph (64 rows
+    /// when no node has one) unless the options fix the tile height.
     var preferredTileHeight: Int? { nil }
 
     /// Whether the node reads its inputs in an order unrelated to its own rows (rotations, transposes),

@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test(
-        "a decoder that fails part-way is reported as itself by every worker, streamed or whole-frame",
+        "a decoder that fails part-way is reported as itself by every worker, streamed or whole-frame, blurred or not",
         arguments: [true, false])
     func decoderFailsPartWay(incremental: Bool) async throws {
         // The first worker's decode fails slowly, so the second is waiting for the decoder when it does.
@@ -84,9 +84,13 @@ import Testing
             func makeDecoder(scale: Int) throws -> any RowDecoder { Failing(incremental: incremental) }
         }
         let small = RenderContext(options: RenderOptions(threadCount: 2, tileHeight: 4))
-        for _ in 0..<100 {
-            await #expect(throws: Truncated.self) {
-                try await small.render(Image(source: Source(incremental: incremental)))
+        let plain = Image(source: Source(incremental: incremental))
+        // Under a blur, the second worker may also be waiting for the first's blur stream when the decode fails.
+        for image in [plain, plain.applying(GaussianBlur(radius: 5))] {
+            for _ in 0..<100 {
+                await #expect(throws: Truncated.self) {
+                    try await small.render(image)
+                }
             }
         }
     }

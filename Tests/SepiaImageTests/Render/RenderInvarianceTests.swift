@@ -24,6 +24,13 @@ import Testing
                 Image(pixels: TestImages.noise(30, 20)).clampedToExtent().cropped(to: IntRect(x: -7, y: -5, width: 45, height: 33))
             }
         ),
+        // Wider than a blur chunk (512 columns), so strips roll down several chunks at once.
+        ("large Gaussian, streamed source", { Image(bitmap: TestImages.bitmapNoise(1040, 60)).applying(GaussianBlur(radius: 10)) }),
+        (
+            "box blur, cropped",
+            { Image(pixels: TestImages.noise(560, 40)).applying(BoxBlur(radius: 6)).cropped(to: IntRect(x: 5, y: 9, width: 550, height: 25)) }
+        ),
+        ("Gaussian of a Gaussian", { Image(pixels: TestImages.noise(520, 40)).applying(GaussianBlur(radius: 4)).applying(GaussianBlur(radius: 3)) }),
     ]
 
     static let configurations: [(threads: Int, tileHeight: Int, tileWidth: Int?)] = [

@@ -1,8 +1,12 @@
+import Foundation
+
 /// A separable blur: along x, then along y, in column chunks so the intermediate stays cache-sized.
 ///
 /// For each chunk of output columns the node produces its input a few rows at a time, blurs each row
-/// horizontally into an intermediate as wide as the chunk, then blurs the intermediate vertically into the
-/// output.
+/// horizontally, then blurs the result vertically into the output. Box cascades asked for strip after strip
+/// (a streamed render) roll down each chunk with a ``BoxCascadeStream``, so every row of every pass is computed
+/// once and only a few rows per pass are held; any other request (a strip out of order, a kernel plan) blurs
+/// its rectangle on its own, recomputing the vertical reach. Both give the same pixels.
 final class SeparableBlurRenderNode: RenderNode, @unchecked Sendable {
     let plan: BlurPlan
     private let kernelWeights: [Float]
@@ -10,7 +14,25 @@ final class SeparableBlurRenderNode: RenderNode, @unchecked Sendable {
     /// Output columns per chunk (a multiple of the anchor, so chunks start at anchors).
     private static let chunkWidth = 512
     /// Input rows produced at a time.
-    private static let bandRows = 8
+    private static let bandRows = BoxCascadeStream.batchRows
+
+    /// The rolling stream of each chunk (keyed by its columns), and the workers waiting for one.
+    private let streamLock = NSCondition()
+    /// Guarded by `streamLock`.
+    nonisolated(unsafe) private var streams: [Range<Int>: StreamEntry] = [:]
+
+    private final class StreamEntry {
+        var stream: BoxCascadeStream
+        /// While a worker advances the stream: the row it advances to.
+        var busyUntil: Int?
+        /// First rows of the strips waiting for this stream.
+        var waiting: [Int] = []
+
+        init(stream: BoxCascadeStream, busyUntil: Int) {
+            self.stream = stream
+            self.busyUntil = busyUntil
+        }
+    }
 
     init(input: RenderNode, plan: BlurPlan, extent: IntRect) {
         self.plan = plan
@@ -18,12 +40,13 @@ final class SeparableBlurRenderNode: RenderNode, @unchecked Sendable {
         super.init(extent: extent, inputs: [input])
     }
 
-    // Slots: 0 input band, 1 and 2 intermediate (ping-pong), 3 and 4 line buffers, 5 running sums.
-    override var scratchSlots: Int { 6 }
+    // Slots: 0 input band, 1 intermediate (kernel plans), 2 and 3 line buffers, 4 running sums.
+    override var scratchSlots: Int { 5 }
 
-    /// Tall strips: the blur's vertical reach is recomputed once per strip.
+    /// Short strips for box cascades: their streams carry the vertical reach from strip to strip, so a strip
+    /// costs nothing extra, and short strips keep the rows in flight (the source's and the output's) few.
     override var preferredTileHeight: Int? {
-        if case .boxes = plan { return 256 }
+        if case .boxes = plan { return 32 }
         return nil
     }
 
@@ -45,56 +68,113 @@ final class SeparableBlurRenderNode: RenderNode, @unchecked Sendable {
     }
 
     private func renderChunk(columns: Range<Int>, rows: Range<Int>, into view: TileView, scratch: WorkerScratch) throws {
-        let xs = plan.inputRange(for: columns)
-        let ys = plan.inputRange(for: rows)
-        let width = columns.count
-        let middle = scratchView(1, IntRect(x: columns.lowerBound, y: ys.lowerBound, width: width, height: ys.count), scratch)
-
-        // Horizontal: every needed row, a band of rows at a time.
-        let lineA = scratchView(3, IntRect(x: xs.lowerBound, y: 0, width: xs.count, height: Self.bandRows), scratch)
-        let lineB = scratchView(4, IntRect(x: xs.lowerBound, y: 0, width: xs.count, height: Self.bandRows), scratch)
-        let sums = scratchView(5, IntRect(x: 0, y: 0, width: max(width, Self.bandRows), height: 1), scratch)
-        var bandStart = ys.lowerBound
-        while bandStart < ys.upperBound {
-            let bandHeight = min(Self.bandRows, ys.upperBound - bandStart)
-            let band = scratchView(0, IntRect(x: xs.lowerBound, y: bandStart, width: xs.count, height: bandHeight), scratch)
-            try inputs[0].produce(into: band, scratch: scratch)
-            horizontal(band: band, output: columns, into: middle, rows: bandStart..<(bandStart + bandHeight), lines: (lineA, lineB), sums: sums.base)
-            bandStart += bandHeight
-        }
-
-        // Vertical: passes down the columns of the intermediate.
-        let other = scratchView(2, IntRect(x: columns.lowerBound, y: ys.lowerBound, width: width, height: ys.count), scratch)
         let xOffset = columns.lowerBound - view.rect.minX
         switch plan {
+        case .boxes(let passes):
+            // The chunk's shared stream when this strip continues it; otherwise a stream of its own, which
+            // recomputes the reach above the strip.
+            let shared = claimStream(columns: columns, rows: rows, passes: passes)
+            let stream = shared ?? BoxCascadeStream(columns: columns, passes: passes, firstRow: rows.lowerBound)
+            do {
+                try stream.advance(
+                    to: rows.upperBound,
+                    horizontal: { try horizontalRows($0, columns: columns, into: $1, scratch: scratch) },
+                    out: { view.row($0) + xOffset })
+            } catch {
+                if shared != nil { returnStream(columns: columns, failed: true) }
+                throw error
+            }
+            if shared != nil { returnStream(columns: columns, failed: false) }
         case .kernel(let w):
+            // Small kernels: the whole strip with its reach, horizontal into an intermediate, then vertical.
+            let ys = plan.inputRange(for: rows)
+            let middle = scratchView(1, IntRect(x: columns.lowerBound, y: ys.lowerBound, width: columns.count, height: ys.count), scratch)
+            var bandStart = ys.lowerBound
+            while bandStart < ys.upperBound {
+                let bandRows = bandStart..<min(bandStart + Self.bandRows, ys.upperBound)
+                try horizontalRows(bandRows, columns: columns, into: middle, scratch: scratch)
+                bandStart = bandRows.upperBound
+            }
             let radius = w.count - 1
             kernelWeights.withUnsafeBufferPointer { weights in
                 guard let weights = weights.baseAddress else { return }
                 for y in rows {
                     BlurKernel.kernelColumns(
-                        rows: { middle.row($0) }, row: y, width: width, weights: weights, radius: radius,
+                        rows: { middle.row($0) }, row: y, width: columns.count, weights: weights, radius: radius,
                         into: view.row(y) + xOffset)
                 }
             }
-        case .boxes(let passes):
-            // Output ranges of each pass, from the last back to the first.
-            var ranges: [Range<Int>] = [rows]
-            for pass in passes.dropFirst().reversed() {
-                ranges.insert(BlurPlan.boxInputRange(for: ranges[0], pass: pass), at: 0)
-            }
-            var source = middle
-            var target = other
-            for (k, pass) in passes.enumerated() {
-                let last = k == passes.count - 1
-                let src = source
-                let dst = target
-                BlurKernel.boxColumns(
-                    rows: { src.row($0) }, output: ranges[k], width: width, pass: pass, sum: sums.base,
-                    out: { last ? view.row($0) + xOffset : dst.row($0) })
-                swap(&source, &target)
+        }
+    }
+
+    /// Fills rows `rows` (at most ``bandRows``) of `target`, for the chunk's columns, with the horizontal pass.
+    private func horizontalRows(_ rows: Range<Int>, columns: Range<Int>, into target: TileView, scratch: WorkerScratch) throws {
+        let xs = plan.inputRange(for: columns)
+        let band = scratchView(0, IntRect(x: xs.lowerBound, y: rows.lowerBound, width: xs.count, height: rows.count), scratch)
+        try inputs[0].produce(into: band, scratch: scratch)
+        let lineA = scratchView(2, IntRect(x: xs.lowerBound, y: 0, width: xs.count, height: Self.bandRows), scratch)
+        let lineB = scratchView(3, IntRect(x: xs.lowerBound, y: 0, width: xs.count, height: Self.bandRows), scratch)
+        let sums = scratchView(4, IntRect(x: 0, y: 0, width: max(columns.count, Self.bandRows), height: 1), scratch)
+        horizontal(band: band, output: columns, into: target, rows: rows, lines: (lineA, lineB), sums: sums.base)
+    }
+
+    /// The shared stream that continues at `rows.lowerBound` for `columns`, now owned by the caller; `nil` when
+    /// the strip must be blurred on its own (the stream is already past it).
+    ///
+    /// A strip waits while the stream is advancing to its first row, or while another waiting strip continues
+    /// it on the way there; otherwise a stream that has fallen behind (a strip was blurred on its own) starts
+    /// again here. No strip waits for one that is not being computed, so this cannot deadlock.
+    private func claimStream(columns: Range<Int>, rows: Range<Int>, passes: [BlurPlan.BoxPass]) -> BoxCascadeStream? {
+        let start = rows.lowerBound
+        streamLock.lock()
+        defer { streamLock.unlock() }
+        var waited = false
+        defer {
+            if waited, let entry = streams[columns], let i = entry.waiting.firstIndex(of: start) {
+                entry.waiting.remove(at: i)
             }
         }
+        while true {
+            guard let entry = streams[columns] else {
+                let stream = BoxCascadeStream(columns: columns, passes: passes, firstRow: start)
+                streams[columns] = StreamEntry(stream: stream, busyUntil: rows.upperBound)
+                return stream
+            }
+            let reached = entry.busyUntil ?? entry.stream.nextRow
+            let comingNext = entry.busyUntil == nil && entry.waiting.contains(entry.stream.nextRow)
+            if entry.busyUntil == nil && reached == start {
+                entry.busyUntil = rows.upperBound
+                return entry.stream
+            }
+            if reached > start {
+                return nil
+            }
+            if entry.busyUntil != nil || comingNext {
+                if !waited {
+                    entry.waiting.append(start)
+                    waited = true
+                }
+                streamLock.wait()
+                continue
+            }
+            entry.stream = BoxCascadeStream(columns: columns, passes: passes, firstRow: start)
+            entry.busyUntil = rows.upperBound
+            return entry.stream
+        }
+    }
+
+    /// Hands a claimed stream back; a failed one is dropped (its rows are incomplete).
+    private func returnStream(columns: Range<Int>, failed: Bool) {
+        streamLock.lock()
+        if let entry = streams[columns] {
+            if failed || entry.stream.nextRow >= extent.maxY {
+                streams[columns] = nil
+            } else {
+                entry.busyUntil = nil
+            }
+        }
+        streamLock.broadcast()
+        streamLock.unlock()
     }
 
     /// Blurs a band of rows along x, from the band (covering the input columns) into the intermediate's
