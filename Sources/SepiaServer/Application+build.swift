@@ -87,7 +87,7 @@ func makeServices(_ configuration: ServerConfiguration) throws -> ServerServices
         configuration: configuration, accounts: accounts, libraries: libraries, hasher: PasswordHasher(cost: configuration.passwordCost),
         throttle: LoginThrottle(), metrics: ServerMetrics(),
         json: JSONBody(maximumBytes: configuration.maximumJSONBytes, maximumDepth: configuration.maximumJSONDepth),
-        imports: AsyncSemaphore(limit: ProcessInfo.processInfo.activeProcessorCount), catalog: catalog,
+        imports: RenderLanes(count: max(2, ProcessInfo.processInfo.activeProcessorCount), sharing: libraries.renderContext), catalog: catalog,
         proxies: try TrustedProxies(configuration.trustedProxies))
 }
 

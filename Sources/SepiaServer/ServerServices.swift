@@ -12,8 +12,9 @@ struct ServerServices: Sendable {
     let throttle: LoginThrottle
     let metrics: ServerMetrics
     let json: JSONBody
-    /// Bounds how many uploads are decoded and rendered at once (each holds a whole file and a preview).
-    let imports: AsyncSemaphore
+    /// The lanes uploads are decoded and rendered on: one upload per lane at a time (each holds a whole file
+    /// and a preview), each lane with its share of the render threads.
+    let imports: RenderLanes
     /// The filter catalog: FilterData's entries, then Instafilter's.
     let catalog: [CatalogEntry]
     /// The proxies whose forwarding headers are believed.

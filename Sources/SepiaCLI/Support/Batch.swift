@@ -6,9 +6,8 @@ import SepiaImage
 /// Runs one job per input, a few at a time, so that every core stays busy across files, not only within one.
 /// At most `concurrency` files are in memory at once; results come back in input order.
 ///
-/// Each file in flight has a lane: a render context with its share of the threads. libpng, libwebp and
-/// libheif decode a whole frame on one thread, and the tiles of that file wait for it; threads shared by all
-/// files would queue on the first file's decode, while a lane each keeps one decode per core going.
+/// Each file in flight renders on a lane (``RenderLanes``): a render context with its share of the threads,
+/// so that a whole-frame decode (libpng, libwebp, libheif) of one file does not hold up the others.
 enum Batch {
     /// How many files the batch commands work on at once: one per core, at least two so that reading one
     /// file overlaps writing another.
@@ -16,34 +15,27 @@ enum Batch {
 
     /// The lanes for `inputs` files: one context with every thread for a single file, else `concurrency`
     /// contexts sharing the threads.
-    static func lanes(inputs: Int, options: RenderOptions, concurrency: Int = defaultConcurrency) -> [RenderContext] {
-        let count = min(max(1, inputs), concurrency)
-        guard count > 1 else { return [RenderContext(options: options)] }
-        var share = options
-        share.threadCount = max(1, options.threadCount / count)
-        return (0..<count).map { _ in RenderContext(options: share) }
+    static func lanes(inputs: Int, options: RenderOptions, concurrency: Int = defaultConcurrency) -> RenderLanes {
+        RenderLanes(count: min(max(1, inputs), concurrency), options: options)
     }
 
     /// Runs `job` on every input with a free lane, calling `completed` (on the caller's task, one at a time)
     /// as each finishes, and returns the results in input order.
     static func run<Result: Sendable>(
-        _ inputs: [String], lanes: [RenderContext], job: @escaping @Sendable (String, RenderContext) async -> Result,
+        _ inputs: [String], lanes: RenderLanes, job: @escaping @Sendable (String, RenderContext) async -> Result,
         completed: (String, Result) -> Void
     ) async -> [Result] {
         var results = [Result?](repeating: nil, count: inputs.count)
-        await withTaskGroup(of: (Int, Int, Result).self) { group in
+        await withTaskGroup(of: (Int, Result).self) { group in
             var next = 0
-            var free = Array(lanes.indices.reversed())
             func start() {
-                let (index, lane) = (next, free.removeLast())
-                let (input, context) = (inputs[index], lanes[lane])
-                group.addTask { (index, lane, await job(input, context)) }
+                let (index, input) = (next, inputs[next])
+                group.addTask { (index, await lanes.withLane { await job(input, $0) }) }
                 next += 1
             }
-            while next < inputs.count && !free.isEmpty { start() }
-            while let (index, lane, result) = await group.next() {
+            while next < inputs.count && next < lanes.count { start() }
+            while let (index, result) = await group.next() {
                 results[index] = result
-                free.append(lane)
                 completed(inputs[index], result)
                 if next < inputs.count { start() }
             }

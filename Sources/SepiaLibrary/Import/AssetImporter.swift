@@ -120,19 +120,17 @@ public final class AssetImporter: Sendable {
             for result in outcome.results { report(result) }
         }
 
-        let lanes = Self.lanes(count: min(concurrency, max(1, files.count)), sharing: library.renderContext)
-        await withTaskGroup(of: (Prepared, Int).self) { group in
+        let lanes = RenderLanes(count: min(concurrency, max(1, files.count)), sharing: library.renderContext)
+        await withTaskGroup(of: Prepared.self) { group in
             var next = 0
-            var free = Array(lanes.indices.reversed())
             func launch() {
-                guard next < files.count, let lane = free.popLast() else { return }
-                let (path, context) = (files[next], lanes[lane])
+                guard next < files.count else { return }
+                let path = files[next]
                 next += 1
-                group.addTask { (await self.prepare(path, context: context), lane) }
+                group.addTask { await lanes.withLane { await self.prepare(path, context: $0) } }
             }
-            for _ in 0..<concurrency { launch() }
-            while let (prepared, lane) = await group.next() {
-                free.append(lane)
+            for _ in 0..<lanes.count { launch() }
+            while let prepared = await group.next() {
                 launch()
                 switch prepared {
                 case .ready(let asset, let source):
@@ -151,14 +149,6 @@ public final class AssetImporter: Sendable {
         await commit()
         summary.seconds = Date().timeIntervalSince(start)
         return summary
-    }
-
-    /// `count` render contexts sharing the threads of `shared` (or `shared` itself for one).
-    static func lanes(count: Int, sharing shared: RenderContext) -> [RenderContext] {
-        guard count > 1 else { return [shared] }
-        var options = shared.options
-        options.threadCount = max(1, options.threadCount / count)
-        return (0..<count).map { _ in RenderContext(options: options) }
     }
 
     /// Prepares one file.

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import SepiaCodecs
+import SepiaImage
 import SepiaLibrary
 
 #if canImport(Glibc)
@@ -81,9 +82,9 @@ struct UploadHandler {
     }
 
     private func prepare(_ path: String, filename: String, fileDate: Date?, library: PhotoLibrary) async -> Result<PreparedAsset, LibraryError> {
-        await services.imports.withPermit {
+        await services.imports.withLane { context in
             do throws(LibraryError) {
-                return .success(try await library.prepareAsset(fileAt: path, filename: filename, fileDate: fileDate))
+                return .success(try await library.prepareAsset(fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context))
             } catch {
                 return .failure(error)
             }
