@@ -4,8 +4,9 @@ import Synchronization
 ///
 /// libpng, libwebp and libheif decode a whole frame on one thread, and every tile of that image waits for it.
 /// Images sharing one context queue their tiles behind such a decode; one lane per image in flight keeps a
-/// decode going on every core. The batch commands, library imports and the server's uploads take a
-/// lane for each file they work on.
+/// decode going on every core. An image that starts while no other is rendering gets every thread instead
+/// (``whole``), so that files handled one at a time lose nothing. The batch commands, library imports and the
+/// server's uploads take a lane for each file they work on.
 ///
 /// ```swift
 /// let lanes = RenderLanes(count: 2)
@@ -17,7 +18,9 @@ import Synchronization
 /// }
 /// ```
 public final class RenderLanes: Sendable {
-    /// One context per lane.
+    /// The context of an image that starts alone: every thread.
+    public let whole: RenderContext
+    /// One context per lane, each with its share of the threads.
     public let contexts: [RenderContext]
 
     private struct State {
@@ -29,42 +32,40 @@ public final class RenderLanes: Sendable {
 
     /// `count` lanes dividing `options.threadCount` threads between them (at least one each).
     public convenience init(count: Int, options: RenderOptions = RenderOptions()) {
-        let count = max(1, count)
-        var share = options
-        share.threadCount = max(1, options.threadCount / count)
-        self.init(contexts: (0..<count).map { _ in RenderContext(options: count == 1 ? options : share) })
+        self.init(count: count, sharing: RenderContext(options: options))
     }
 
-    /// `count` lanes dividing the threads of `shared` between them; a single lane is `shared` itself.
-    public convenience init(count: Int, sharing shared: RenderContext) {
-        guard count > 1 else {
-            self.init(contexts: [shared])
-            return
+    /// `count` lanes dividing the threads of `shared` between them; `shared` is ``whole``.
+    public init(count: Int, sharing shared: RenderContext) {
+        whole = shared
+        if count > 1 {
+            var share = shared.options
+            share.threadCount = max(1, share.threadCount / count)
+            contexts = (0..<count).map { _ in RenderContext(options: share) }
+        } else {
+            contexts = [shared]
         }
-        var share = shared.options
-        share.threadCount = max(1, share.threadCount / count)
-        self.init(contexts: (0..<count).map { _ in RenderContext(options: share) })
-    }
-
-    private init(contexts: [RenderContext]) {
-        self.contexts = contexts
         state = Mutex(State(free: Array(contexts.indices.reversed())))
     }
 
     /// The number of lanes: how many images render at once.
     public var count: Int { contexts.count }
 
-    /// Runs `body` with a free lane's context, waiting (without blocking a thread) until one is free. Lanes
-    /// are handed out in the order they were asked for.
+    /// Runs `body` with a context: ``whole`` when no other image is rendering, else a free lane's, waiting
+    /// (without blocking a thread) until one is free. Lanes are handed out in the order they were asked for.
     public func withLane<T>(_ body: (RenderContext) async throws -> T) async rethrows -> T {
-        let lane = await acquire()
+        let (lane, alone) = await acquire()
         defer { release(lane) }
-        return try await body(contexts[lane])
+        return try await body(alone ? whole : contexts[lane])
     }
 
-    private func acquire() async -> Int {
-        if let lane = state.withLock({ $0.free.popLast() }) { return lane }
-        return await withCheckedContinuation { continuation in
+    /// A free lane, and whether every other lane was free when it was taken.
+    private func acquire() async -> (Int, Bool) {
+        let count = contexts.count
+        if let taken = state.withLock({ state in state.free.popLast().map { ($0, state.free.count == count - 1) } }) {
+            return taken
+        }
+        let lane = await withCheckedContinuation { continuation in
             let lane = state.withLock { state -> Int? in
                 if let lane = state.free.popLast() { return lane }
                 state.waiters.append(continuation)
@@ -72,6 +73,7 @@ public final class RenderLanes: Sendable {
             }
             if let lane { continuation.resume(returning: lane) }
         }
+        return (lane, false)
     }
 
     private func release(_ lane: Int) {

@@ -15,6 +15,19 @@ import Testing
         #expect(RenderLanes(count: 2, sharing: shared).contexts.map(\.options.threadCount) == [1, 1])
     }
 
+    @Test("an image that starts alone gets every thread; one that starts beside it gets a lane")
+    func aloneGetsWhole() async {
+        let lanes = RenderLanes(count: 2, options: RenderOptions(threadCount: 2))
+        #expect(lanes.whole.options.threadCount == 2)
+        await lanes.withLane { first in
+            #expect(first === lanes.whole)
+            await lanes.withLane { second in
+                #expect(second !== lanes.whole && second.options.threadCount == 1)
+            }
+        }
+        await lanes.withLane { again in #expect(again === lanes.whole) }
+    }
+
     /// Which lanes are rendering, and the most that ever were at once.
     final class Tracker: Sendable {
         private let state = Mutex<(busy: Set<ObjectIdentifier>, most: Int)>(([], 0))
