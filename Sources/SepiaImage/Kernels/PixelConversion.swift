@@ -84,15 +84,14 @@ enum OutputRowEncoder {
         background: SIMD3<Float>, table: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>
     ) {
         let scale = Float(SRGB.encodeTableSize - 1)
-        /// Table indexes of a pixel's channels: clamped to 0...1 and rounded to 16 bits.
-        @inline(__always) func code(_ v: SIMD4<Float>) -> SIMD4<Int> {
-            @inline(__always) func one(_ x: Float) -> Int {
-                // Clamp (NaN becomes 0), scale, and round to nearest by adding 1.5 × 2^23: the integer then
-                // sits in the low mantissa bits, read without a checked float-to-int conversion.
-                let c = x > 0 ? (x < 1 ? x : 1) : 0
-                return Int((c * scale + 12_582_912).bitPattern & 0x3F_FFFF)
-            }
-            return SIMD4(one(v[0]), one(v[1]), one(v[2]), one(v[3]))
+        let mask = SIMD4<UInt32>(repeating: 0x3F_FFFF)
+        /// Table indexes of a pixel's channels: clamped to 0...1 and rounded to 16 bits, all four at once.
+        @inline(__always) func code(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
+            // Clamp (NaN becomes 0), scale, and round to nearest by adding 1.5 × 2^23: the integer then sits
+            // in the low mantissa bits, read without a checked float-to-int conversion.
+            let positive = v.replacing(with: 0, where: .!(v .> 0))
+            let clamped = positive.replacing(with: 1, where: positive .> 1)
+            return unsafeBitCast(clamped * scale + 12_582_912, to: SIMD4<UInt32>.self) & mask
         }
         switch layout {
         case .rgb:

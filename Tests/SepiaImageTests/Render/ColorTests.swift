@@ -27,6 +27,37 @@ import Testing
         #expect(mismatches.isEmpty, "first mismatches at \(mismatches.prefix(5))")
     }
 
+    @Test("the output encoder clamps (NaN to 0) and rounds each channel to its table entry, as the formula says")
+    func outputEncoder() {
+        let values: [Float] = [
+            0, 1, -0.5, 1.5, .nan, .infinity, -.infinity, 0.5, 0.0031308, 1e-9, 0.999_999, 0.214_041, 0.75, 1e-4, 0.3,
+        ]
+        var pixels: [SIMD4<Float>] = []
+        for (i, r) in values.enumerated() {
+            for g in values { pixels.append(SIMD4(r, g, values[(i * 7) % values.count], 1)) }
+        }
+        let table = SRGB.encodeTable
+        let scale = Float(SRGB.encodeTableSize - 1)
+        func expected(_ x: Float) -> UInt8 {
+            let c: Float = x > 0 ? min(x, 1) : 0
+            return table[Int((c * scale).rounded(.toNearestOrEven))]
+        }
+        var out = [UInt8](repeating: 0, count: pixels.count * 3)
+        table.withUnsafeBufferPointer { t in
+            pixels.withUnsafeBufferPointer { p in
+                out.withUnsafeMutableBufferPointer { o in
+                    OutputRowEncoder.encode(
+                        p.baseAddress!, count: pixels.count, layout: .rgb, opaque: true, background: .zero, table: t.baseAddress!,
+                        into: o.baseAddress!)
+                }
+            }
+        }
+        let wrong = pixels.indices.filter { i in
+            (0..<3).contains { out[3 * i + $0] != expected(pixels[i][$0]) }
+        }
+        #expect(wrong.isEmpty, "first wrong pixels: \(wrong.prefix(3).map { pixels[$0] })")
+    }
+
     @Test("composed matrices equal applying them one after the other")
     func composition() {
         let a = ColorMatrix(
