@@ -429,6 +429,20 @@ class Browser:
         return el
 
     # ----- waits
+    def page_state(self) -> str:
+        """What the page shows, for a failure message: the screens' states, the text in view and the last
+        console errors."""
+        try:
+            state = self.js("""
+                const states = [...document.querySelectorAll('[data-state]')].map((e) => e.dataset.state);
+                const text = (document.body?.innerText || '').replace(/\\s+/g, ' ').trim().slice(0, 300);
+                return `states [${states.join(', ')}], text "${text}"`;""")
+        except Exception as e:  # the page itself may be what failed
+            state = f"page state unavailable ({type(e).__name__})"
+        self.drain_console()
+        errors = [entry.get("message", "") for entry in self.console_log if entry.get("level") == "SEVERE"]
+        return state + (f", console errors {errors[-3:]}" if errors else "")
+
     def wait(self, condition, what: str = "a condition", timeout: float | None = None):
         """Waits for `condition()` to be truthy and returns it; fails naming `what`."""
         start = time.monotonic()
@@ -438,7 +452,7 @@ class Browser:
                 lambda _d: condition())
         except TimeoutException:
             raise AssertionError(f"timed out after {timeout or WAIT:.0f} s waiting for {what} "
-                                 f"(at {self.driver.current_url})") from None
+                                 f"(at {self.driver.current_url}); {self.page_state()}") from None
         finally:
             if TRACE and time.monotonic() - start > 1:
                 print(f"  [{self.label}] {time.monotonic() - start:.1f} s waiting for {what}")
