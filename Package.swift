@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SepiaImage", targets: ["SepiaImage"]),
         .library(name: "SepiaCodecs", targets: ["SepiaCodecs"]),
         .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
+        .library(name: "SepiaObjectStore", targets: ["SepiaObjectStore"]),
         .library(name: "SepiaLibrary", targets: ["SepiaLibrary"]),
         .library(name: "SepiaServer", targets: ["SepiaServer"]),
     ],
@@ -30,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C libraries, reached only from SepiaCodecs.
@@ -49,11 +51,22 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs"], swiftSettings: swiftSettings),
+        // An S3 client (Signature V4 over AsyncHTTPClient): the object storage a scale-out deployment keeps files in.
+        .target(
+            name: "SepiaObjectStore",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
         // The photo library: PhotoKit's model on SQLite (GRDB), content-addressed files, an image store.
         .target(
             name: "SepiaLibrary",
             dependencies: [
-                "SepiaImage", "SepiaCodecs",
+                "SepiaImage", "SepiaCodecs", "SepiaObjectStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -62,7 +75,7 @@ let package = Package(
         .target(
             name: "SepiaServer",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaLibrary",
+                "SepiaImage", "SepiaCodecs", "SepiaLibrary", "SepiaObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -83,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "SepiaCLI",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaLibrary", "SepiaServer",
+                "SepiaImage", "SepiaCodecs", "SepiaLibrary", "SepiaServer", "SepiaObjectStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -96,12 +109,24 @@ let package = Package(
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaLibraryTests",
-            dependencies: ["SepiaLibrary", "SepiaCodecs", "SepiaImage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaObjectStoreTests",
+            dependencies: [
+                "SepiaObjectStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaServerTests",
             dependencies: [
-                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage",
+                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
