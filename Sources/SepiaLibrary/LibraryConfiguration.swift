@@ -1,5 +1,16 @@
 public import SepiaCodecs
 public import SepiaImage
+public import SepiaObjectStore
+
+/// Where a library keeps its originals and the renders of its edits.
+public enum LibraryStorage: Sendable {
+    /// In the library folder (`originals/`, `renders/`): the embedded default.
+    case libraryFolder
+    /// In an S3 bucket, under the client's location, shared by every server that opens the library there.
+    /// Each machine keeps a copy of the files it reads in the library folder's `objects/`, kept to
+    /// `localCopyLimit` bytes (nil: no limit).
+    case objectStorage(S3Client, localCopyLimit: Int? = 8 << 30)
+}
 
 /// How a library is opened and how it treats files.
 public struct LibraryConfiguration: Sendable {
@@ -21,14 +32,16 @@ public struct LibraryConfiguration: Sendable {
     public var renderContext: RenderContext?
     /// Whether the image store sheds memory under memory pressure.
     public var watchesMemoryPressure: Bool
+    /// Where originals and renders are kept.
+    public var storage: LibraryStorage
 
     /// The defaults: strict imports with the standard limits, a 128 MiB memory cache, a 4 GiB disk cache, q82
-    /// renditions, q92 edits, 250 ms change polling.
+    /// renditions, q92 edits, 250 ms change polling, files in the library folder.
     public init(
         decodeOptions: DecodeOptions = DecodeOptions(strict: true), memoryCacheLimit: Int = 128 << 20, diskCacheLimit: Int? = 4 << 30,
         renditionQuality: Int = 82,
         editQuality: Int = 92, changePollInterval: Duration = .milliseconds(250), renderContext: RenderContext? = nil,
-        watchesMemoryPressure: Bool = true
+        watchesMemoryPressure: Bool = true, storage: LibraryStorage = .libraryFolder
     ) {
         self.decodeOptions = decodeOptions
         self.memoryCacheLimit = memoryCacheLimit
@@ -38,5 +51,6 @@ public struct LibraryConfiguration: Sendable {
         self.changePollInterval = changePollInterval
         self.renderContext = renderContext
         self.watchesMemoryPressure = watchesMemoryPressure
+        self.storage = storage
     }
 }

@@ -25,6 +25,8 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         case fileSystem
         /// The database failed (I/O error, corruption, busy beyond the timeout).
         case database
+        /// Object storage failed or could not be reached; trying again later may succeed.
+        case storageUnavailable
         /// An object of a fetch result was deleted after the result was made.
         case objectDeleted
     }

@@ -27,7 +27,7 @@ extension PhotoLibrary {
                 currentAdjustmentID: nil, revision: 1, rowID: 0)
             changes.append(.createAsset(NewAsset(asset: asset, file: StoredFile(kind: .original, hash: hash, format: .jpeg))))
         }
-        let result = try store.commit(changes) { _ in true }
+        let result = try store.commit(changes, files: .exists { _ in true })
         monitor.didChange(generation: result.generation)
         return ids
     }

@@ -24,6 +24,7 @@ extension PhotoLibrary {
 
     func apply(_ requests: [ChangeRequests.Request]) async throws(LibraryError) -> ChangeOutcome {
         var outcome = ChangeOutcome()
+        let sweep = try store.latestSweep()
         var changes: [StoredChange] = []
         var prepared: [PreparedAsset] = []
         var written: [StoredFile] = []
@@ -77,7 +78,9 @@ extension PhotoLibrary {
         var attempt = 0
         while true {
             do {
-                let result = try store.commit(changes) { [folder] file in DurableFile.size(of: file.path(in: folder)) != nil }
+                // Originals prepared earlier were stored after their own sweep; renders after this one.
+                let sweeps = Dictionary(prepared.map { ($0.file, $0.sweep) }, uniquingKeysWith: min)
+                let result = try store.commit(changes, files: blobs.fileCheck(sweeps: { sweeps[$0] ?? sweep }))
                 outcome.generation = result.generation
                 didCommit(result)
                 return outcome
@@ -87,7 +90,9 @@ extension PhotoLibrary {
                 attempt += 1
                 if let asset = prepared.first(where: { $0.file == error.vanishedFile }) {
                     do {
-                        try restoreOriginal(of: asset)
+                        let restored = try store.latestSweep()
+                        try await restoreOriginal(of: asset)
+                        for index in prepared.indices where prepared[index].file == asset.file { prepared[index].sweep = restored }
                     } catch {
                         discard(written: written, assets: prepared.map(\.localIdentifier), versions: newVersions)
                         throw error
@@ -125,15 +130,13 @@ extension PhotoLibrary {
         }
     }
 
+    /// Removes files no row names, when the storage removes released files at once (a library folder;
+    /// shared storage leaves them to ``sweepStorage(olderThan:)``).
     func removeUnreferenced(_ files: [StoredFile]) {
-        guard !files.isEmpty else { return }
-        let folder = self.folder
-        try? store.withUnreferencedFiles(files) { unreferenced in
-            for file in unreferenced { DurableFile.remove(file.path(in: folder)) }
-            if !unreferenced.isEmpty {
-                DurableFile.flushFolder(folder.originals)
-                DurableFile.flushFolder(folder.renders)
-            }
+        guard !files.isEmpty, blobs.removesReleasedFiles else { return }
+        let blobs = self.blobs
+        try? store.withUnreferencedFiles(files, recordingSweep: false) { (unreferenced) throws(LibraryError) in
+            try blobs.remove(unreferenced)
         }
     }
 }

@@ -7,9 +7,9 @@ extension PhotoLibrary {
     /// editor understands an adjustment's data; by default, Sepia's edit recipes.
     public func contentEditingInput(
         for asset: Asset, canHandle: (AdjustmentData) -> Bool = { $0.isEditRecipe }
-    ) throws(LibraryError) -> ContentEditingInput {
+    ) async throws(LibraryError) -> ContentEditingInput {
         let asset = try self.asset(asset.id)
-        var path = folder.original(hash: asset.contentHash, format: asset.originalFormat)
+        var renderHash: String?
         var handled: AdjustmentData?
         var unhandled: AdjustmentData?
         var base: String?
@@ -25,8 +25,14 @@ extension PhotoLibrary {
                 guard let hash = try store.adjustment(id: base)?.renderedContentHash else {
                     throw LibraryError(.notFound, "the render this edit builds on is missing; run `sepia check`", subject: asset.id)
                 }
-                path = folder.render(hash: hash)
+                renderHash = hash
             }
+        }
+        let path: String
+        if let renderHash {
+            path = try await renderPath(hash: renderHash)
+        } else {
+            path = try await originalPath(of: asset)
         }
         let file: any EncodedImage
         do {
@@ -44,7 +50,7 @@ extension PhotoLibrary {
     /// in a format Sepia cannot read, in which case it applies on top of that edit's render.
     @discardableResult
     public func edit(_ asset: Asset, recipe: EditRecipe) async throws -> Asset {
-        let input = try contentEditingInput(for: asset)
+        let input = try await contentEditingInput(for: asset)
         var output = ContentEditingOutput(contentEditingInput: input)
         try await output.render(recipe, context: renderContext, quality: configuration.editQuality)
         let finished = output
@@ -97,11 +103,7 @@ extension PhotoLibrary {
         }
         let hash = ContentHash.of(bytes)
         let render = StoredFile(kind: .render, hash: hash, format: .jpeg)
-        let destination = render.path(in: folder)
-        if DurableFile.size(of: destination) != bytes.count {
-            try DurableFile.flush(output.renderedContentPath)
-            try DurableFile.moveIntoPlace(output.renderedContentPath, destination)
-        }
+        try await blobs.store(movingFileAt: output.renderedContentPath, as: render)
         return NewAdjustment(
             id: id, data: data, renderedContentHash: hash, renderedWidth: file.displaySize.width,
             renderedHeight: file.displaySize.height, creationDate: Date(), baseAdjustmentID: output.baseAdjustmentID)

@@ -62,6 +62,7 @@ extension PhotoLibrary {
             throw LibraryError.unreadable(error, file: displayName)
         }
         let hash = ContentHash.of(bytes)
+        let sweep = try store.latestSweep()
         if let existing = try store.asset(contentHash: hash) {
             var error = LibraryError(.duplicate, "the file is already in the library as asset \(existing.id)", subject: displayName)
             error.relatedID = existing.id
@@ -78,7 +79,7 @@ extension PhotoLibrary {
         }
         let stored = StoredFile(kind: .original, hash: hash, format: file.format)
         do {
-            try storeOriginal(bytes, as: stored)
+            try await blobs.store(bytes, as: stored)
         } catch {
             imageStore.removeImages(forAsset: id)
             throw error
@@ -104,20 +105,11 @@ extension PhotoLibrary {
                 case .exifModified: .modified
                 }
         }
-        return PreparedAsset(asset: asset, file: stored, origin: origin)
-    }
-
-    /// Stores an original durably under its hash, unless it is already there.
-    func storeOriginal(_ bytes: EncodedBytes, as file: StoredFile) throws(LibraryError) {
-        let destination = file.path(in: folder)
-        if DurableFile.size(of: destination) == bytes.count { return }
-        try bytes.withUnsafeBytes { (raw) throws(LibraryError) in
-            try DurableFile.write(raw, to: destination, via: folder.temporaryFile(suffix: ".original"))
-        }
+        return PreparedAsset(asset: asset, file: stored, origin: origin, sweep: sweep)
     }
 
     /// Writes a prepared original again (a concurrent clean-up removed it before the commit).
-    func restoreOriginal(of prepared: PreparedAsset) throws(LibraryError) {
+    func restoreOriginal(of prepared: PreparedAsset) async throws(LibraryError) {
         let bytes: EncodedBytes
         switch prepared.origin {
         case .bytes(let kept):
@@ -132,7 +124,7 @@ extension PhotoLibrary {
                 throw LibraryError(.fileSystem, "the file changed while it was imported; import it again", subject: path)
             }
         }
-        try storeOriginal(bytes, as: prepared.file)
+        try await blobs.store(bytes, as: prepared.file)
     }
 
     /// A file name safe to keep and show: the last path component, without control characters, at most 255

@@ -21,10 +21,13 @@ public struct IntegrityReport: Sendable, Hashable, Codable {
 extension PhotoLibrary {
     /// Checks the library: the database's own integrity, every file a row names exists and (unless
     /// `verifyingHashes` is false) has the SHA-256 it is stored under, and no stored file lacks a row. Files
-    /// another process may be writing are reported as notes, not problems.
+    /// another process may be writing are reported as notes, not problems. With object storage, objects no
+    /// row names are problems once they are older than `gracePeriod` (``sweepStorage(olderThan:)`` removes
+    /// them); younger ones may be uploads in progress on another server.
     public func check(
-        verifyingHashes: Bool = true, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
-    ) throws(LibraryError) -> IntegrityReport {
+        verifyingHashes: Bool = true, gracePeriod: Duration = .seconds(3600),
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws(LibraryError) -> IntegrityReport {
         var report = IntegrityReport()
         if !openingReport.removedOrphans.isEmpty || openingReport.removedTemporaryFiles > 0 {
             report.notes.append(
@@ -37,23 +40,40 @@ extension PhotoLibrary {
         report.files = references.count
         for (done, file) in references.enumerated() {
             progress(done, references.count)
-            let path = file.path(in: folder)
-            let relative = String(path.dropFirst(folder.root.count + 1))
-            guard DurableFile.size(of: path) != nil else {
-                report.problems.append("\(relative): missing (\(file.kind.rawValue) of the library)")
+            let inspection: BlobInspection
+            do {
+                inspection = try await blobs.inspect(file, reading: verifyingHashes)
+            } catch  where error.code == .storageUnavailable {
+                throw error
+            } catch {
+                report.problems.append("\(file.key): \(error.reason)")
                 continue
             }
-            if verifyingHashes {
-                do {
-                    let hash = try ContentHash.ofFile(path)
-                    report.bytesVerified += DurableFile.size(of: path) ?? 0
-                    if hash != file.hash { report.problems.append("\(relative): the content does not match its SHA-256 (damaged)") }
-                } catch {
-                    report.problems.append("\(relative): \(error.reason)")
+            switch inspection {
+            case .missing:
+                report.problems.append("\(file.key): missing (\(file.kind.rawValue) of the library)")
+            case .stored(let bytes, let hash):
+                if let hash {
+                    report.bytesVerified += bytes
+                    if hash != file.hash { report.problems.append("\(file.key): the content does not match its SHA-256 (damaged)") }
                 }
             }
         }
         progress(references.count, references.count)
+        if !blobs.removesReleasedFiles {
+            let named = Set(references)
+            let cutoff = Date().timeIntervalSince1970 - Double(gracePeriod.components.seconds)
+            let unnamed = try await blobs.storedFiles().filter { !named.contains($0.file) }
+            let old = unnamed.filter { $0.date < cutoff }
+            report.problems += old.map { "\($0.file.key): no asset or edit names this object (orphan; `sepia check --sweep` removes it)" }
+            if unnamed.count > old.count {
+                report.notes.append("\(unnamed.count - old.count) recent objects no row names yet: uploads in progress, or released files")
+            }
+            let cleaner = LibraryCleaner(folder: folder, store: store)
+            let temporary = cleaner.temporaryFiles()
+            if lock.isAlone() && !temporary.isEmpty { report.problems.append("tmp/: \(temporary.count) leftover temporary files") }
+            return report
+        }
         let alone = lock.isAlone()
         let cleaner = LibraryCleaner(folder: folder, store: store)
         let orphans = try cleaner.orphans()

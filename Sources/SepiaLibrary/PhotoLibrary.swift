@@ -1,5 +1,6 @@
 import Foundation
 public import SepiaImage
+import SepiaObjectStore
 
 /// A photo library on disk (PhotoKit's `PHPhotoLibrary`): assets, albums, edits and their files in one folder,
 /// recorded in SQLite. Open it once per process and share it; it is thread-safe, and several processes may
@@ -27,6 +28,7 @@ public final class PhotoLibrary: Sendable {
 
     let folder: LibraryFolder
     let store: any LibraryStore
+    let blobs: any BlobStore
     let lock: LibraryLock
     let monitor: ChangeMonitor
     let renderer: RenditionRenderer
@@ -45,10 +47,11 @@ public final class PhotoLibrary: Sendable {
     }
 
     private init(
-        folder: LibraryFolder, configuration: LibraryConfiguration, store: any LibraryStore, lock: LibraryLock,
-        report: OpeningReport, generation: Int64
+        folder: LibraryFolder, configuration: LibraryConfiguration, store: any LibraryStore, blobs: any BlobStore,
+        lock: LibraryLock, report: OpeningReport, generation: Int64
     ) {
         self.folder = folder
+        self.blobs = blobs
         path = folder.root
         self.configuration = configuration
         self.store = store
@@ -66,6 +69,9 @@ public final class PhotoLibrary: Sendable {
 
     /// Opens the library in `path`, creating it if the folder is empty or missing. When no other process has
     /// it open, files left by an interrupted process are removed first and listed in ``openingReport``.
+    ///
+    /// With ``LibraryStorage/objectStorage(_:localCopyLimit:)`` the folder holds the database and caches, and
+    /// originals and renders are in the bucket; objects no row names are removed by ``sweepStorage(olderThan:)``.
     public static func open(
         at path: String, configuration: LibraryConfiguration = LibraryConfiguration()
     ) throws(LibraryError)
@@ -80,10 +86,16 @@ public final class PhotoLibrary: Sendable {
         let lock = try LibraryLock(path: folder.lockFile)
         let alone = lock.tryExclusive()
         let store: SQLiteLibraryStore
+        let blobs: any BlobStore =
+            switch configuration.storage {
+            case .libraryFolder: FolderBlobStore(folder: folder)
+            case .objectStorage(let client, let limit): ObjectBlobStore(client: client, folder: folder, copyLimit: limit)
+            }
         var report = OpeningReport(cleanedUp: alone, removedOrphans: [], removedTemporaryFiles: 0, removedCacheFolders: 0)
         do {
             store = try SQLiteLibraryStore(path: folder.database)
-            if alone { report = try LibraryCleaner(folder: folder, store: store).removeLeftovers() }
+            try Self.checkStorage(configuration.storage, of: store, at: folder)
+            if alone { report = try LibraryCleaner(folder: folder, store: store).removeLeftovers(storedFilesToo: blobs is FolderBlobStore) }
         } catch {
             lock.holdShared()
             throw error
@@ -91,7 +103,23 @@ public final class PhotoLibrary: Sendable {
         lock.holdShared()
         let generation = try store.currentGeneration()
         return PhotoLibrary(
-            folder: folder, configuration: configuration, store: store, lock: lock, report: report, generation: generation)
+            folder: folder, configuration: configuration, store: store, blobs: blobs, lock: lock, report: report,
+            generation: generation)
+    }
+
+    /// Makes sure the library is opened with the storage its files are in, recording it for a new library.
+    private static func checkStorage(_ storage: LibraryStorage, of store: any LibraryStore, at folder: LibraryFolder) throws(LibraryError) {
+        let wanted: String? =
+            switch storage {
+            case .libraryFolder: nil
+            case .objectStorage(let client, _): client.location.identity
+            }
+        let recorded = try store.recordedStorage()
+        if recorded == wanted { return }
+        if try store.recordStorage(wanted) { return }
+        let place = recorded.map { "in object storage at \($0)" } ?? "in its folder"
+        let fix = recorded.map { "open it with --storage \($0)?endpoint=…" } ?? "open it without --storage"
+        throw LibraryError(.cannotOpen, "the library keeps its files \(place); \(fix)", subject: folder.root)
     }
 
     /// Stops observers and background work. The library must not be used afterwards.
@@ -99,11 +127,13 @@ public final class PhotoLibrary: Sendable {
         monitor.finishAll()
         imageStore.stopWatchingMemoryPressure()
         imageStore.diskIndex?.stop()
+        (blobs as? ObjectBlobStore)?.copyIndex?.stop()
     }
 
     deinit {
         monitor.finishAll()
         imageStore.stopWatchingMemoryPressure()
         imageStore.diskIndex?.stop()
+        (blobs as? ObjectBlobStore)?.copyIndex?.stop()
     }
 }

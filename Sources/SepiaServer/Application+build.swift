@@ -59,7 +59,12 @@ func buildApplication(services: ServerServices, logger: Logger, events: ServerEv
         router: router,
         server: SepiaHTTP1Channel.builder(resolver: resolver),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sepia"),
-        services: [LibraryShutdown(libraries: libraries)],
+        services: configuration.objectStorage == nil
+            ? [LibraryShutdown(libraries: libraries)]
+            : [
+                LibraryShutdown(libraries: libraries),
+                StorageSweeper(libraries: libraries, interval: configuration.sweepInterval, logger: logger),
+            ],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let base =

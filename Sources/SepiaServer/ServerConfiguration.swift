@@ -2,6 +2,7 @@ public import Foundation
 import SepiaCodecs
 public import SepiaImage
 import SepiaLibrary
+public import SepiaObjectStore
 
 /// How `sepia serve` runs: where the libraries and the server's own data live, where it listens, and the
 /// limits it enforces. Every limit is on by default.
@@ -50,6 +51,12 @@ public struct ServerConfiguration: Sendable {
     public var changePollInterval: Duration
     /// The render context every library renders with; nil makes one that uses every core.
     public var renderContext: RenderContext?
+    /// Keep the originals and renders of every library in this bucket, each library under
+    /// `libraries/<name>/` of the client's prefix (`owner` for the owner's, the user's folder for others);
+    /// nil keeps them in each library's folder.
+    public var objectStorage: S3Client?
+    /// How often the server removes objects no row names (with object storage).
+    public var sweepInterval: Duration
 
     /// A configuration with the defaults.
     public init(
@@ -77,6 +84,8 @@ public struct ServerConfiguration: Sendable {
         webRoot = nil
         changePollInterval = .milliseconds(250)
         renderContext = nil
+        objectStorage = nil
+        sweepInterval = .seconds(3600)
     }
 
     /// The data folder beside a library: `<library>-server`.

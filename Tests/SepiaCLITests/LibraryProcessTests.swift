@@ -192,7 +192,7 @@ final class ChildProcess: @unchecked Sendable {
         }
         #expect(failures.isEmpty, "\(failures.prefix(3))")
         #expect(try library.fetchAssets(FetchOptions(includeHiddenAssets: true)).count == 26)
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
         library.close()
     }
 }

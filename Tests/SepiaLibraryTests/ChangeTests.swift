@@ -36,7 +36,7 @@ import Testing
                 try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").flatMap {
                     try FileManager.default.contentsOfDirectory(atPath: folder + "/cache/" + $0)
                 }) == Set(ids))
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
     }
 
     @Test("favorite, hide, date and location changes bump the revision; unchanged values do not")
@@ -73,8 +73,8 @@ import Testing
             let album = changes.createAlbum(title: "A")
             changes.addAssets(ids, to: album.localIdentifier)
         }.createdAlbumIDs[0]
-        let original = library.originalPath(of: asset)
-        let render = try library.currentPath(of: asset)
+        let original = try await library.originalPath(of: asset)
+        let render = try await library.currentPath(of: asset)
         #expect(FileManager.default.fileExists(atPath: render))
 
         try await library.performChanges { $0.deleteAssets([ids[0]]) }
@@ -83,6 +83,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder + "/cache/" + ids[0].prefix(2) + "/" + ids[0]))
         #expect(try library.album(album).assetCount == 1)
         #expect(throws: LibraryError.self) { try library.asset(ids[0]) }
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
     }
 }

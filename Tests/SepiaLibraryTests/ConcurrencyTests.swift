@@ -42,7 +42,7 @@ import Testing
             return all
         }
         #expect(failures.isEmpty, "\(failures.prefix(3))")
-        #expect(try first.check().isSound)
+        #expect(try await first.check().isSound)
         #expect(try first.fetchAssets().count == (try second.fetchAssets().count))
     }
 

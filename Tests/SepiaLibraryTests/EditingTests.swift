@@ -13,7 +13,7 @@ import Testing
         let id = try await library.performChanges { $0.createAsset(fromFile: TestLibrary.fixture("exif-orientation/Landscape_6.jpg")) }
             .createdAssetIDs[0]
         let asset = try library.asset(id)
-        let originalBytes = try Data(contentsOf: URL(fileURLWithPath: library.originalPath(of: asset)))
+        let originalBytes = try await Data(contentsOf: URL(fileURLWithPath: library.originalPath(of: asset)))
 
         // When it is edited with a recipe
         let recipe = EditRecipe(filters: [SepiaTone(intensity: 0.9), Vignette(intensity: 1, radius: 1)])
@@ -27,14 +27,14 @@ import Testing
         #expect(adjustment.data.formatIdentifier == "org.sepia.recipe" && adjustment.data.formatVersion == "1")
         #expect(try adjustment.data.recipe() == recipe)
         // The render is an upright JPEG equal to the recipe applied to the upright original.
-        let render = try ImageDecoding.open(path: try library.currentPath(of: edited))
+        let render = try await ImageDecoding.open(path: try library.currentPath(of: edited))
         #expect(render.format == .jpeg && render.orientation == .up && render.pixelSize == IntSize(width: 1800, height: 1200))
         let context = RenderContext(options: RenderOptions(threadCount: 2))
         let expected = try await context.renderBitmap(
             try recipe.apply(to: try ImageDecoding.open(path: TestLibrary.fixture("exif-orientation/Landscape_6.jpg")).image), layout: .rgb)
         let actual = try await context.renderBitmap(render.image, layout: .rgb)
         #expect(meanAbsoluteDifference(actual, expected) < 2.5, "only JPEG loss between the render and the recipe")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: library.originalPath(of: edited))) == originalBytes)
+        #expect(try await Data(contentsOf: URL(fileURLWithPath: library.originalPath(of: edited))) == originalBytes)
         // Renditions of the edited version were made with it.
         #expect(library.imageStore.diskKeys(assetID: id, version: adjustment.id).count == 2)
 
@@ -46,13 +46,13 @@ import Testing
             "the superseded render is deleted; its recipe stays in the history")
 
         // Revert: the original is the current version again, history kept, render gone.
-        let renderPath = try library.currentPath(of: second)
+        let renderPath = try await library.currentPath(of: second)
         let reverted = try await library.revert(second)
         #expect(!reverted.hasAdjustments && reverted.pixelWidth == 1800)
-        #expect(try library.currentPath(of: reverted) == library.originalPath(of: reverted))
+        #expect(try await library.currentPath(of: reverted) == library.originalPath(of: reverted))
         #expect(try library.adjustments(of: reverted).count == 2)
         #expect(!FileManager.default.fileExists(atPath: renderPath))
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
     }
 
     @Test("the editing input re-opens the current recipe; an edit in an unknown format is reported and built upon")
@@ -60,10 +60,10 @@ import Testing
         let library = try TestLibrary.open()
         let id = try await TestLibrary.addPhotos(1, to: library)[0]
         var asset = try await library.edit(try library.asset(id), recipe: EditRecipe(filters: [ExposureAdjust(ev: 1)]))
-        let input = try library.contentEditingInput(for: asset)
+        let input = try await library.contentEditingInput(for: asset)
         #expect(input.currentRecipe?.steps.map(\.filter) == ["CIExposureAdjust"])
         #expect(input.unhandledAdjustmentData == nil)
-        #expect(input.fullSizeImagePath == library.originalPath(of: asset))
+        #expect(try await input.fullSizeImagePath == library.originalPath(of: asset))
 
         // Given an edit saved by another editor in its own format
         var foreign = ContentEditingOutput(contentEditingInput: input)
@@ -75,31 +75,31 @@ import Testing
         asset = try library.asset(id)
 
         // Then the next input does not guess: it reports the data and starts from that edit's render
-        let next = try library.contentEditingInput(for: asset)
+        let next = try await library.contentEditingInput(for: asset)
         #expect(next.adjustmentData == nil)
         #expect(next.unhandledAdjustmentData?.formatIdentifier == "com.example.painter")
-        #expect(next.fullSizeImagePath == (try library.currentPath(of: asset)))
+        #expect(next.fullSizeImagePath == (try await library.currentPath(of: asset)))
         #expect(throws: LibraryError.self) { try next.unhandledAdjustmentData!.recipe() }
 
         // A Sepia edit on top keeps the foreign render as its base, and reverting removes both renders.
         let layered = try await library.edit(asset, recipe: EditRecipe(filters: [ColorInvert()]))
         let current = try #require(try library.currentAdjustment(of: layered))
         #expect(current.baseAdjustmentID == asset.currentAdjustmentID)
-        let layeredRender = try ImageDecoding.open(path: try library.currentPath(of: layered))
+        let layeredRender = try await ImageDecoding.open(path: try library.currentPath(of: layered))
         let pixels = try await RenderContext(options: RenderOptions(threadCount: 1)).renderBitmap(layeredRender.image, layout: .rgb)
         #expect(abs(Int(pixels.bytes[0]) - 55) <= 3, "the invert applied to the foreign render (200), not to the original")
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
         let reverted = try await library.revert(layered)
         #expect(!reverted.hasAdjustments)
         #expect(TestLibrary.files(under: library.folder.renders).isEmpty)
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
     }
 
     @Test("bad editing outputs are refused: no adjustment data, a missing or non-JPEG render, a rotated render")
     func badOutputs() async throws {
         let library = try TestLibrary.open()
         let id = try await TestLibrary.addPhotos(1, to: library)[0]
-        let input = try library.contentEditingInput(for: try library.asset(id))
+        let input = try await library.contentEditingInput(for: try library.asset(id))
 
         var noData = ContentEditingOutput(contentEditingInput: input)
         try TestLibrary.uniqueJPEG(5).write(to: URL(fileURLWithPath: noData.renderedContentPath))
@@ -133,7 +133,7 @@ import Testing
         #expect(try library.asset(id).hasAdjustments == false)
         #expect(TestLibrary.files(under: library.folder.renders).isEmpty)
         #expect(TestLibrary.files(under: library.folder.temporary).isEmpty)
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
     }
 }
 

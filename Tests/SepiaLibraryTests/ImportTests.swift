@@ -45,7 +45,7 @@ import Testing
         #expect(canon.pixelWidth < canon.pixelHeight)
 
         // The original is stored byte for byte under its hash; thumbnail and preview exist.
-        let stored = library.originalPath(of: iphone)
+        let stored = try await library.originalPath(of: iphone)
         #expect(stored.hasSuffix("originals/\(iphone.contentHash.prefix(2))/\(iphone.contentHash).jpg"))
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: stored))
@@ -114,7 +114,7 @@ import Testing
         }
         #expect(TestLibrary.files(under: folder + "/originals").isEmpty)
         #expect(TestLibrary.files(under: folder + "/cache").isEmpty)
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
     }
 
     @Test("the importer walks folders, commits in batches, reports every file, and a re-run reads nothing again")
@@ -142,6 +142,6 @@ import Testing
         #expect(again.alreadyImported == 8, "unchanged files (and the known duplicate) are not read again")
         #expect(again.imported == 0 && again.skipped == 2)
         #expect(try library.fetchAssets().count == 7)
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
     }
 }

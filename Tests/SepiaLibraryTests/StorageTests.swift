@@ -42,7 +42,7 @@ import Testing
             // When another opens it, nothing is removed: the first may be writing those files
             let other = try TestLibrary.open(at: folder)
             #expect(!other.openingReport.cleanedUp)
-            let check = try other.check()
+            let check = try await other.check()
             #expect(check.isSound, "unnamed files are notes while another process may be writing them")
             #expect(check.notes.contains { $0.contains("another process") })
             #expect(FileManager.default.fileExists(atPath: orphan))
@@ -58,7 +58,7 @@ import Testing
         #expect(reopened.openingReport.removedCacheFolders == 1)
         #expect(!FileManager.default.fileExists(atPath: orphan))
         #expect(try reopened.asset(id).id == id)
-        #expect(try reopened.check().isSound)
+        #expect(try await reopened.check().isSound)
     }
 
     @Test("check finds missing and damaged files and explains them")
@@ -66,22 +66,22 @@ import Testing
         let folder = TestLibrary.temporaryFolder()
         let library = try TestLibrary.open(at: folder)
         let ids = try await TestLibrary.addPhotos(3, to: library)
-        #expect(try library.check().isSound)
+        #expect(try await library.check().isSound)
 
-        let damaged = library.originalPath(of: try library.asset(ids[0]))
+        let damaged = try await library.originalPath(of: library.asset(ids[0]))
         var bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: damaged))
-        let missing = library.originalPath(of: try library.asset(ids[1]))
+        let missing = try await library.originalPath(of: library.asset(ids[1]))
         try FileManager.default.removeItem(atPath: missing)
 
-        let report = try library.check()
+        let report = try await library.check()
         #expect(!report.isSound)
         #expect(report.problems.count == 2)
         #expect(report.problems.contains { $0.contains("does not match its SHA-256") })
         #expect(report.problems.contains { $0.contains("missing") })
         // The quick check only sees the missing file.
-        #expect(try library.check(verifyingHashes: false).problems.count == 1)
+        #expect(try await library.check(verifyingHashes: false).problems.count == 1)
     }
 
     @Test("a library folder that is a file, or a database from a newer Sepia, is refused with a clear error")

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SepiaLibrary
 
-/// `sepia check [--quick] [--json]`.
+/// `sepia check [--quick] [--sweep] [--json]`.
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
@@ -11,10 +11,16 @@ struct CheckCommand: AsyncParsableCommand {
             Checks the database, that every original and rendered edit exists and has the SHA-256 it is stored \
             under, and that no stored file lacks a row. Opening the library first removes what an interrupted \
             process left behind, and says so. Exits with 65 and lists the problems when the library is not sound.
+
+            With --storage (object storage shared by several servers), objects no row names are problems once \
+            they are an hour old; --sweep removes them first (servers also do it every hour).
             """)
 
     @Flag(name: .long, help: "Check that files exist, without reading them to verify their hashes.")
     var quick = false
+
+    @Flag(name: .long, help: "With --storage: first remove objects no row names that are more than an hour old.")
+    var sweep = false
 
     @Flag(name: .long, help: "Print the report as JSON.")
     var json = false
@@ -25,7 +31,11 @@ struct CheckCommand: AsyncParsableCommand {
         try await reportingErrors {
             let photos = try library.open(quiet: true)
             defer { photos.close() }
-            let report = try photos.check(verifyingHashes: !quick)
+            if sweep {
+                let swept = try await photos.sweepStorage()
+                if !json { Terminal.print("swept: removed \(swept.removed.count) of \(swept.examined) objects older than an hour") }
+            }
+            let report = try await photos.check(verifyingHashes: !quick)
             if json {
                 Terminal.print(JSONLine.encode(report))
             } else {

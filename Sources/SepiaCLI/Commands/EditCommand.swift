@@ -61,7 +61,7 @@ struct EditCommand: AsyncParsableCommand {
             defer { photos.close() }
             let target = try photos.asset(matching: asset)
             var recipe = try newRecipe()
-            if append, let current = try photos.contentEditingInput(for: target).currentRecipe {
+            if append, let current = try await photos.contentEditingInput(for: target).currentRecipe {
                 recipe = EditRecipe(steps: current.steps + recipe.steps)
             }
             let edited = try await photos.edit(target, recipe: recipe)

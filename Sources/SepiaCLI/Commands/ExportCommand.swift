@@ -51,7 +51,7 @@ struct ExportCommand: AsyncParsableCommand {
             var used = Set<String>()
             let bar = ProgressBar(total: targets.count, label: "Exporting")
             for asset in targets {
-                let source = original ? photos.originalPath(of: asset) : try photos.currentPath(of: asset)
+                let source = try await original ? photos.originalPath(of: asset) : photos.currentPath(of: asset)
                 let edited = !original && asset.hasAdjustments
                 var name = asset.originalFilename
                 if edited { name = (name as NSString).deletingPathExtension + ".jpg" }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SepiaObjectStore
 import SepiaServer
 import ServiceLifecycle
 import UnixSignals
@@ -81,15 +82,25 @@ struct ServeCommand: AsyncParsableCommand {
             if let maximumUploadBytes { configuration.maximumUploadBytes = maximumUploadBytes }
             if let maximumPixels { configuration.maximumPixels = maximumPixels }
             if let size = cacheSize.flatMap(Self.bytes) { configuration.renditionCacheBytes = size }
+            if let bucket = try library.objectStorage() {
+                // Fail at start, with the store's own words, rather than on the first upload.
+                guard try await bucket.bucketExists() else {
+                    throw S3Error(
+                        .notFound, "the bucket does not exist; create it first", subject: "\(bucket.location.bucket) at \(bucket.location.endpoint)")
+                }
+                configuration.objectStorage = bucket
+            }
             configuration.webRoot = webRoot
             var logger = Logger(label: "sepia.server")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let libraryPath = configuration.libraryPath
+            let storage = configuration.objectStorage?.location.description
             let dataPath = configuration.dataPath
             let app = try await buildApplication(
                 configuration, logger: logger,
                 events: ServerEvents(serverRunning: { base, setup in
                     Terminal.print("Sepia is serving the library \(libraryPath) at \(base)")
+                    if let bucket = storage { Terminal.print("Originals and edits: \(bucket)") }
                     Terminal.print("Server data: \(dataPath)")
                     if let setup {
                         Terminal.print("")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SepiaLibrary
+import SepiaObjectStore
 
 /// Which library a command works on.
 struct LibraryOptions: ParsableArguments {
@@ -12,6 +13,23 @@ struct LibraryOptions: ParsableArguments {
         completion: .directory)
     var library: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Keep originals and edits in S3-compatible object storage instead of the library folder: "
+                + "s3://BUCKET[/PREFIX]?endpoint=URL&region=REGION (default: $SEPIA_STORAGE). Credentials come from "
+                + "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or --storage-credentials.",
+            valueName: "s3-url"))
+    var storage: String?
+
+    @Option(
+        name: .customLong("storage-credentials"),
+        help: ArgumentHelp(
+            "A file setting AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for --storage (never pass keys on the command line).",
+            valueName: "file"),
+        completion: .file())
+    var storageCredentials: String?
+
     /// The folder chosen.
     var path: String {
         if let library { return library }
@@ -21,9 +39,33 @@ struct LibraryOptions: ParsableArguments {
         return data + "/sepia/library"
     }
 
+    /// The object storage chosen, with its credentials, or nil for the library folder.
+    func objectStorage() throws -> S3Client? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = storage ?? environment["SEPIA_STORAGE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        let location = try S3Location(parsing: text)
+        let credentials: S3Credentials
+        if let file = storageCredentials {
+            credentials = try S3Credentials.fromFile(file)
+        } else if let fromEnvironment = S3Credentials.fromEnvironment() {
+            credentials = fromEnvironment
+        } else {
+            throw S3Error(
+                .configuration, "--storage needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or pass --storage-credentials FILE")
+        }
+        return S3Client(location: location, credentials: credentials)
+    }
+
+    /// How to open the library: where its files are.
+    func configuration() throws -> LibraryConfiguration {
+        var configuration = LibraryConfiguration()
+        if let client = try objectStorage() { configuration.storage = .objectStorage(client) }
+        return configuration
+    }
+
     /// Opens the library, printing what opening it cleaned up.
     func open(quiet: Bool = false) throws -> PhotoLibrary {
-        let library = try PhotoLibrary.open(at: path)
+        let library = try PhotoLibrary.open(at: path, configuration: configuration())
         let report = library.openingReport
         if !quiet && (!report.removedOrphans.isEmpty || report.removedTemporaryFiles > 0) {
             Terminal.warning(

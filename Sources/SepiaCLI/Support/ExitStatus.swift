@@ -37,7 +37,7 @@ enum ExitStatus {
             case .notFound: return noInput
             case .duplicate, .unreadableImage, .invalidEditingOutput, .unsupportedAdjustment, .newerSchema, .objectDeleted:
                 return dataError
-            case .cannotOpen, .fileSystem, .database: return ioError
+            case .cannotOpen, .fileSystem, .database, .storageUnavailable: return ioError
             }
         case let render as RenderError:
             switch render {

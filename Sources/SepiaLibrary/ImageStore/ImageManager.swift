@@ -163,7 +163,12 @@ public final class ImageManager: Sendable {
                     break
                 }
             }
-            let image = try source ?? self.fullImage(asset, version: plan.version)
+            let image: Image
+            if let source {
+                image = source
+            } else {
+                image = try await self.fullImage(asset, version: plan.version)
+            }
             let rendered = try await self.library.renderer.render(image, size: plan.target, mode: plan.mode, format: options.format)
             // Previews up to 2048 px go to the disk cache too; larger ones stay in memory.
             self.store.store(rendered, for: plan.exactKey, diskToo: max(plan.target.width, plan.target.height) <= 2048)
@@ -175,21 +180,21 @@ public final class ImageManager: Sendable {
     private func rebuildStandardRenditions(_ asset: Asset, _ plan: Plan) async throws {
         _ = try await coalesced(plan.standardKeys[1]) {
             try await self.library.renderer.storeStandardRenditions(
-                of: try self.fullImage(asset, version: plan.version), assetID: asset.id, version: plan.version, in: self.store)
+                of: try await self.fullImage(asset, version: plan.version), assetID: asset.id, version: plan.version, in: self.store)
             return Rendition(data: [], pixelSize: IntSize(width: 0, height: 0))
         }
     }
 
     /// The full-size, upright image of one version of an asset.
-    func fullImage(_ asset: Asset, version: String) throws -> Image {
+    func fullImage(_ asset: Asset, version: String) async throws -> Image {
         let path: String
         if version == "original" {
-            path = library.folder.original(hash: asset.contentHash, format: asset.originalFormat)
+            path = try await library.originalPath(of: asset)
         } else {
             guard let hash = try library.store.adjustment(id: version)?.renderedContentHash else {
                 throw LibraryError(.notFound, "the edit's render is not in the library; run `sepia check`", subject: asset.id)
             }
-            path = library.folder.render(hash: hash)
+            path = try await library.renderPath(hash: hash)
         }
         do {
             return try ImageDecoding.open(path: path).image

@@ -14,6 +14,8 @@ public struct PreparedAsset: Sendable {
     let file: StoredFile
     /// Where the original came from, to write it again if a concurrent clean-up removed it before the commit.
     let origin: Origin
+    /// The latest sweep of shared storage before the original was stored.
+    var sweep: Int64
 
     enum Origin: Sendable {
         case file(String)

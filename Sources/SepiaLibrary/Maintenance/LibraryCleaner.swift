@@ -9,7 +9,7 @@ struct LibraryCleaner {
 
     /// Files under `originals/` and `renders/` that no row names, relative to the library folder.
     func orphans() throws(LibraryError) -> [String] {
-        let referenced = Set(try store.allFileReferences().map { $0.path(in: folder) })
+        let referenced = Set(try store.allFileReferences().map { folder.root + "/" + $0.key })
         var orphans: [String] = []
         for top in [folder.originals, folder.renders] {
             for file in Self.files(under: top) where !referenced.contains(file) {
@@ -37,9 +37,10 @@ struct LibraryCleaner {
         return stale
     }
 
-    /// Removes orphans, temporary files and stale cache folders.
-    func removeLeftovers() throws(LibraryError) -> PhotoLibrary.OpeningReport {
-        let orphans = try orphans()
+    /// Removes orphans (when the library folder holds the stored files), temporary files and stale cache
+    /// folders.
+    func removeLeftovers(storedFilesToo: Bool) throws(LibraryError) -> PhotoLibrary.OpeningReport {
+        let orphans = storedFilesToo ? try orphans() : []
         for orphan in orphans { DurableFile.remove(folder.root + "/" + orphan) }
         let temporary = temporaryFiles()
         for file in temporary { DurableFile.remove(file) }

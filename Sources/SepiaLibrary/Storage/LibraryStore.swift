@@ -48,16 +48,22 @@ protocol LibraryStore: Sendable {
     /// The log's entries after `generation`, oldest first (at most `limit`), or nil when the log no longer
     /// reaches back that far.
     func changeLog(after generation: Int64, limit: Int) throws(LibraryError) -> [LibraryChange]?
-    /// Applies `changes` in one transaction, in order: all of them or none. `fileExists` is asked, inside the
-    /// transaction, whether each file a new row names is in place; when one is not, the commit fails with a
-    /// ``LibraryError/vanishedFile`` so the caller can write it again and retry.
-    func commit(_ changes: [StoredChange], fileExists: (StoredFile) -> Bool) throws(LibraryError) -> CommitResult
+    /// Applies `changes` in one transaction, in order: all of them or none. `files` says how to make sure,
+    /// inside the transaction, that each file a new row names is in place; when one is not, the commit fails
+    /// with a ``LibraryError/vanishedFile`` so the caller can write it again and retry.
+    func commit(_ changes: [StoredChange], files: FileCheck) throws(LibraryError) -> CommitResult
 
     // MARK: Files and maintenance
 
     /// Which of `files` no row names any more; called inside one write transaction so that no other process
-    /// can start naming them meanwhile. `remove` deletes them while the transaction is open.
-    func withUnreferencedFiles(_ files: [StoredFile], remove: ([StoredFile]) -> Void) throws(LibraryError)
+    /// can start naming them meanwhile. `remove` deletes them while the transaction is open. With
+    /// `recordingSweep`, the removed files are recorded as swept (see ``FileCheck/notSweptAfter(_:)``).
+    func withUnreferencedFiles(
+        _ files: [StoredFile], recordingSweep: Bool, remove: ([StoredFile]) throws(LibraryError) -> [StoredFile]
+    ) throws(LibraryError)
+    /// The number of the latest sweep of shared storage: read it before storing files, and commit rows that
+    /// name them with ``FileCheck/notSweptAfter(_:)``.
+    func latestSweep() throws(LibraryError) -> Int64
     /// Every file rows name.
     func allFileReferences() throws(LibraryError) -> [StoredFile]
     /// Every asset identifier.
@@ -66,6 +72,23 @@ protocol LibraryStore: Sendable {
     func integrityProblems() throws(LibraryError) -> [String]
     /// What was imported from `path` before, if anything.
     func importSource(path: String) throws(LibraryError) -> ImportSource?
+    /// Where the library's files are kept, as recorded: an `s3://BUCKET/PREFIX` identity, or nil for the
+    /// library folder.
+    func recordedStorage() throws(LibraryError) -> String?
+    /// Records where the library keeps its files, in the transaction that checks it has none yet (returns
+    /// false, recording nothing, when it has assets).
+    func recordStorage(_ identity: String?) throws(LibraryError) -> Bool
+}
+
+/// How a commit makes sure the files its new rows name are in place.
+enum FileCheck {
+    /// Ask the file system (a library folder, where files are removed inside write transactions).
+    case exists((StoredFile) -> Bool)
+    /// Shared storage (object storage), where asking would mean a network round trip inside the transaction:
+    /// each file was stored after the sweep whose number the closure gives, so it is in place unless a later
+    /// sweep removed it. A sweep removes objects inside a write transaction and records them, so a commit
+    /// either comes first (and the sweep sees its rows) or sees the record.
+    case notSweptAfter((StoredFile) -> Int64)
 }
 
 /// The ordered keys of a fetch and the change generation they reflect.
@@ -98,10 +121,6 @@ struct StoredFile: Sendable, Hashable {
     var hash: String
     /// The original's format (renders are JPEG).
     var format: ImageFormat
-
-    func path(in folder: LibraryFolder) -> String {
-        kind == .original ? folder.original(hash: hash, format: format) : folder.render(hash: hash)
-    }
 }
 
 /// A file imported before: where it was, what it looked like, and its hash.

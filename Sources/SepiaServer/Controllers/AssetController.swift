@@ -99,7 +99,7 @@ struct AssetController {
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
-        return AssetResponse(asset, metadata: AssetResponse.metadata(of: asset, in: identity.photoLibrary) ?? .init())
+        return AssetResponse(asset, metadata: await AssetResponse.metadata(of: asset, in: identity.photoLibrary) ?? .init())
     }
 
     /// `PATCH /assets/{id}`: favourite and hidden flags.

@@ -80,7 +80,7 @@ struct EditController {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         let recipe = try validated(try await services.json.decode(EditRecipe.self, from: request))
-        try checkFits(recipe, on: asset, in: identity.library)
+        try await checkFits(recipe, on: asset, in: identity.library)
         let start = ContinuousClock.now
         let edited = try await identity.photoLibrary.edit(asset, recipe: recipe)
         services.metrics.recordRender("edit", duration: ContinuousClock.now - start)
@@ -100,7 +100,7 @@ struct EditController {
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         let body = try await services.json.decode(PreviewRequest.self, from: request)
         let recipe = try validated(body.recipe)
-        try checkFits(recipe, on: asset, in: identity.library)
+        try await checkFits(recipe, on: asset, in: identity.library)
         let size = try RenditionRequest.parseSize(body.size, maximum: 2048) ?? IntSize(width: 1024, height: 1024)
         let format: ImageFormat
         switch body.format?.lowercased() {
@@ -142,8 +142,8 @@ struct EditController {
     /// Checks that a recipe makes sense for this photo before anything is rendered: distances (radii, cell
     /// sizes) at most twice the photo's longer side (beyond that a blur or a pixellation has long stopped
     /// changing, and the work would only grow), and an output that has pixels and stays within the pixel limit.
-    private func checkFits(_ recipe: EditRecipe, on asset: Asset, in library: UserLibrary) throws {
-        let base = try library.previews.baseImage(of: asset)
+    private func checkFits(_ recipe: EditRecipe, on asset: Asset, in library: UserLibrary) async throws {
+        let base = try await library.previews.baseImage(of: asset)
         let longSide = max(base.extent.width, base.extent.height)
         let limit = Double(max(1000, 2 * longSide))
         for step in recipe.steps {

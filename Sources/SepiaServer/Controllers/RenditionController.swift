@@ -61,7 +61,7 @@ struct RenditionController {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         return try await Self.file(
-            at: identity.photoLibrary.originalPath(of: asset), name: asset.originalFilename, format: asset.originalFormat,
+            at: try await identity.photoLibrary.originalPath(of: asset), name: asset.originalFilename, format: asset.originalFormat,
             etag: asset.contentHash, immutable: true, request: request, context: context)
     }
 
@@ -70,7 +70,7 @@ struct RenditionController {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         guard asset.hasAdjustments else { return try await original(request, context: context) }
-        let path = try identity.photoLibrary.currentPath(of: asset)
+        let path = try await identity.photoLibrary.currentPath(of: asset)
         let stem = (asset.originalFilename as NSString).deletingPathExtension
         let hash = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return try await Self.file(

@@ -66,8 +66,8 @@ struct AssetResponse: ResponseEncodable {
     }
 
     /// The header metadata of `asset`'s original.
-    static func metadata(of asset: Asset, in library: PhotoLibrary) -> Metadata? {
-        guard let file = try? ImageDecoding.open(path: library.originalPath(of: asset)) else { return nil }
+    static func metadata(of asset: Asset, in library: PhotoLibrary) async -> Metadata? {
+        guard let path = try? await library.originalPath(of: asset), let file = try? ImageDecoding.open(path: path) else { return nil }
         let m = file.metadata
         return Metadata(
             lensMake: m.lensMake, lensModel: m.lensModel, exposureTime: m.exposureTime, fNumber: m.fNumber, iso: m.iso,

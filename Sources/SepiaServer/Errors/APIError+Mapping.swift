@@ -52,6 +52,7 @@ extension APIError {
         case .duplicate: .conflict(error.description)
         case .unreadableImage, .invalidEditingOutput, .unsupportedAdjustment: .unprocessable(error.description)
         case .database: .unavailable("the library database is busy or failed; try again (\(error.reason))")
+        case .storageUnavailable: .unavailable("object storage failed or cannot be reached; try again (\(error.reason))")
         case .cannotOpen, .newerSchema, .fileSystem: .internalError(error.description)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaImage
 import SepiaLibrary
+import SepiaObjectStore
 import Synchronization
 
 /// Opens each user's library once and keeps it open: the owner's is the server's `--library`, invited users'
@@ -20,6 +21,16 @@ final class LibraryRegistry: Sendable {
         user.libraryPath.isEmpty ? configuration.libraryPath : configuration.dataPath + "/" + user.libraryPath
     }
 
+    /// Where `user`'s library keeps its files in object storage, under the server's prefix.
+    static func storagePrefix(for user: UserRecord) -> String {
+        "libraries/" + (user.libraryPath.isEmpty ? "owner" : user.id) + "/"
+    }
+
+    /// Every library open now.
+    var openLibraries: [UserLibrary] {
+        open.withLock { Array($0.values) }
+    }
+
     /// The data-folder-relative library folder of a new, invited user.
     static func relativePath(forUserID id: String) -> String {
         "users/" + id + "/library"
@@ -31,6 +42,9 @@ final class LibraryRegistry: Sendable {
         if let library = open.withLock({ $0[path] }) { return library }
         var libraryConfiguration = configuration.libraryConfiguration
         libraryConfiguration.renderContext = renderContext
+        if let bucket = configuration.objectStorage {
+            libraryConfiguration.storage = .objectStorage(bucket.appending(Self.storagePrefix(for: user)))
+        }
         let library = try PhotoLibrary.open(at: path, configuration: libraryConfiguration)
         let opened = UserLibrary(library: library, previewCacheBytes: 96 << 20)
         return open.withLock { libraries in

@@ -49,7 +49,7 @@ final class PreviewRenderer: Sendable {
 
     /// `recipe` applied to `asset`, fitted inside `size`, encoded as `format`.
     func preview(of asset: Asset, recipe: EditRecipe, size: IntSize, format: ImageFormat) async throws -> Rendition {
-        let input = try editingInput(for: asset)
+        let input = try await editingInput(for: asset)
         let full = input.baseImage
         let output = try recipe.apply(to: full).extent
         let needed = min(
@@ -66,7 +66,7 @@ final class PreviewRenderer: Sendable {
     /// The filter strip: every step (nil for the unfiltered photo) applied to a `tile` × `tile` square of the
     /// photo, side by side in one JPEG.
     func strip(of asset: Asset, steps: [EditRecipe.Step?], tile: Int) async throws -> Rendition {
-        let input = try editingInput(for: asset)
+        let input = try await editingInput(for: asset)
         let extent = input.baseImage.extent
         let short = max(1, min(extent.width, extent.height))
         let long = max(extent.width, extent.height)
@@ -96,14 +96,14 @@ final class PreviewRenderer: Sendable {
 
     /// The full-size, upright image edits of `asset` apply to (its original, or the render of an edit in a
     /// format Sepia cannot read), not decoded.
-    func baseImage(of asset: Asset) throws -> Image {
-        try editingInput(for: asset).baseImage
+    func baseImage(of asset: Asset) async throws -> Image {
+        try await editingInput(for: asset).baseImage
     }
 
-    private func editingInput(for asset: Asset) throws -> ContentEditingInput {
+    private func editingInput(for asset: Asset) async throws -> ContentEditingInput {
         let key = asset.id + "/" + asset.contentVersion
         if let hit = inputs.withLock({ $0.first { $0.key == key }?.input }) { return hit }
-        let input = try library.contentEditingInput(for: asset)
+        let input = try await library.contentEditingInput(for: asset)
         inputs.withLock { inputs in
             inputs.removeAll { $0.key == key }
             inputs.append((key, input))

@@ -3,10 +3,20 @@ import GRDB
 import SepiaCodecs
 
 extension SQLiteLibraryStore {
-    func commit(_ changes: [StoredChange], fileExists: (StoredFile) -> Bool) throws(LibraryError) -> CommitResult {
+    func commit(_ changes: [StoredChange], files: FileCheck) throws(LibraryError) -> CommitResult {
         try write { db in
             var result = CommitResult(generation: 0)
             let now = Date().timeIntervalSince1970
+            let fileExists: (StoredFile) throws -> Bool =
+                switch files {
+                case .exists(let check): check
+                case .notSweptAfter(let sweep):
+                    { file in
+                        try Int.fetchOne(
+                            db, sql: "SELECT 1 FROM sweptFile WHERE kind = ? AND hash = ? AND sweep > ?",
+                            arguments: [file.kind.rawValue, file.hash, sweep(file)]) == nil
+                    }
+                }
             for change in changes {
                 try Self.apply(change, db: db, now: now, fileExists: fileExists, result: &result)
             }
@@ -17,7 +27,7 @@ extension SQLiteLibraryStore {
     }
 
     private static func apply(
-        _ change: StoredChange, db: Database, now: Double, fileExists: (StoredFile) -> Bool, result: inout CommitResult
+        _ change: StoredChange, db: Database, now: Double, fileExists: (StoredFile) throws -> Bool, result: inout CommitResult
     ) throws {
         switch change {
         case .createAsset(let new):
@@ -122,7 +132,7 @@ extension SQLiteLibraryStore {
             try touchAlbum(album, identifier: albumID, db: db)
         case .setAdjustment(let id, let adjustment):
             let render = StoredFile(kind: .render, hash: adjustment.renderedContentHash, format: .jpeg)
-            guard fileExists(render) else { throw StoreRetry.fileVanished(render) }
+            guard try fileExists(render) else { throw StoreRetry.fileVanished(render) }
             guard let row = try Row.fetchOne(db, sql: "SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", arguments: [id])
             else { throw LibraryError.notFound(asset: id) }
             let asset: Int64 = row[0]
@@ -179,12 +189,12 @@ extension SQLiteLibraryStore {
         case fileVanished(StoredFile)
     }
 
-    private static func insert(_ new: NewAsset, db: Database, fileExists: (StoredFile) -> Bool) throws {
+    private static func insert(_ new: NewAsset, db: Database, fileExists: (StoredFile) throws -> Bool) throws {
         let a = new.asset
         if let existing = try String.fetchOne(db, sql: "SELECT localIdentifier FROM asset WHERE contentHash = ?", arguments: [a.contentHash]) {
             throw LibraryError(.duplicate, "the file is already in the library as asset \(existing)", subject: a.originalFilename)
         }
-        guard fileExists(new.file) else { throw StoreRetry.fileVanished(new.file) }
+        guard try fileExists(new.file) else { throw StoreRetry.fileVanished(new.file) }
         let (year, month) = localYearMonth(a.creationDate, offset: a.creationDateOffset)
         try db.execute(
             sql: """

@@ -3,7 +3,9 @@ import GRDB
 import SepiaCodecs
 
 extension SQLiteLibraryStore {
-    func withUnreferencedFiles(_ files: [StoredFile], remove: ([StoredFile]) -> Void) throws(LibraryError) {
+    func withUnreferencedFiles(
+        _ files: [StoredFile], recordingSweep: Bool, remove: ([StoredFile]) throws(LibraryError) -> [StoredFile]
+    ) throws(LibraryError) {
         guard !files.isEmpty else { return }
         try write { db in
             var unreferenced: [StoredFile] = []
@@ -15,9 +17,42 @@ extension SQLiteLibraryStore {
                 if try Int.fetchOne(db, sql: sql, arguments: [file.hash]) == nil { unreferenced.append(file) }
             }
             // Still inside the write transaction: no other process can commit a row naming these files
-            // until they are gone, and a commit naming one afterwards finds it missing and writes it again.
-            remove(unreferenced)
+            // until they are gone, and a commit naming one afterwards finds it missing (or recorded as swept)
+            // and writes it again.
+            let removed = try remove(unreferenced)
+            if recordingSweep && !removed.isEmpty {
+                let sweep = (try Int64.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'fileSweep'") ?? 0) + 1
+                try db.execute(sql: "INSERT OR REPLACE INTO libraryInfo (key, value) VALUES ('fileSweep', ?)", arguments: [sweep])
+                let now = Date().timeIntervalSince1970
+                for file in removed {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO sweptFile (kind, hash, sweep, date) VALUES (?, ?, ?, ?)",
+                        arguments: [file.kind.rawValue, file.hash, sweep, now])
+                }
+                // A record only matters to commits of files stored while the sweep ran: a day is ample.
+                try db.execute(sql: "DELETE FROM sweptFile WHERE date < ?", arguments: [now - 86_400])
+            }
         }
+    }
+
+    func recordedStorage() throws(LibraryError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'storage'") }
+    }
+
+    func recordStorage(_ identity: String?) throws(LibraryError) -> Bool {
+        try write { db in
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM asset LIMIT 1") == nil else { return false }
+            if let identity {
+                try db.execute(sql: "INSERT OR REPLACE INTO libraryInfo (key, value) VALUES ('storage', ?)", arguments: [identity])
+            } else {
+                try db.execute(sql: "DELETE FROM libraryInfo WHERE key = 'storage'")
+            }
+            return true
+        }
+    }
+
+    func latestSweep() throws(LibraryError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'fileSweep'") ?? 0 }
     }
 
     func allFileReferences() throws(LibraryError) -> [StoredFile] {

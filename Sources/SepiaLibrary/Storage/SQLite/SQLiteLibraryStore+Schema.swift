@@ -107,6 +107,20 @@ extension SQLiteLibraryStore {
                     INSERT INTO libraryInfo (key, value) VALUES ('changeLogStart', 0);
                     """)
         }
+        migrator.registerMigration("v2: swept files") { db in
+            // Objects a sweep removed from shared storage, so that a commit naming one it stored meanwhile
+            // writes it again (see FileCheck.notSweptAfter).
+            try db.execute(
+                sql: """
+                    CREATE TABLE sweptFile (
+                      kind TEXT NOT NULL,
+                      hash TEXT NOT NULL,
+                      sweep INTEGER NOT NULL,
+                      date DOUBLE NOT NULL,
+                      PRIMARY KEY (kind, hash)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+import SepiaCodecs
+import SepiaImage
+import SepiaObjectStore
+import Testing
+
+@testable import SepiaLibrary
+
+/// A library whose originals and renders are in a real S3 API (OpenStack Swift's `s3api`, started by
+/// `scripts/object-store`; `scripts/test` runs this suite that way): the durability rules, local copies,
+/// the sweeper racing a commit, and a store that refuses writes.
+@Suite(.enabled(if: ObjectStore.endpoint != nil, "needs a store: scripts/object-store run DIR -- swift test --filter ObjectStorageTests"))
+struct ObjectStorageTests {
+    let folder = TestLibrary.temporaryFolder("s3")
+    let client: S3Client
+
+    init() async throws {
+        client = try await ObjectStore.client(prefix: "library-\(UUID().uuidString)/")
+    }
+
+    func open(_ client: S3Client? = nil) throws -> PhotoLibrary {
+        try PhotoLibrary.open(
+            at: folder,
+            configuration: LibraryConfiguration(
+                changePollInterval: .milliseconds(50), renderContext: RenderContext(options: RenderOptions(threadCount: 2)),
+                watchesMemoryPressure: false, storage: .objectStorage(client ?? self.client)))
+    }
+
+    func objectKeys() async throws -> [String] {
+        var keys: [String] = []
+        for try await object in client.listAll() { keys.append(object.key) }
+        return keys.sorted()
+    }
+
+    @Test func filesLiveInTheBucketAndTheLibraryStaysSound() async throws {
+        let library = try open()
+        defer { library.close() }
+        let ids = try await TestLibrary.addPhotos(3, to: library)
+        let assets = try ids.map { try library.asset($0) }
+        #expect(try await objectKeys() == assets.map { "originals/\($0.contentHash.prefix(2))/\($0.contentHash).jpg" }.sorted())
+        #expect(TestLibrary.files(under: folder + "/originals").isEmpty, "nothing is kept in the folder's originals/")
+
+        // An edit's render goes to the bucket too; reverting keeps it (the history names it).
+        let edited = try await library.edit(assets[0], recipe: EditRecipe(steps: [.init(filter: "CISepiaTone", parameters: [:])]))
+        let renderHash = try #require(try library.currentAdjustment(of: edited)?.renderedContentHash)
+        #expect(try await objectKeys().contains("renders/\(renderHash.prefix(2))/\(renderHash).jpg"))
+        #expect(ContentHash.of(try [UInt8](Data(contentsOf: URL(fileURLWithPath: try await library.currentPath(of: edited))))) == renderHash)
+
+        let report = try await library.check()
+        #expect(report.isSound, "\(report.problems)")
+        #expect(report.files == 4)
+        #expect(report.bytesVerified > 0)
+
+        // Deleting an asset leaves its object to the sweeper, which removes it once it is older than the grace
+        // period, and nothing else.
+        try await library.performChanges { $0.deleteAssets([ids[2]]) }
+        #expect(try await objectKeys().count == 4)
+        #expect(try await library.sweepStorage(olderThan: .seconds(3600)).removed.isEmpty, "too young to sweep")
+        try await Task.sleep(for: .milliseconds(1500))  // the store dates objects to the second
+        let sweep = try await library.sweepStorage(olderThan: .zero)
+        #expect(sweep.removed == ["originals/\(assets[2].contentHash.prefix(2))/\(assets[2].contentHash).jpg"])
+        #expect(try await objectKeys().count == 3)
+        #expect(try await library.check().isSound)
+    }
+
+    @Test func localCopiesAreFetchedAndChecked() async throws {
+        let library = try open()
+        defer { library.close() }
+        let id = try #require(try await TestLibrary.addPhotos(1, to: library).first)
+        let asset = try library.asset(id)
+        let original = TestLibrary.uniqueJPEG(0)
+
+        // A machine without the copy downloads it.
+        try FileManager.default.removeItem(atPath: folder + "/objects")
+        let path = try await library.originalPath(of: asset)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+
+        // A damaged object is refused, never served or cached.
+        try FileManager.default.removeItem(atPath: folder + "/objects")
+        var damaged = original
+        damaged[damaged.count / 2] ^= 0xFF
+        try await client.put(damaged, key: StoredFile(kind: .original, hash: asset.contentHash, format: .jpeg).key)
+        let error = await #expect(throws: LibraryError.self) { try await library.originalPath(of: asset) }
+        #expect(error?.reason.contains("does not match its SHA-256") == true)
+        #expect(TestLibrary.files(under: folder + "/objects").isEmpty)
+        let report = try await library.check()
+        #expect(report.problems.count == 1)
+        #expect(report.problems.first?.contains("damaged") == true)
+    }
+
+    @Test func aCommitAfterASweepRemovedItsFileStoresItAgain() async throws {
+        let library = try open()
+        defer { library.close() }
+        // The original is stored, then a sweep (from another server, with no grace) removes it before the
+        // row naming it commits.
+        let prepared = try await library.prepareAsset(data: TestLibrary.uniqueJPEG(7), filename: "raced.jpg")
+        let key = "originals/\(prepared.asset.contentHash.prefix(2))/\(prepared.asset.contentHash).jpg"
+        #expect(try await objectKeys() == [key])
+        try await Task.sleep(for: .milliseconds(1500))  // the store dates objects to the second
+        #expect(try await library.sweepStorage(olderThan: .zero).removed == [key])
+        #expect(try await objectKeys().isEmpty)
+
+        try await library.performChanges { $0.createAsset(from: prepared) }
+        #expect(try await objectKeys() == [key], "the commit stored the original again")
+        #expect(try await library.check().isSound)
+    }
+
+    @Test func aStoreThatRefusesWritesFailsTheImportCleanly() async throws {
+        let refusing = S3Client(
+            location: client.location, credentials: S3Credentials(accessKeyID: ObjectStore.credentials.accessKeyID, secretAccessKey: "wrong"))
+        let library = try open(refusing)
+        defer { library.close() }
+        let error = await #expect(throws: LibraryError.self) {
+            try await library.prepareAsset(data: TestLibrary.uniqueJPEG(1), filename: "refused.jpg")
+        }
+        #expect(error?.code == .storageUnavailable)
+        #expect(error?.description.contains("check the access key and the secret") == true)
+        #expect(try library.fetchAssets().count == 0)
+        #expect(try await objectKeys().isEmpty)
+        #expect(TestLibrary.files(under: folder + "/cache").isEmpty, "no renditions of the refused photo are left")
+        #expect(TestLibrary.files(under: folder + "/tmp").isEmpty)
+    }
+}
+
+/// The store `scripts/object-store` started, from its variables.
+enum ObjectStore {
+    static let environment = ProcessInfo.processInfo.environment
+    static let endpoint = environment["SEPIA_S3_ENDPOINT"]
+    static let credentials = S3Credentials(
+        accessKeyID: environment["SEPIA_S3_ACCESS_KEY_ID"] ?? "", secretAccessKey: environment["SEPIA_S3_SECRET_ACCESS_KEY"] ?? "")
+
+    /// A client of the test bucket (created when missing) with keys under `prefix`.
+    static func client(prefix: String) async throws -> S3Client {
+        let region = environment["SEPIA_S3_REGION"] ?? "us-east-1"
+        let location = try S3Location(parsing: "s3://sepia-tests/\(prefix)?endpoint=\(endpoint ?? "")&region=\(region)")
+        let client = S3Client(location: location, credentials: credentials)
+        if try await !client.bucketExists() { try await client.createBucket() }
+        return client
+    }
+}
