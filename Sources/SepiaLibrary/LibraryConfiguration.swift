@@ -12,6 +12,15 @@ public enum LibraryStorage: Sendable {
     case objectStorage(S3Client, localCopyLimit: Int? = 8 << 30)
 }
 
+/// Where a library keeps its database.
+public enum LibraryDatabase: Sendable {
+    /// `library.sqlite` in the library folder: the embedded default.
+    case libraryFolder
+    /// A schema of a PostgreSQL database, shared by every server that opens the library there. The library
+    /// folder then holds only this machine's caches.
+    case postgreSQL(PostgresLocation)
+}
+
 /// How a library is opened and how it treats files.
 public struct LibraryConfiguration: Sendable {
     /// Limits and strictness for imported files. Imports are strict by default: a file whose data is damaged
@@ -34,14 +43,16 @@ public struct LibraryConfiguration: Sendable {
     public var watchesMemoryPressure: Bool
     /// Where originals and renders are kept.
     public var storage: LibraryStorage
+    /// Where the database is.
+    public var database: LibraryDatabase
 
     /// The defaults: strict imports with the standard limits, a 128 MiB memory cache, a 4 GiB disk cache, q82
-    /// renditions, q92 edits, 250 ms change polling, files in the library folder.
+    /// renditions, q92 edits, 250 ms change polling, the database and files in the library folder.
     public init(
         decodeOptions: DecodeOptions = DecodeOptions(strict: true), memoryCacheLimit: Int = 128 << 20, diskCacheLimit: Int? = 4 << 30,
         renditionQuality: Int = 82,
         editQuality: Int = 92, changePollInterval: Duration = .milliseconds(250), renderContext: RenderContext? = nil,
-        watchesMemoryPressure: Bool = true, storage: LibraryStorage = .libraryFolder
+        watchesMemoryPressure: Bool = true, storage: LibraryStorage = .libraryFolder, database: LibraryDatabase = .libraryFolder
     ) {
         self.decodeOptions = decodeOptions
         self.memoryCacheLimit = memoryCacheLimit
@@ -52,5 +63,6 @@ public struct LibraryConfiguration: Sendable {
         self.renderContext = renderContext
         self.watchesMemoryPressure = watchesMemoryPressure
         self.storage = storage
+        self.database = database
     }
 }

@@ -60,14 +60,16 @@ extension PhotoLibrary {
             }
         }
         progress(references.count, references.count)
-        if !blobs.removesReleasedFiles {
+        if sharesStorage {
             let named = Set(references)
             let cutoff = Date().timeIntervalSince1970 - Double(gracePeriod.components.seconds)
             let unnamed = try await blobs.storedFiles().filter { !named.contains($0.file) }
             let old = unnamed.filter { $0.date < cutoff }
             report.problems += old.map { "\($0.file.key): no asset or edit names this object (orphan; `sepia check --sweep` removes it)" }
             if unnamed.count > old.count {
-                report.notes.append("\(unnamed.count - old.count) recent objects no row names yet: uploads in progress, or released files")
+                report.notes.append(
+                    "\(unnamed.count - old.count) recent files no row names yet: uploads in progress in another process or server, "
+                        + "or released files")
             }
             let cleaner = LibraryCleaner(folder: folder, store: store)
             let temporary = cleaner.temporaryFiles()

@@ -15,11 +15,12 @@ extension PhotoLibrary {
     ///
     /// It is safe while other servers store and commit files: each batch is removed inside a write
     /// transaction that first makes sure no row names the objects, and records them, so a commit naming one
-    /// of them afterwards stores it again. The grace period only saves uploads in flight that work. A library
-    /// kept in its folder has nothing to sweep (opening it alone removes its leftovers).
+    /// of them afterwards stores it again. The grace period only saves uploads in flight that work. An
+    /// embedded library (SQLite and files in its folder) has nothing to sweep: opening it alone removes its
+    /// leftovers.
     public func sweepStorage(olderThan gracePeriod: Duration = .seconds(3600)) async throws(LibraryError) -> SweepReport {
         var report = SweepReport()
-        guard !blobs.removesReleasedFiles else { return report }
+        guard sharesStorage else { return report }
         let cutoff = Date().timeIntervalSince1970 - Double(gracePeriod.components.seconds)
         let old = try await blobs.storedFiles().filter { $0.date < cutoff }.map(\.file)
         report.examined = old.count

@@ -85,7 +85,7 @@ public final class PhotoLibrary: Sendable {
         try folder.createFolders()
         let lock = try LibraryLock(path: folder.lockFile)
         let alone = lock.tryExclusive()
-        let store: SQLiteLibraryStore
+        let store: SQLLibraryStore
         let blobs: any BlobStore =
             switch configuration.storage {
             case .libraryFolder: FolderBlobStore(folder: folder)
@@ -93,9 +93,17 @@ public final class PhotoLibrary: Sendable {
             }
         var report = OpeningReport(cleanedUp: alone, removedOrphans: [], removedTemporaryFiles: 0, removedCacheFolders: 0)
         do {
-            store = try SQLiteLibraryStore(path: folder.database)
+            let database: any SQLDatabase =
+                switch configuration.database {
+                case .libraryFolder: try SQLiteDatabase(path: folder.database)
+                case .postgreSQL(let location): try PostgresDatabase(location: location)
+                }
+            store = SQLLibraryStore(database: database)
             try Self.checkStorage(configuration.storage, of: store, at: folder)
-            if alone { report = try LibraryCleaner(folder: folder, store: store).removeLeftovers(storedFilesToo: blobs is FolderBlobStore) }
+            // Stored files left by an interrupted import are removed here only when this process alone can
+            // be writing them: a library folder with its own database. Shared storage is swept instead.
+            let ownsFiles = blobs is FolderBlobStore && database is SQLiteDatabase
+            if alone { report = try LibraryCleaner(folder: folder, store: store).removeLeftovers(storedFilesToo: ownsFiles) }
         } catch {
             lock.holdShared()
             throw error
@@ -120,6 +128,12 @@ public final class PhotoLibrary: Sendable {
         let place = recorded.map { "in object storage at \($0)" } ?? "in its folder"
         let fix = recorded.map { "open it with --storage \($0)?endpoint=…" } ?? "open it without --storage"
         throw LibraryError(.cannotOpen, "the library keeps its files \(place); \(fix)", subject: folder.root)
+    }
+
+    /// Whether other processes, on other machines, may write this library's files: with object storage or a
+    /// shared database. Leftovers are then swept after a grace period rather than removed at opening.
+    var sharesStorage: Bool {
+        !(blobs is FolderBlobStore && (store as? SQLLibraryStore)?.database is SQLiteDatabase)
     }
 
     /// Stops observers and background work. The library must not be used afterwards.

@@ -75,8 +75,8 @@ struct PagingTests {
         #expect(entries.map(\.generation) == entries.map(\.generation).sorted())
         #expect(try library.changeLog(after: start, limit: 1)?.count == 1)
         #expect(try library.changeLog(after: try library.currentGeneration())?.isEmpty == true)
-        let store = try #require(library.store as? SQLiteLibraryStore)
-        try await store.pool.write { db in try SQLiteLibraryStore.pruneChangeLog(db, keep: 1, every: 0) }
+        let store = try #require(library.store as? SQLLibraryStore)
+        try store.pruneChangeLog(keep: 1)
         #expect(try library.changeLog(after: start) == nil)
     }
 

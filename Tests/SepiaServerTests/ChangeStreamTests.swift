@@ -83,7 +83,7 @@ struct ChangeStreamTests {
 extension PhotoLibrary {
     /// Cuts the change log down to its newest `keep` entries, as a long-running library eventually does.
     func pruneChangeLogForTesting(keep: Int64) throws {
-        let store = try #require(self.store as? SQLiteLibraryStore)
-        try store.pool.write { db in try SQLiteLibraryStore.pruneChangeLog(db, keep: keep, every: 0) }
+        let store = try #require(self.store as? SQLLibraryStore)
+        try store.pruneChangeLog(keep: keep)
     }
 }

@@ -1,10 +1,9 @@
 import Foundation
 import SepiaCodecs
 
-/// Everything ``PhotoLibrary`` asks of its database, and nothing more. ``SQLiteLibraryStore`` implements it
-/// for the embedded library; a PostgreSQL store (several servers sharing one database and one storage volume)
-/// would implement the same operations. Files never go through the store: it records which files rows name,
-/// and the library writes them first.
+/// Everything ``PhotoLibrary`` asks of its database, and nothing more. ``SQLLibraryStore`` implements it over
+/// SQLite (the embedded library) and PostgreSQL (several servers sharing one database and one bucket). Files
+/// never go through the store: it records which files rows name, and the library writes them first.
 ///
 /// Every method is one transaction. Writes are serialised across threads and processes; reads never wait
 /// for writes.

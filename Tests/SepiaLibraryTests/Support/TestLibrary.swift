@@ -24,13 +24,33 @@ enum TestLibrary {
         return url.path
     }
 
+    /// The PostgreSQL server the suites run against instead of SQLite, when `SEPIA_TEST_DATABASE` names one
+    /// (`scripts/postgres run DIR -- swift test …` sets it): the same tests, on the other backend.
+    static let postgreSQL: PostgresLocation? = ProcessInfo.processInfo.environment["SEPIA_TEST_DATABASE"].flatMap { url in
+        url.isEmpty ? nil : try? PostgresLocation(parsing: url)
+    }
+
+    /// Whether the suites run on PostgreSQL.
+    static var onPostgreSQL: Bool { postgreSQL != nil }
+
+    /// The database of the library in `path`: its own schema on the test server, named after the folder so
+    /// that opening the folder again opens the same library; else SQLite in the folder.
+    static func database(for path: String) -> LibraryDatabase {
+        guard let server = postgreSQL else { return .libraryFolder }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (path as NSString).standardizingPath.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return .postgreSQL(try! server.schema("test_" + String(hash, radix: 16)))
+    }
+
     /// A library in a new folder, with a small render context and no memory-pressure polling.
     static func open(at path: String = temporaryFolder(), pollInterval: Duration = .milliseconds(50)) throws -> PhotoLibrary {
         try PhotoLibrary.open(
             at: path,
             configuration: LibraryConfiguration(
                 changePollInterval: pollInterval, renderContext: RenderContext(options: RenderOptions(threadCount: 2)),
-                watchesMemoryPressure: false))
+                watchesMemoryPressure: false, database: database(for: path)))
     }
 
     /// A small JPEG whose content (and so hash) depends on `seed`.

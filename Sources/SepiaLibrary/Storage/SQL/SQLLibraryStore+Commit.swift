@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 import SepiaCodecs
 
-extension SQLiteLibraryStore {
+extension SQLLibraryStore {
     func commit(_ changes: [StoredChange], files: FileCheck) throws(LibraryError) -> CommitResult {
         try write { db in
             var result = CommitResult(generation: 0)
@@ -12,9 +11,9 @@ extension SQLiteLibraryStore {
                 case .exists(let check): check
                 case .notSweptAfter(let sweep):
                     { file in
-                        try Int.fetchOne(
-                            db, sql: "SELECT 1 FROM sweptFile WHERE kind = ? AND hash = ? AND sweep > ?",
-                            arguments: [file.kind.rawValue, file.hash, sweep(file)]) == nil
+                        try db.value(
+                            "SELECT 1 FROM sweptFile WHERE kind = ? AND hash = ? AND sweep > ?", [file.kind.rawValue, file.hash, sweep(file)],
+                            as: Int.self) == nil
                     }
                 }
             for change in changes {
@@ -27,7 +26,7 @@ extension SQLiteLibraryStore {
     }
 
     private static func apply(
-        _ change: StoredChange, db: Database, now: Double, fileExists: (StoredFile) throws -> Bool, result: inout CommitResult
+        _ change: StoredChange, db: any SQLSession, now: Double, fileExists: (StoredFile) throws -> Bool, result: inout CommitResult
     ) throws {
         switch change {
         case .createAsset(let new):
@@ -53,42 +52,40 @@ extension SQLiteLibraryStore {
                 assetID: id, db: db, now: now, set: "latitude = ?, longitude = ?, altitude = ?",
                 [location?.latitude, location?.longitude, location?.altitude])
         case .createAlbum(let id, let title):
-            let position = (try Int64.fetchOne(db, sql: "SELECT max(position) FROM album") ?? -1) + 1
-            try db.execute(
-                sql: "INSERT INTO album (localIdentifier, title, creationDate, position) VALUES (?, ?, ?, ?)",
-                arguments: [id, try validTitle(title), now, position])
-            try log(db, entity: "album", rowID: db.lastInsertedRowID, identifier: id, operation: "insert")
+            let position = (try db.value("SELECT max(position) FROM album", as: Int64.self) ?? -1) + 1
+            let rowID: Int64 =
+                try db.value(
+                    "INSERT INTO album (localIdentifier, title, creationDate, position) VALUES (?, ?, ?, ?) RETURNING rowID",
+                    [id, try validTitle(title), now, position]) ?? 0
+            try log(db, entity: "album", rowID: rowID, identifier: id, operation: "insert")
         case .renameAlbum(let id, let title):
             let album = try albumRow(id, db: db)
-            try db.execute(
-                sql: "UPDATE album SET title = ?, revision = revision + 1 WHERE rowID = ?", arguments: [try validTitle(title), album])
+            try db.execute("UPDATE album SET title = ?, revision = revision + 1 WHERE rowID = ?", [try validTitle(title), album])
             try log(db, entity: "album", rowID: album, identifier: id, operation: "update")
         case .deleteAlbums(let ids):
             for id in ids {
                 let album = try albumRow(id, db: db)
-                let snapshot = try Row.fetchOne(db, sql: albumSelect + " WHERE al.rowID = ?", arguments: [album]).map(Self.album(from:))
-                try db.execute(sql: "DELETE FROM album WHERE rowID = ?", arguments: [album])
+                let snapshot = try db.fetchOne(albumSelect + " WHERE al.rowID = ?", [album]).map(Self.album(from:))
+                try db.execute("DELETE FROM album WHERE rowID = ?", [album])
                 try log(
                     db, entity: "album", rowID: album, identifier: id, operation: "delete",
                     snapshot: try snapshot.map { try JSONEncoder().encode($0) })
             }
         case .addAssets(let albumID, let assetIDs):
             let album = try albumRow(albumID, db: db)
-            let existing = Set(try Int64.fetchAll(db, sql: "SELECT assetRowID FROM albumMember WHERE albumRowID = ?", arguments: [album]))
-            var position = (try Int64.fetchOne(db, sql: "SELECT max(position) FROM albumMember WHERE albumRowID = ?", arguments: [album]) ?? -1) + 1
+            let existing = Set(try db.keys("SELECT assetRowID FROM albumMember WHERE albumRowID = ?", [album]))
+            var position = (try db.value("SELECT max(position) FROM albumMember WHERE albumRowID = ?", [album], as: Int64.self) ?? -1) + 1
             var added = Set<Int64>()
             for id in assetIDs {
                 let asset = try assetRow(id, db: db)
                 guard !existing.contains(asset), added.insert(asset).inserted else { continue }
-                try db.execute(
-                    sql: "INSERT INTO albumMember (albumRowID, assetRowID, position) VALUES (?, ?, ?)", arguments: [album, asset, position])
+                try db.execute("INSERT INTO albumMember (albumRowID, assetRowID, position) VALUES (?, ?, ?)", [album, asset, position])
                 position += 1
             }
             if !added.isEmpty { try touchAlbum(album, identifier: albumID, db: db) }
         case .insertAssets(let albumID, let assetIDs, let index):
             let album = try albumRow(albumID, db: db)
-            var members = try Int64.fetchAll(
-                db, sql: "SELECT assetRowID FROM albumMember WHERE albumRowID = ? ORDER BY position, assetRowID", arguments: [album])
+            var members = try db.keys("SELECT assetRowID FROM albumMember WHERE albumRowID = ? ORDER BY position, assetRowID", [album])
             guard (0...members.count).contains(index) else {
                 throw LibraryError(
                     .invalidRequest, "cannot insert at index \(index): the album has \(members.count) assets", subject: albumID)
@@ -109,14 +106,12 @@ extension SQLiteLibraryStore {
             var removed = 0
             for id in assetIDs {
                 let asset = try assetRow(id, db: db)
-                try db.execute(sql: "DELETE FROM albumMember WHERE albumRowID = ? AND assetRowID = ?", arguments: [album, asset])
-                removed += db.changesCount
+                removed += try db.execute("DELETE FROM albumMember WHERE albumRowID = ? AND assetRowID = ?", [album, asset])
             }
             if removed > 0 { try touchAlbum(album, identifier: albumID, db: db) }
         case .moveAssets(let albumID, let from, let to):
             let album = try albumRow(albumID, db: db)
-            var members = try Int64.fetchAll(
-                db, sql: "SELECT assetRowID FROM albumMember WHERE albumRowID = ? ORDER BY position, assetRowID", arguments: [album])
+            var members = try db.keys("SELECT assetRowID FROM albumMember WHERE albumRowID = ? ORDER BY position, assetRowID", [album])
             guard let last = from.last, last < members.count, let first = from.first, first >= 0 else {
                 throw LibraryError(.invalidRequest, "the indexes to move are outside the album's \(members.count) assets", subject: albumID)
             }
@@ -133,13 +128,12 @@ extension SQLiteLibraryStore {
         case .setAdjustment(let id, let adjustment):
             let render = StoredFile(kind: .render, hash: adjustment.renderedContentHash, format: .jpeg)
             guard try fileExists(render) else { throw StoreRetry.fileVanished(render) }
-            guard let row = try Row.fetchOne(db, sql: "SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", arguments: [id])
+            guard let row = try db.fetchOne("SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", [id])
             else { throw LibraryError.notFound(asset: id) }
             let asset: Int64 = row[0]
             if let base = adjustment.baseAdjustmentID {
-                let baseRender = try String.fetchOne(
-                    db, sql: "SELECT renderedContentHash FROM adjustment WHERE localIdentifier = ? AND assetRowID = ?",
-                    arguments: [base, asset])
+                let baseRender = try db.value(
+                    "SELECT renderedContentHash FROM adjustment WHERE localIdentifier = ? AND assetRowID = ?", [base, asset], as: String.self)
                 guard baseRender != nil else {
                     throw LibraryError(
                         .invalidEditingOutput, "the edit started from an earlier edit's render, which is no longer kept; edit again",
@@ -153,11 +147,11 @@ extension SQLiteLibraryStore {
                 }
             }
             try db.execute(
-                sql: """
-                    INSERT INTO adjustment (localIdentifier, assetRowID, formatIdentifier, formatVersion, data, creationDate,
-                      renderedContentHash, renderedWidth, renderedHeight, baseAdjustmentID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
+                """
+                INSERT INTO adjustment (localIdentifier, assetRowID, formatIdentifier, formatVersion, data, creationDate,
+                  renderedContentHash, renderedWidth, renderedHeight, baseAdjustmentID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
                     adjustment.id, asset, adjustment.data.formatIdentifier, adjustment.data.formatVersion, adjustment.data.data,
                     adjustment.creationDate.timeIntervalSince1970, adjustment.renderedContentHash, adjustment.renderedWidth,
                     adjustment.renderedHeight, adjustment.baseAdjustmentID,
@@ -167,7 +161,7 @@ extension SQLiteLibraryStore {
                 [adjustment.id, adjustment.renderedWidth, adjustment.renderedHeight])
             result.reversionedAssetIDs.append(id)
         case .revert(let id):
-            guard let row = try Row.fetchOne(db, sql: "SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", arguments: [id])
+            guard let row = try db.fetchOne("SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", [id])
             else { throw LibraryError.notFound(asset: id) }
             guard let current: String = row[1] else { return }
             for candidate in try editAndBase(current, db: db) {
@@ -179,8 +173,12 @@ extension SQLiteLibraryStore {
             result.reversionedAssetIDs.append(id)
         case .recordImportSource(let source):
             try db.execute(
-                sql: "INSERT OR REPLACE INTO importSource (path, byteCount, modificationTime, inode, contentHash) VALUES (?, ?, ?, ?, ?)",
-                arguments: [source.path, source.byteCount, source.modificationTime, Int64(bitPattern: source.inode), source.contentHash])
+                """
+                INSERT INTO importSource (path, byteCount, modificationTime, inode, contentHash) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (path) DO UPDATE SET byteCount = excluded.byteCount, modificationTime = excluded.modificationTime,
+                  inode = excluded.inode, contentHash = excluded.contentHash
+                """,
+                [source.path, source.byteCount, source.modificationTime, Int64(bitPattern: source.inode), source.contentHash])
         }
     }
 
@@ -189,45 +187,45 @@ extension SQLiteLibraryStore {
         case fileVanished(StoredFile)
     }
 
-    private static func insert(_ new: NewAsset, db: Database, fileExists: (StoredFile) throws -> Bool) throws {
+    private static func insert(_ new: NewAsset, db: any SQLSession, fileExists: (StoredFile) throws -> Bool) throws {
         let a = new.asset
-        if let existing = try String.fetchOne(db, sql: "SELECT localIdentifier FROM asset WHERE contentHash = ?", arguments: [a.contentHash]) {
+        if let existing = try db.value("SELECT localIdentifier FROM asset WHERE contentHash = ?", [a.contentHash], as: String.self) {
             throw LibraryError(.duplicate, "the file is already in the library as asset \(existing)", subject: a.originalFilename)
         }
         guard try fileExists(new.file) else { throw StoreRetry.fileVanished(new.file) }
         let (year, month) = localYearMonth(a.creationDate, offset: a.creationDateOffset)
-        try db.execute(
-            sql: """
+        let rowID: Int64 =
+            try db.value(
+                """
                 INSERT INTO asset (localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, creationDateOffset,
                   creationDateSource, localYear, localMonth, modificationDate, addedDate, latitude, longitude, altitude,
                   isFavorite, isHidden, originalFilename, contentHash, originalFormat, originalByteCount, originalOrientation,
                   originalWidth, originalHeight, cameraMake, cameraModel)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowID
                 """,
-            arguments: [
-                a.id, a.mediaType.rawValue, a.pixelWidth, a.pixelHeight, a.creationDate.timeIntervalSince1970,
-                a.creationDateOffset, a.creationDateSource.rawValue, year, month, a.modificationDate.timeIntervalSince1970,
-                a.addedDate.timeIntervalSince1970, a.location?.latitude, a.location?.longitude, a.location?.altitude,
-                a.isFavorite, a.isHidden, a.originalFilename, a.contentHash, a.originalFormat.rawValue, a.originalByteCount,
-                a.originalOrientation, a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel,
-            ])
-        try log(db, entity: "asset", rowID: db.lastInsertedRowID, identifier: a.id, operation: "insert")
+                [
+                    a.id, a.mediaType.rawValue, a.pixelWidth, a.pixelHeight, a.creationDate.timeIntervalSince1970,
+                    a.creationDateOffset, a.creationDateSource.rawValue, year, month, a.modificationDate.timeIntervalSince1970,
+                    a.addedDate.timeIntervalSince1970, a.location?.latitude, a.location?.longitude, a.location?.altitude,
+                    a.isFavorite, a.isHidden, a.originalFilename, a.contentHash, a.originalFormat.rawValue, a.originalByteCount,
+                    a.originalOrientation, a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel,
+                ]) ?? 0
+        try log(db, entity: "asset", rowID: rowID, identifier: a.id, operation: "insert")
     }
 
-    private static func delete(assetID: String, db: Database, result: inout CommitResult) throws {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(assetColumns) FROM asset a WHERE a.localIdentifier = ?", arguments: [assetID])
+    private static func delete(assetID: String, db: any SQLSession, result: inout CommitResult) throws {
+        guard let row = try db.fetchOne("SELECT \(assetColumns) FROM asset a WHERE a.localIdentifier = ?", [assetID])
         else { throw LibraryError.notFound(asset: assetID) }
         let asset = Self.asset(from: row)
         try touchAlbums(containing: assetID, db: db)
         result.releasedFiles.append(StoredFile(kind: .original, hash: asset.contentHash, format: asset.originalFormat))
-        for hash in try String.fetchAll(
-            db, sql: "SELECT renderedContentHash FROM adjustment WHERE assetRowID = ? AND renderedContentHash IS NOT NULL",
-            arguments: [asset.rowID])
+        for hash in try db.values(
+            "SELECT renderedContentHash FROM adjustment WHERE assetRowID = ? AND renderedContentHash IS NOT NULL", [asset.rowID], as: String.self)
         {
             result.releasedFiles.append(StoredFile(kind: .render, hash: hash, format: .jpeg))
         }
-        try db.execute(sql: "UPDATE asset SET currentAdjustmentID = NULL WHERE rowID = ?", arguments: [asset.rowID])
-        try db.execute(sql: "DELETE FROM asset WHERE rowID = ?", arguments: [asset.rowID])
+        try db.execute("UPDATE asset SET currentAdjustmentID = NULL WHERE rowID = ?", [asset.rowID])
+        try db.execute("DELETE FROM asset WHERE rowID = ?", [asset.rowID])
         try log(
             db, entity: "asset", rowID: asset.rowID, identifier: assetID, operation: "delete", snapshot: try JSONEncoder().encode(asset))
         result.deletedAssetIDs.append(assetID)
@@ -237,48 +235,47 @@ extension SQLiteLibraryStore {
     /// whether it changed.
     @discardableResult
     private static func update(
-        assetID: String, db: Database, now: Double, set assignments: String, _ values: [(any DatabaseValueConvertible)?],
-        unless condition: String? = nil, _ conditionValues: [(any DatabaseValueConvertible)?] = []
+        assetID: String, db: any SQLSession, now: Double, set assignments: String, _ values: [any SQLBindable],
+        unless condition: String? = nil, _ conditionValues: [any SQLBindable] = []
     ) throws -> Bool {
         let rowID = try assetRow(assetID, db: db)
         var sql = "UPDATE asset SET \(assignments), revision = revision + 1, modificationDate = ? WHERE rowID = ?"
-        var arguments = values + [now, rowID]
+        var arguments: [any SQLBindable] = values + [now, rowID]
         if let condition {
             sql += " AND NOT (\(condition))"
             arguments += conditionValues
         }
-        try db.execute(sql: sql, arguments: StatementArguments(arguments))
-        guard db.changesCount > 0 else { return false }
+        guard try db.execute(sql, arguments) > 0 else { return false }
         try log(db, entity: "asset", rowID: rowID, identifier: assetID, operation: "update")
         return true
     }
 
     /// An adjustment and the one it was based on, if any.
-    private static func editAndBase(_ id: String, db: Database) throws -> [String] {
-        let base = try String.fetchOne(db, sql: "SELECT baseAdjustmentID FROM adjustment WHERE localIdentifier = ?", arguments: [id])
+    private static func editAndBase(_ id: String, db: any SQLSession) throws -> [String] {
+        let base = try db.value("SELECT baseAdjustmentID FROM adjustment WHERE localIdentifier = ?", [id], as: String.self)
         return [id] + (base.map { [$0] } ?? [])
     }
 
     /// Marks the render of adjustment `id` as superseded and returns it, unless it is `keeping`.
-    private static func releaseRender(of id: String, keeping: String?, db: Database) throws -> [StoredFile] {
-        guard let hash = try String.fetchOne(db, sql: "SELECT renderedContentHash FROM adjustment WHERE localIdentifier = ?", arguments: [id])
+    private static func releaseRender(of id: String, keeping: String?, db: any SQLSession) throws -> [StoredFile] {
+        guard let hash = try db.value("SELECT renderedContentHash FROM adjustment WHERE localIdentifier = ?", [id], as: String.self)
         else { return [] }
-        try db.execute(sql: "UPDATE adjustment SET renderedContentHash = NULL WHERE localIdentifier = ?", arguments: [id])
+        try db.execute("UPDATE adjustment SET renderedContentHash = NULL WHERE localIdentifier = ?", [id])
         return hash == keeping ? [] : [StoredFile(kind: .render, hash: hash, format: .jpeg)]
     }
 
-    private static func assetRow(_ id: String, db: Database) throws -> Int64 {
-        guard let row = try Int64.fetchOne(db, sql: "SELECT rowID FROM asset WHERE localIdentifier = ?", arguments: [id]) else {
+    private static func assetRow(_ id: String, db: any SQLSession) throws -> Int64 {
+        guard let row = try db.value("SELECT rowID FROM asset WHERE localIdentifier = ?", [id], as: Int64.self) else {
             throw LibraryError.notFound(asset: id)
         }
         return row
     }
 
-    private static func albumRow(_ id: String, db: Database) throws -> Int64 {
+    private static func albumRow(_ id: String, db: any SQLSession) throws -> Int64 {
         if let smart = SmartAlbum(id: id) {
             throw LibraryError(.invalidRequest, "\(smart.title) is a smart album: its assets follow from a rule and cannot be edited", subject: id)
         }
-        guard let row = try Int64.fetchOne(db, sql: "SELECT rowID FROM album WHERE localIdentifier = ?", arguments: [id]) else {
+        guard let row = try db.value("SELECT rowID FROM album WHERE localIdentifier = ?", [id], as: Int64.self) else {
             throw LibraryError.notFound(album: id)
         }
         return row
@@ -293,31 +290,29 @@ extension SQLiteLibraryStore {
         return trimmed
     }
 
-    private static func renumber(album: Int64, members: [Int64], inserting: Set<Int64>, db: Database) throws {
+    private static func renumber(album: Int64, members: [Int64], inserting: Set<Int64>, db: any SQLSession) throws {
         for (position, asset) in members.enumerated() {
             if inserting.contains(asset) {
-                try db.execute(
-                    sql: "INSERT INTO albumMember (albumRowID, assetRowID, position) VALUES (?, ?, ?)", arguments: [album, asset, position])
+                try db.execute("INSERT INTO albumMember (albumRowID, assetRowID, position) VALUES (?, ?, ?)", [album, asset, position])
             } else {
                 try db.execute(
-                    sql: "UPDATE albumMember SET position = ? WHERE albumRowID = ? AND assetRowID = ? AND position <> ?",
-                    arguments: [position, album, asset, position])
+                    "UPDATE albumMember SET position = ? WHERE albumRowID = ? AND assetRowID = ? AND position <> ?",
+                    [position, album, asset, position])
             }
         }
     }
 
-    private static func touchAlbum(_ album: Int64, identifier: String, db: Database) throws {
-        try db.execute(sql: "UPDATE album SET revision = revision + 1 WHERE rowID = ?", arguments: [album])
+    private static func touchAlbum(_ album: Int64, identifier: String, db: any SQLSession) throws {
+        try db.execute("UPDATE album SET revision = revision + 1 WHERE rowID = ?", [album])
         try log(db, entity: "album", rowID: album, identifier: identifier, operation: "update")
     }
 
-    private static func touchAlbums(containing assetID: String, db: Database) throws {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT al.rowID, al.localIdentifier FROM album al JOIN albumMember m ON m.albumRowID = al.rowID
-                JOIN asset a ON a.rowID = m.assetRowID WHERE a.localIdentifier = ?
-                """, arguments: [assetID])
+    private static func touchAlbums(containing assetID: String, db: any SQLSession) throws {
+        let rows = try db.fetch(
+            """
+            SELECT al.rowID, al.localIdentifier FROM album al JOIN albumMember m ON m.albumRowID = al.rowID
+            JOIN asset a ON a.rowID = m.assetRowID WHERE a.localIdentifier = ?
+            """, [assetID])
         for row in rows {
             try touchAlbum(row[0], identifier: row[1], db: db)
         }

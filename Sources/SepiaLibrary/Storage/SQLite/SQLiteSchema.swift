@@ -1,6 +1,6 @@
 import GRDB
 
-extension SQLiteLibraryStore {
+extension SQLiteDatabase {
     /// The schema, as forward-only migrations. Each runs in one transaction; applied ones are recorded in the
     /// database, so a library opened by an older Sepia is recognised.
     static var migrator: DatabaseMigrator {

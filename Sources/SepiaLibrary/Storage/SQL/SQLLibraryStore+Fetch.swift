@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 import SepiaCodecs
 
-extension SQLiteLibraryStore {
+extension SQLLibraryStore {
     /// The columns ``asset(from:)`` reads, in order.
     static let assetColumns = """
         a.rowID, a.localIdentifier, a.mediaType, a.pixelWidth, a.pixelHeight, a.creationDate, a.creationDateOffset,
@@ -11,7 +10,7 @@ extension SQLiteLibraryStore {
         a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.currentAdjustmentID, a.revision
         """
 
-    static func asset(from row: Row) -> Asset {
+    static func asset(from row: SQLRow) -> Asset {
         let latitude: Double? = row[10]
         let longitude: Double? = row[11]
         let location = latitude.flatMap { lat in longitude.flatMap { GPSLocation(latitude: lat, longitude: $0, altitude: row[12]) } }
@@ -29,16 +28,16 @@ extension SQLiteLibraryStore {
     // MARK: - Snapshots
 
     func snapshot(_ query: AssetQuery) throws(LibraryError) -> Snapshot {
-        let (sql, arguments) = Self.compile(query)
+        let (sql, arguments) = Self.compile(query, dialect: dialect)
         return try read { db in
-            Snapshot(rowIDs: try Int64.fetchAll(db, sql: sql, arguments: arguments), generation: try Self.generation(db))
+            Snapshot(rowIDs: try db.keys(sql, arguments), generation: try Self.generation(db))
         }
     }
 
     func albumSnapshot() throws(LibraryError) -> Snapshot {
         try read { db in
             Snapshot(
-                rowIDs: try Int64.fetchAll(db, sql: "SELECT rowID FROM album ORDER BY position, rowID"),
+                rowIDs: try db.keys("SELECT rowID FROM album ORDER BY position, rowID", []),
                 generation: try Self.generation(db))
         }
     }
@@ -49,7 +48,7 @@ extension SQLiteLibraryStore {
     struct CompiledQuery {
         var from: String
         var conditions: [String]
-        var arguments: [(any DatabaseValueConvertible)?]
+        var arguments: [any SQLBindable]
         var order: [(expression: String, ascending: Bool)]
 
         var whereClause: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
@@ -58,11 +57,11 @@ extension SQLiteLibraryStore {
         var orderSignature: String { order.map { "\($0.expression) \($0.ascending ? "asc" : "desc")" }.joined(separator: ",") }
     }
 
-    static func compileParts(_ query: AssetQuery) -> CompiledQuery {
+    static func compileParts(_ query: AssetQuery, dialect: SQLDialect) -> CompiledQuery {
         let options = query.options
         var from = "asset a"
         var conditions: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
+        var arguments: [any SQLBindable] = []
         var naturalOrder: [(String, Bool)] = [("a.creationDate", true), ("a.rowID", true)]
         var includeHidden = options.includeHiddenAssets
         switch query.scope {
@@ -90,9 +89,9 @@ extension SQLiteLibraryStore {
                 arguments.append(month)
             }
         }
-        if !includeHidden { conditions.append("a.isHidden = 0") }
+        if !includeHidden { conditions.append("NOT a.isHidden") }
         if let predicate = options.predicate {
-            conditions.append(compile(predicate, into: &arguments))
+            conditions.append(compile(predicate, dialect: dialect, into: &arguments))
         }
         let order: [(expression: String, ascending: Bool)]
         if options.sortDescriptors.isEmpty {
@@ -106,18 +105,18 @@ extension SQLiteLibraryStore {
     }
 
     /// The SQL selecting the keys of the assets `query` matches, in order.
-    static func compile(_ query: AssetQuery) -> (String, StatementArguments) {
-        let parts = compileParts(query)
+    static func compile(_ query: AssetQuery, dialect: SQLDialect) -> (String, [any SQLBindable]) {
+        let parts = compileParts(query, dialect: dialect)
         var arguments = parts.arguments
         var sql = "SELECT a.rowID FROM \(parts.from)" + parts.whereClause + parts.orderClause
         if query.options.fetchLimit > 0 {
             sql += " LIMIT ?"
             arguments.append(query.options.fetchLimit)
         }
-        return (sql, StatementArguments(arguments))
+        return (sql, arguments)
     }
 
-    static func compile(_ predicate: AssetPredicate, into arguments: inout [(any DatabaseValueConvertible)?]) -> String {
+    static func compile(_ predicate: AssetPredicate, dialect: SQLDialect, into arguments: inout [any SQLBindable]) -> String {
         switch predicate {
         case .isFavorite:
             return "a.isFavorite"
@@ -146,18 +145,18 @@ extension SQLiteLibraryStore {
             let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_")
             arguments.append("%" + escaped + "%")
-            return "a.originalFilename LIKE ? ESCAPE '\\'"
+            return "a.originalFilename \(dialect.caseInsensitiveLike) ? ESCAPE '\\'"
         case .identifier(let id):
             arguments.append(id)
             return "a.localIdentifier = ?"
         case .identifiers(let ids):
-            arguments.append(jsonArray(ids))
-            return "a.localIdentifier IN (SELECT value FROM json_each(?))"
+            arguments.append(SQLValue.texts(ids))
+            return dialect.inList("a.localIdentifier")
         case .inAlbums(let ids):
-            arguments.append(jsonArray(ids))
+            arguments.append(SQLValue.texts(ids))
             return """
                 a.rowID IN (SELECT m.assetRowID FROM albumMember m JOIN album al ON al.rowID = m.albumRowID
-                WHERE al.localIdentifier IN (SELECT value FROM json_each(?)))
+                WHERE \(dialect.inList("al.localIdentifier")))
                 """
         case .creationYear(let year):
             arguments.append(year)
@@ -167,21 +166,12 @@ extension SQLiteLibraryStore {
             arguments.append(month)
             return "(a.localYear = ? AND a.localMonth = ?)"
         case .and(let a, let b):
-            return "(" + compile(a, into: &arguments) + " AND " + compile(b, into: &arguments) + ")"
+            return "(" + compile(a, dialect: dialect, into: &arguments) + " AND " + compile(b, dialect: dialect, into: &arguments) + ")"
         case .or(let a, let b):
-            return "(" + compile(a, into: &arguments) + " OR " + compile(b, into: &arguments) + ")"
+            return "(" + compile(a, dialect: dialect, into: &arguments) + " OR " + compile(b, dialect: dialect, into: &arguments) + ")"
         case .not(let a):
-            return "NOT (" + compile(a, into: &arguments) + ")"
+            return "NOT (" + compile(a, dialect: dialect, into: &arguments) + ")"
         }
-    }
-
-    static func jsonArray(_ strings: [String]) -> String {
-        let data = (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func jsonArray(_ keys: [Int64]) -> String {
-        "[" + keys.map(String.init).joined(separator: ",") + "]"
     }
 
     // MARK: - Objects
@@ -190,23 +180,16 @@ extension SQLiteLibraryStore {
         guard !rowIDs.isEmpty else { return [:] }
         return try read { db in
             var found: [Int64: Asset] = [:]
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.rowID IN (SELECT value FROM json_each(?))",
-                arguments: [Self.jsonArray(rowIDs)])
-            while let row = try rows.next() {
+            for row in try db.fetch("SELECT \(Self.assetColumns) FROM asset a WHERE \(db.dialect.inList("a.rowID"))", [SQLValue.integers(rowIDs)]) {
                 let asset = Self.asset(from: row)
                 found[asset.rowID] = asset
             }
             if found.count < rowIDs.count {
                 let missing = rowIDs.filter { found[$0] == nil }
-                let snapshots = try Row.fetchCursor(
-                    db,
-                    sql: """
-                        SELECT rowID, snapshot FROM change WHERE entity = 'asset' AND operation = 'delete'
-                        AND rowID IN (SELECT value FROM json_each(?))
-                        """,
-                    arguments: [Self.jsonArray(missing)])
-                while let row = try snapshots.next() {
+                for row in try db.fetch(
+                    "SELECT rowID, snapshot FROM change WHERE entity = 'asset' AND operation = 'delete' AND \(db.dialect.inList("rowID"))",
+                    [SQLValue.integers(missing)])
+                {
                     if let data: Data = row[1], let asset = try? JSONDecoder().decode(Asset.self, from: data) {
                         found[row[0]] = asset
                     }
@@ -218,48 +201,43 @@ extension SQLiteLibraryStore {
 
     func assets(ids: [String]) throws(LibraryError) -> [Asset] {
         guard !ids.isEmpty else { return [] }
-        // One statement, so it needs no transaction of its own; prepared once per connection. This is the
-        // read behind every request that names an asset.
+        // One statement, so it needs no transaction of its own. This is the read behind every request that
+        // names an asset.
         if ids.count == 1 {
             return try readStatement { db in
-                let statement = try db.cachedStatement(sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier = ?")
-                return try Row.fetchAll(statement, arguments: [ids[0]]).map(Self.asset(from:))
+                try db.fetch("SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier = ?", [ids[0]]).map(Self.asset(from:))
             }
         }
         return try readStatement { db in
-            let statement = try db.cachedStatement(
-                sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier IN (SELECT value FROM json_each(?))")
-            return try Row.fetchAll(statement, arguments: [Self.jsonArray(ids)]).map(Self.asset(from:))
+            try db.fetch("SELECT \(Self.assetColumns) FROM asset a WHERE \(db.dialect.inList("a.localIdentifier"))", [SQLValue.texts(ids)])
+                .map(Self.asset(from:))
         }
     }
 
     func assets(idPrefix: String, limit: Int) throws(LibraryError) -> [Asset] {
         let lower = idPrefix.lowercased()
         return try read { db in
-            try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier >= ? AND a.localIdentifier < ? ORDER BY a.localIdentifier LIMIT ?",
-                arguments: [lower, lower + "\u{10FFFF}", limit]
+            try db.fetch(
+                "SELECT \(Self.assetColumns) FROM asset a WHERE a.localIdentifier >= ? AND a.localIdentifier < ? ORDER BY a.localIdentifier LIMIT ?",
+                [lower, lower + "\u{10FFFF}", limit]
             ).map(Self.asset(from:))
         }
     }
 
     func asset(contentHash: String) throws(LibraryError) -> Asset? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset a WHERE a.contentHash = ?", arguments: [contentHash])
-                .map(Self.asset(from:))
+            try db.fetchOne("SELECT \(Self.assetColumns) FROM asset a WHERE a.contentHash = ?", [contentHash]).map(Self.asset(from:))
         }
     }
 
     static let albumSelect = """
         SELECT al.rowID, al.localIdentifier, al.title, al.creationDate, al.revision,
           (SELECT count(*) FROM albumMember m JOIN asset a ON a.rowID = m.assetRowID
-           WHERE m.albumRowID = al.rowID AND a.isHidden = 0)
+           WHERE m.albumRowID = al.rowID AND NOT a.isHidden)
         FROM album al
         """
 
-    static func album(from row: Row) -> Album {
+    static func album(from row: SQLRow) -> Album {
         Album(
             id: row[1], title: row[2], kind: .regular, creationDate: Date(timeIntervalSince1970: row[3]), assetCount: row[5],
             revision: row[4], rowID: row[0])
@@ -269,21 +247,15 @@ extension SQLiteLibraryStore {
         guard !rowIDs.isEmpty else { return [:] }
         return try read { db in
             var found: [Int64: Album] = [:]
-            for row in try Row.fetchAll(
-                db, sql: Self.albumSelect + " WHERE al.rowID IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(rowIDs)])
-            {
+            for row in try db.fetch(Self.albumSelect + " WHERE \(db.dialect.inList("al.rowID"))", [SQLValue.integers(rowIDs)]) {
                 let album = Self.album(from: row)
                 found[album.rowID] = album
             }
             if found.count < rowIDs.count {
                 let missing = rowIDs.filter { found[$0] == nil }
-                for row in try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT rowID, snapshot FROM change WHERE entity = 'album' AND operation = 'delete'
-                        AND rowID IN (SELECT value FROM json_each(?))
-                        """,
-                    arguments: [Self.jsonArray(missing)])
+                for row in try db.fetch(
+                    "SELECT rowID, snapshot FROM change WHERE entity = 'album' AND operation = 'delete' AND \(db.dialect.inList("rowID"))",
+                    [SQLValue.integers(missing)])
                 {
                     if let data: Data = row[1], let album = try? JSONDecoder().decode(Album.self, from: data) {
                         found[row[0]] = album
@@ -296,9 +268,8 @@ extension SQLiteLibraryStore {
 
     func albums(matching idOrTitle: String) throws(LibraryError) -> [Album] {
         try read { db in
-            try Row.fetchAll(
-                db, sql: Self.albumSelect + " WHERE al.localIdentifier = ? OR al.title = ? ORDER BY al.position, al.rowID",
-                arguments: [idOrTitle, idOrTitle]
+            try db.fetch(
+                Self.albumSelect + " WHERE al.localIdentifier = ? OR al.title = ? ORDER BY al.position, al.rowID", [idOrTitle, idOrTitle]
             ).map(Self.album(from:))
         }
     }
@@ -308,8 +279,8 @@ extension SQLiteLibraryStore {
             var counts: [SmartAlbum: Int] = [:]
             for kind in SmartAlbum.allCases {
                 let query = AssetQuery(scope: .smartAlbum(kind), options: FetchOptions())
-                let (sql, arguments) = Self.compile(query)
-                counts[kind] = try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
+                let (sql, arguments) = Self.compile(query, dialect: db.dialect)
+                counts[kind] = try db.value("SELECT count(*) FROM (\(sql)) AS matches", arguments) ?? 0
             }
             return counts
         }
@@ -318,24 +289,22 @@ extension SQLiteLibraryStore {
     func collectionLists(year: Int?) throws(LibraryError) -> [CollectionList] {
         try read { db in
             if let year {
-                return try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT localMonth, count(*), min(creationDate), max(creationDate) FROM asset
-                        WHERE isHidden = 0 AND localYear = ? GROUP BY localMonth ORDER BY localMonth
-                        """, arguments: [year]
+                return try db.fetch(
+                    """
+                    SELECT localMonth, count(*), min(creationDate), max(creationDate) FROM asset
+                    WHERE NOT isHidden AND localYear = ? GROUP BY localMonth ORDER BY localMonth
+                    """, [year]
                 ).map { row in
                     CollectionList(
                         kind: .month, year: year, month: row[0], assetCount: row[1], startDate: Date(timeIntervalSince1970: row[2]),
                         endDate: Date(timeIntervalSince1970: row[3]))
                 }
             }
-            return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT localYear, count(*), min(creationDate), max(creationDate) FROM asset
-                    WHERE isHidden = 0 GROUP BY localYear ORDER BY localYear
-                    """
+            return try db.fetch(
+                """
+                SELECT localYear, count(*), min(creationDate), max(creationDate) FROM asset
+                WHERE NOT isHidden GROUP BY localYear ORDER BY localYear
+                """
             ).map { row in
                 CollectionList(
                     kind: .year, year: row[0], month: nil, assetCount: row[1], startDate: Date(timeIntervalSince1970: row[2]),
@@ -344,40 +313,34 @@ extension SQLiteLibraryStore {
         }
     }
 
-    static func adjustment(from row: Row) -> Adjustment {
+    static func adjustment(from row: SQLRow) -> Adjustment {
         Adjustment(
-            id: row["localIdentifier"], assetID: row["assetID"],
-            data: AdjustmentData(formatIdentifier: row["formatIdentifier"], formatVersion: row["formatVersion"], data: row["data"]),
-            creationDate: Date(timeIntervalSince1970: row["creationDate"]), renderedContentHash: row["renderedContentHash"],
-            renderedWidth: row["renderedWidth"], renderedHeight: row["renderedHeight"], baseAdjustmentID: row["baseAdjustmentID"])
+            id: row[0], assetID: row[1], data: AdjustmentData(formatIdentifier: row[2], formatVersion: row[3], data: row[4]),
+            creationDate: Date(timeIntervalSince1970: row[5]), renderedContentHash: row[6], renderedWidth: row[7], renderedHeight: row[8],
+            baseAdjustmentID: row[9])
     }
 
     static let adjustmentSelect = """
-        SELECT j.localIdentifier, a.localIdentifier AS assetID, j.formatIdentifier, j.formatVersion, j.data, j.creationDate,
+        SELECT j.localIdentifier, a.localIdentifier, j.formatIdentifier, j.formatVersion, j.data, j.creationDate,
           j.renderedContentHash, j.renderedWidth, j.renderedHeight, j.baseAdjustmentID
         FROM adjustment j JOIN asset a ON a.rowID = j.assetRowID
         """
 
     func adjustments(assetID: String) throws(LibraryError) -> [Adjustment] {
         try read { db in
-            try Row.fetchAll(db, sql: Self.adjustmentSelect + " WHERE a.localIdentifier = ? ORDER BY j.rowID", arguments: [assetID])
-                .map(Self.adjustment(from:))
+            try db.fetch(Self.adjustmentSelect + " WHERE a.localIdentifier = ? ORDER BY j.rowID", [assetID]).map(Self.adjustment(from:))
         }
     }
 
     func adjustment(id: String) throws(LibraryError) -> Adjustment? {
         try read { db in
-            try Row.fetchOne(db, sql: Self.adjustmentSelect + " WHERE j.localIdentifier = ?", arguments: [id])
-                .map(Self.adjustment(from:))
+            try db.fetchOne(Self.adjustmentSelect + " WHERE j.localIdentifier = ?", [id]).map(Self.adjustment(from:))
         }
     }
 
     func importSource(path: String) throws(LibraryError) -> ImportSource? {
         try read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT path, byteCount, modificationTime, inode, contentHash FROM importSource WHERE path = ?",
-                arguments: [path]
-            ).map { row in
+            try db.fetchOne("SELECT path, byteCount, modificationTime, inode, contentHash FROM importSource WHERE path = ?", [path]).map { row in
                 ImportSource(
                     path: row[0], byteCount: row[1], modificationTime: row[2], inode: UInt64(bitPattern: row[3] as Int64),
                     contentHash: row[4])

@@ -1,8 +1,6 @@
-import GRDB
-
-extension SQLiteLibraryStore {
+extension SQLLibraryStore {
     func page(_ query: AssetQuery, after cursor: AssetCursor?, limit: Int) throws(LibraryError) -> AssetPage {
-        let parts = Self.compileParts(query)
+        let parts = Self.compileParts(query, dialect: dialect)
         if let cursor, cursor.order != parts.orderSignature || cursor.values.count != parts.order.count {
             throw LibraryError(.invalidRequest, "the cursor was made for another order or album; start from the first page")
         }
@@ -16,10 +14,10 @@ extension SQLiteLibraryStore {
                 var terms: [String] = []
                 for previous in 0..<index {
                     terms.append("\(parts.order[previous].expression) = ?")
-                    arguments.append(cursor.values[previous].databaseValue)
+                    arguments.append(cursor.values[previous].sqlValue)
                 }
                 terms.append("\(parts.order[index].expression) \(parts.order[index].ascending ? ">" : "<") ?")
-                arguments.append(cursor.values[index].databaseValue)
+                arguments.append(cursor.values[index].sqlValue)
                 alternatives.append("(" + terms.joined(separator: " AND ") + ")")
             }
             conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
@@ -29,17 +27,16 @@ extension SQLiteLibraryStore {
         let sql = "SELECT \(Self.assetColumns), \(orderColumns) FROM \(parts.from)" + whereClause + parts.orderClause + " LIMIT ?"
         arguments.append(limit + 1)
         let countSQL = "SELECT count(*) FROM \(parts.from)" + parts.whereClause
-        let countArguments = StatementArguments(parts.arguments)
-        let statementArguments = StatementArguments(arguments)
+        let countArguments = parts.arguments
         let columnCount = parts.order.count
         return try read { db in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: statementArguments)
-            let total = try Int.fetchOne(db, sql: countSQL, arguments: countArguments) ?? 0
+            let rows = try db.fetch(sql, arguments)
+            let total = try db.value(countSQL, countArguments, as: Int.self) ?? 0
             let kept = rows.prefix(limit)
             var next: AssetCursor?
             if rows.count > limit, let last = kept.last {
                 let first = last.count - columnCount
-                let values = (first..<last.count).map { AssetCursor.Value(last[$0] as DatabaseValue) }
+                let values = (first..<last.count).map { AssetCursor.Value(last.values[$0]) }
                 next = AssetCursor(order: parts.orderSignature, values: values)
             }
             return AssetPage(assets: kept.map(Self.asset(from:)), nextCursor: next, total: total)
@@ -48,20 +45,21 @@ extension SQLiteLibraryStore {
 }
 
 extension AssetCursor.Value {
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .int64(let n): self = .integer(n)
-        case .double(let d): self = .real(d)
-        case .string(let s): self = .text(s)
-        case .blob, .null: self = .text("")
+    init(_ value: SQLValue) {
+        switch value {
+        case .integer(let n): self = .integer(n)
+        case .real(let d): self = .real(d)
+        case .text(let s): self = .text(s)
+        case .bool(let b): self = .integer(b ? 1 : 0)
+        case .blob, .null, .integers, .texts: self = .text("")
         }
     }
 
-    var databaseValue: any DatabaseValueConvertible {
+    var sqlValue: SQLValue {
         switch self {
-        case .integer(let n): n
-        case .real(let d): d
-        case .text(let s): s
+        case .integer(let n): .integer(n)
+        case .real(let d): .real(d)
+        case .text(let s): .text(s)
         }
     }
 }

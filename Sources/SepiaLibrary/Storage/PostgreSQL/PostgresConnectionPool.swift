@@ -1,0 +1,129 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// A bounded set of connections to one PostgreSQL server, shared by every library this process opens there.
+/// Callers block until a connection is free: the library store is synchronous, and its statements complete on
+/// NIO's event loops, never on the caller's thread, so blocking a caller cannot starve them.
+///
+/// A connection that failed (the server restarted, the network dropped) is closed and replaced on the next
+/// use, so the pool recovers by itself once the server is back.
+final class PostgresConnectionPool: @unchecked Sendable {
+    /// A pooled connection and the schema its `search_path` is set to.
+    final class Lease {
+        let connection: PostgresConnection
+        var searchPath: String?
+
+        init(connection: PostgresConnection) {
+            self.connection = connection
+        }
+    }
+
+    let location: PostgresLocation
+    let logger: Logger
+    private let condition = NSCondition()
+    private var idle: [Lease] = []
+    private var open = 0
+    private var nextID = 0
+    /// How long a caller waits for a free connection before the request fails.
+    static let checkoutTimeout: TimeInterval = 30
+
+    private init(location: PostgresLocation) {
+        self.location = location
+        var logger = Logger(label: "sepia.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+    }
+
+    private static let registry = NSLock()
+    nonisolated(unsafe) private static var pools: [String: PostgresConnectionPool] = [:]
+
+    /// The process's pool for `location`'s server and database.
+    static func shared(for location: PostgresLocation) -> PostgresConnectionPool {
+        registry.lock()
+        defer { registry.unlock() }
+        let key = location.server + "#" + (location.password ?? "")
+        if let pool = pools[key] { return pool }
+        let pool = PostgresConnectionPool(location: location)
+        pools[key] = pool
+        return pool
+    }
+
+    /// Runs `body` with a connection of its own.
+    func withConnection<T>(_ body: (Lease) throws -> T) throws -> T {
+        let lease = try checkOut()
+        do {
+            let result = try body(lease)
+            checkIn(lease)
+            return result
+        } catch {
+            checkIn(lease)
+            throw error
+        }
+    }
+
+    private func checkOut() throws -> Lease {
+        condition.lock()
+        let deadline = Date().addingTimeInterval(Self.checkoutTimeout)
+        while idle.isEmpty && open >= location.maximumConnections {
+            if !condition.wait(until: deadline) {
+                condition.unlock()
+                throw SQLFailure.unavailable("all \(location.maximumConnections) connections stayed busy for \(Int(Self.checkoutTimeout)) s")
+            }
+        }
+        while let lease = idle.popLast() {
+            if !lease.connection.isClosed {
+                condition.unlock()
+                return lease
+            }
+            open -= 1
+        }
+        open += 1
+        nextID += 1
+        let id = nextID
+        condition.unlock()
+        do {
+            return Lease(connection: try connect(id: id))
+        } catch {
+            condition.lock()
+            open -= 1
+            condition.signal()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func checkIn(_ lease: Lease) {
+        condition.lock()
+        if lease.connection.isClosed {
+            open -= 1
+        } else {
+            idle.append(lease)
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func connect(id: Int) throws -> PostgresConnection {
+        var configuration: PostgresConnection.Configuration
+        if let folder = location.socketFolder {
+            configuration = .init(
+                unixSocketPath: folder + "/.s.PGSQL.\(location.port)", username: location.user, password: location.password,
+                database: location.database)
+        } else {
+            configuration = .init(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: .disable)
+        }
+        configuration.options.connectTimeout = .seconds(5)
+        do {
+            return try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: id, logger: logger
+            ).wait()
+        } catch {
+            throw PostgresDatabase.failure(error, connecting: true, server: location.server)
+        }
+    }
+}

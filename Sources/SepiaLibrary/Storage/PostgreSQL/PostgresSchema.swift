@@ -1,0 +1,162 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+extension PostgresDatabase {
+    /// The library's schema, as forward-only migrations with the same names as the SQLite ones. Each server
+    /// that opens the library applies what is missing, in one transaction under an advisory lock, so several
+    /// servers starting at once apply each migration exactly once.
+    static let libraryMigrations: [(identifier: String, sql: String)] = [
+        (
+            "v1",
+            """
+            CREATE TABLE asset (
+              rowID BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+              localIdentifier TEXT COLLATE "C" NOT NULL UNIQUE,
+              mediaType BIGINT NOT NULL,
+              pixelWidth BIGINT NOT NULL CHECK (pixelWidth > 0),
+              pixelHeight BIGINT NOT NULL CHECK (pixelHeight > 0),
+              creationDate DOUBLE PRECISION NOT NULL,
+              creationDateOffset BIGINT,
+              creationDateSource TEXT NOT NULL,
+              localYear BIGINT NOT NULL,
+              localMonth BIGINT NOT NULL,
+              modificationDate DOUBLE PRECISION NOT NULL,
+              addedDate DOUBLE PRECISION NOT NULL,
+              latitude DOUBLE PRECISION,
+              longitude DOUBLE PRECISION,
+              altitude DOUBLE PRECISION,
+              isFavorite BOOLEAN NOT NULL DEFAULT false,
+              isHidden BOOLEAN NOT NULL DEFAULT false,
+              originalFilename TEXT COLLATE "C" NOT NULL,
+              contentHash TEXT COLLATE "C" NOT NULL UNIQUE,
+              originalFormat TEXT NOT NULL,
+              originalByteCount BIGINT NOT NULL,
+              originalOrientation BIGINT NOT NULL,
+              originalWidth BIGINT NOT NULL,
+              originalHeight BIGINT NOT NULL,
+              cameraMake TEXT COLLATE "C",
+              cameraModel TEXT COLLATE "C",
+              currentAdjustmentID TEXT COLLATE "C",
+              revision BIGINT NOT NULL DEFAULT 1
+            );
+            CREATE INDEX asset_byCreationDate ON asset(isHidden, creationDate, rowID);
+            CREATE INDEX asset_byAddedDate ON asset(isHidden, addedDate, rowID);
+            CREATE INDEX asset_byModificationDate ON asset(isHidden, modificationDate, rowID);
+            CREATE INDEX asset_byLocalMonth ON asset(isHidden, localYear, localMonth, creationDate);
+            CREATE INDEX asset_favorites ON asset(creationDate) WHERE isFavorite;
+            CREATE INDEX asset_edited ON asset(creationDate) WHERE currentAdjustmentID IS NOT NULL;
+
+            CREATE TABLE adjustment (
+              rowID BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+              localIdentifier TEXT COLLATE "C" NOT NULL UNIQUE,
+              assetRowID BIGINT NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+              formatIdentifier TEXT NOT NULL,
+              formatVersion TEXT NOT NULL,
+              data BYTEA NOT NULL,
+              creationDate DOUBLE PRECISION NOT NULL,
+              renderedContentHash TEXT COLLATE "C",
+              renderedWidth BIGINT NOT NULL,
+              renderedHeight BIGINT NOT NULL,
+              baseAdjustmentID TEXT COLLATE "C"
+            );
+            CREATE INDEX adjustment_byAsset ON adjustment(assetRowID);
+            CREATE INDEX adjustment_byRender ON adjustment(renderedContentHash) WHERE renderedContentHash IS NOT NULL;
+            ALTER TABLE asset ADD CONSTRAINT asset_currentAdjustment FOREIGN KEY (currentAdjustmentID)
+              REFERENCES adjustment(localIdentifier) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED;
+
+            CREATE TABLE album (
+              rowID BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+              localIdentifier TEXT COLLATE "C" NOT NULL UNIQUE,
+              title TEXT COLLATE "C" NOT NULL CHECK (length(title) > 0),
+              creationDate DOUBLE PRECISION NOT NULL,
+              position BIGINT NOT NULL,
+              revision BIGINT NOT NULL DEFAULT 1
+            );
+
+            CREATE TABLE albumMember (
+              albumRowID BIGINT NOT NULL REFERENCES album(rowID) ON DELETE CASCADE,
+              assetRowID BIGINT NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+              position BIGINT NOT NULL,
+              PRIMARY KEY (albumRowID, assetRowID)
+            );
+            CREATE INDEX albumMember_byPosition ON albumMember(albumRowID, position);
+            CREATE INDEX albumMember_byAsset ON albumMember(assetRowID);
+
+            CREATE TABLE importSource (
+              path TEXT COLLATE "C" PRIMARY KEY,
+              byteCount BIGINT NOT NULL,
+              modificationTime DOUBLE PRECISION NOT NULL,
+              inode BIGINT NOT NULL,
+              contentHash TEXT COLLATE "C" NOT NULL
+            );
+
+            CREATE TABLE change (
+              generation BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+              entity TEXT NOT NULL,
+              rowID BIGINT NOT NULL,
+              localIdentifier TEXT COLLATE "C" NOT NULL,
+              operation TEXT NOT NULL,
+              snapshot BYTEA,
+              date DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX change_byObject ON change(entity, rowID);
+
+            CREATE TABLE libraryInfo (
+              key TEXT PRIMARY KEY,
+              value TEXT
+            );
+            INSERT INTO libraryInfo (key, value) VALUES ('changeLogStart', '0');
+            """
+        ),
+        (
+            "v2: swept files",
+            """
+            CREATE TABLE sweptFile (
+              kind TEXT NOT NULL,
+              hash TEXT COLLATE "C" NOT NULL,
+              sweep BIGINT NOT NULL,
+              date DOUBLE PRECISION NOT NULL,
+              PRIMARY KEY (kind, hash)
+            );
+            """
+        ),
+    ]
+
+    /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer
+    /// Sepia.
+    func migrate() throws {
+        try pool.withConnection { lease in
+            let session = PostgresSession(lease: lease, logger: pool.logger, server: location.server)
+            try session.execute("BEGIN")
+            do {
+                try session.execute("SELECT pg_advisory_xact_lock(?)", [Self.lockKey("sepia.migrate." + location.schema)])
+                try session.execute("CREATE SCHEMA IF NOT EXISTS \"\(location.schema)\"")
+                try session.execute("SET LOCAL search_path TO \"\(location.schema)\"")
+                try session.execute("CREATE TABLE IF NOT EXISTS sepiaMigration (identifier TEXT PRIMARY KEY, appliedAt DOUBLE PRECISION NOT NULL)")
+                let applied = Set(try session.values("SELECT identifier FROM sepiaMigration", as: String.self))
+                let known = Set(migrations.map(\.identifier))
+                if !applied.isSubset(of: known) {
+                    throw LibraryError(
+                        .newerSchema, "the database was written by a newer version of Sepia; update Sepia to open it",
+                        subject: location.identity)
+                }
+                for migration in migrations where !applied.contains(migration.identifier) {
+                    // One statement at a time: the extended query protocol takes one per message.
+                    for statement in migration.sql.components(separatedBy: ";\n") {
+                        let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
+                        if !trimmed.isEmpty { try session.execute(trimmed) }
+                    }
+                    try session.execute(
+                        "INSERT INTO sepiaMigration (identifier, appliedAt) VALUES (?, ?)", [migration.identifier, Date().timeIntervalSince1970])
+                }
+                try session.execute("COMMIT")
+                // SET LOCAL ended with the transaction.
+                lease.searchPath = nil
+            } catch {
+                if (try? session.execute("ROLLBACK")) == nil { _ = lease.connection.close() as EventLoopFuture<Void> }
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SepiaCodecs
+
+extension SQLLibraryStore {
+    func withUnreferencedFiles(
+        _ files: [StoredFile], recordingSweep: Bool, remove: ([StoredFile]) throws(LibraryError) -> [StoredFile]
+    ) throws(LibraryError) {
+        guard !files.isEmpty else { return }
+        try write { db in
+            var unreferenced: [StoredFile] = []
+            for file in Set(files) {
+                let sql =
+                    file.kind == .original
+                    ? "SELECT 1 FROM asset WHERE contentHash = ?"
+                    : "SELECT 1 FROM adjustment WHERE renderedContentHash = ?"
+                if try db.value(sql, [file.hash], as: Int.self) == nil { unreferenced.append(file) }
+            }
+            // Still inside the write transaction: no other process can commit a row naming these files
+            // until they are gone, and a commit naming one afterwards finds it missing (or recorded as swept)
+            // and writes it again.
+            let removed = try remove(unreferenced)
+            if recordingSweep && !removed.isEmpty {
+                let sweep = (try db.value("SELECT value FROM libraryInfo WHERE key = 'fileSweep'", as: Int64.self) ?? 0) + 1
+                try Self.setInfo(db, "fileSweep", String(sweep))
+                let now = Date().timeIntervalSince1970
+                for file in removed {
+                    try db.execute(
+                        """
+                        INSERT INTO sweptFile (kind, hash, sweep, date) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (kind, hash) DO UPDATE SET sweep = excluded.sweep, date = excluded.date
+                        """,
+                        [file.kind.rawValue, file.hash, sweep, now])
+                }
+                // A record only matters to commits of files stored while the sweep ran: a day is ample.
+                try db.execute("DELETE FROM sweptFile WHERE date < ?", [now - 86_400])
+            }
+        }
+    }
+
+    func recordedStorage() throws(LibraryError) -> String? {
+        try read { db in try db.value("SELECT value FROM libraryInfo WHERE key = 'storage'", as: String.self) }
+    }
+
+    func recordStorage(_ identity: String?) throws(LibraryError) -> Bool {
+        try write { db in
+            guard try db.value("SELECT 1 FROM asset LIMIT 1", as: Int.self) == nil else { return false }
+            if let identity {
+                try Self.setInfo(db, "storage", identity)
+            } else {
+                try db.execute("DELETE FROM libraryInfo WHERE key = 'storage'")
+            }
+            return true
+        }
+    }
+
+    /// Sets a `libraryInfo` value (kept as text: the two databases type the column differently).
+    static func setInfo(_ db: any SQLSession, _ key: String, _ value: String) throws {
+        try db.execute(
+            "INSERT INTO libraryInfo (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value])
+    }
+
+    func latestSweep() throws(LibraryError) -> Int64 {
+        try read { db in try db.value("SELECT value FROM libraryInfo WHERE key = 'fileSweep'", as: Int64.self) ?? 0 }
+    }
+
+    func allFileReferences() throws(LibraryError) -> [StoredFile] {
+        try read { db in
+            var files: [StoredFile] = []
+            for row in try db.fetch("SELECT contentHash, originalFormat FROM asset") {
+                files.append(StoredFile(kind: .original, hash: row[0], format: ImageFormat(rawValue: row[1]) ?? .jpeg))
+            }
+            for hash in try db.values("SELECT renderedContentHash FROM adjustment WHERE renderedContentHash IS NOT NULL", as: String.self) {
+                files.append(StoredFile(kind: .render, hash: hash, format: .jpeg))
+            }
+            return files
+        }
+    }
+
+    func allAssetIDs() throws(LibraryError) -> Set<String> {
+        try read { db in Set(try db.values("SELECT localIdentifier FROM asset", as: String.self)) }
+    }
+
+    func integrityProblems() throws(LibraryError) -> [String] {
+        var problems: [String]
+        do {
+            problems = try database.engineProblems()
+        } catch {
+            throw Self.libraryError(error)
+        }
+        return try read { db in
+            for row in try db.fetch(
+                """
+                SELECT a.localIdentifier FROM asset a LEFT JOIN adjustment j ON j.localIdentifier = a.currentAdjustmentID
+                WHERE a.currentAdjustmentID IS NOT NULL AND (j.rowID IS NULL OR j.assetRowID <> a.rowID OR j.renderedContentHash IS NULL)
+                """
+            ) {
+                problems.append("asset \(row[0] as String): its current edit is missing or has no render")
+            }
+            for row in try db.fetch(
+                """
+                SELECT a.localIdentifier FROM asset a JOIN adjustment j ON j.localIdentifier = a.currentAdjustmentID
+                LEFT JOIN adjustment b ON b.localIdentifier = j.baseAdjustmentID
+                WHERE j.baseAdjustmentID IS NOT NULL AND (b.rowID IS NULL OR b.renderedContentHash IS NULL)
+                """
+            ) {
+                problems.append("asset \(row[0] as String): the edit its current edit builds on has no render")
+            }
+            return problems
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SepiaCodecs
+
+/// The library store over SQL, for either database: the queries and the commit logic are written once, in
+/// the SQL SQLite and PostgreSQL share, and ``SQLDatabase`` supplies transactions (``SQLiteDatabase`` for the
+/// embedded library, ``PostgresDatabase`` for a scale-out deployment). ``SQLDialect`` spells what differs.
+final class SQLLibraryStore: LibraryStore {
+    let database: any SQLDatabase
+
+    init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    var dialect: SQLDialect { database.dialect }
+
+    // MARK: - Transactions
+
+    func read<T>(_ body: (any SQLSession) throws -> T) throws(LibraryError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw Self.libraryError(error)
+        }
+    }
+
+    /// Runs one read-only statement outside a transaction.
+    func readStatement<T>(_ body: (any SQLSession) throws -> T) throws(LibraryError) -> T {
+        do {
+            return try database.readStatement(body)
+        } catch {
+            throw Self.libraryError(error)
+        }
+    }
+
+    func write<T>(_ body: (any SQLSession) throws -> T) throws(LibraryError) -> T {
+        do {
+            return try database.write(body)
+        } catch StoreRetry.fileVanished(let file) {
+            var error = LibraryError(.fileSystem, "a file was removed while the change was committed", subject: file.hash)
+            error.vanishedFile = file
+            throw error
+        } catch SQLFailure.uniqueViolation(let what) where what.lowercased().contains("contenthash") {
+            throw LibraryError(.duplicate, "the file is already in the library")
+        } catch {
+            throw Self.libraryError(error)
+        }
+    }
+
+    static func libraryError(_ error: any Error) -> LibraryError {
+        switch error {
+        case let error as LibraryError: error
+        case SQLFailure.unavailable(let why):
+            LibraryError(.storageUnavailable, "the library database cannot be reached (\(why)); try again shortly")
+        default: .database(error)
+        }
+    }
+
+    // MARK: - Change log
+
+    func currentGeneration() throws(LibraryError) -> Int64 {
+        try readStatement { db in try Self.generation(db) }
+    }
+
+    static func generation(_ db: any SQLSession) throws -> Int64 {
+        try db.value("SELECT max(generation) FROM change") ?? 0
+    }
+
+    static func changeLogStart(_ db: any SQLSession) throws -> Int64 {
+        try db.value("SELECT value FROM libraryInfo WHERE key = 'changeLogStart'") ?? 0
+    }
+
+    func changes(after generation: Int64) throws(LibraryError) -> ChangeLogSlice? {
+        try read { db -> ChangeLogSlice? in
+            if generation < (try Self.changeLogStart(db)) { return nil }
+            var slice = ChangeLogSlice(generation: try Self.generation(db))
+            for row in try db.fetch("SELECT entity, rowID, localIdentifier, operation FROM change WHERE generation > ?", [generation]) {
+                let entity: String = row[0]
+                let key: Int64 = row[1]
+                let identifier: String = row[2]
+                let operation: String = row[3]
+                if entity == "asset" {
+                    slice.assetIdentifiers[key] = identifier
+                    switch operation {
+                    case "insert": slice.insertedAssets.insert(key)
+                    case "delete": slice.deletedAssets.insert(key)
+                    default: slice.updatedAssets.insert(key)
+                    }
+                } else {
+                    slice.albumIdentifiers[key] = identifier
+                    switch operation {
+                    case "insert": slice.insertedAlbums.insert(key)
+                    case "delete": slice.deletedAlbums.insert(key)
+                    default: slice.updatedAlbums.insert(key)
+                    }
+                }
+            }
+            return slice
+        }
+    }
+
+    func changeLog(after generation: Int64, limit: Int) throws(LibraryError) -> [LibraryChange]? {
+        try read { db -> [LibraryChange]? in
+            if generation < (try Self.changeLogStart(db)) { return nil }
+            let rows = try db.fetch(
+                "SELECT generation, entity, localIdentifier, operation FROM change WHERE generation > ? ORDER BY generation LIMIT ?",
+                [generation, limit])
+            return rows.compactMap { row in
+                guard let entity = LibraryChange.Entity(rawValue: row[1]), let operation = LibraryChange.Operation(rawValue: row[3])
+                else { return nil }
+                return LibraryChange(generation: row[0], entity: entity, id: row[2], operation: operation)
+            }
+        }
+    }
+
+    /// Records a change. Deleted objects keep a snapshot, so fetch results made before the deletion can still
+    /// show them.
+    static func log(
+        _ db: any SQLSession, entity: String, rowID: Int64, identifier: String, operation: String, snapshot: Data? = nil
+    ) throws {
+        try db.execute(
+            "INSERT INTO change (entity, rowID, localIdentifier, operation, snapshot, date) VALUES (?, ?, ?, ?, ?, ?)",
+            [entity, rowID, identifier, operation, snapshot, Date().timeIntervalSince1970])
+    }
+
+    /// Keeps the change log to its newest `keep` entries (at most once every `every` generations).
+    static func pruneChangeLog(_ db: any SQLSession, keep: Int64 = 200_000, every: Int64 = 10_000) throws {
+        let newest = try generation(db)
+        let start = try changeLogStart(db)
+        guard newest - start > keep + every else { return }
+        let cut = newest - keep
+        try db.execute("DELETE FROM change WHERE generation <= ?", [cut])
+        try db.execute("UPDATE libraryInfo SET value = ? WHERE key = 'changeLogStart'", [String(cut)])
+    }
+
+    /// Prunes the change log now, to its newest `keep` entries (tests reach back past the log with it).
+    func pruneChangeLog(keep: Int64) throws(LibraryError) {
+        try write { db in try Self.pruneChangeLog(db, keep: keep, every: 0) }
+    }
+}
