@@ -59,7 +59,7 @@ func buildApplication(services: ServerServices, logger: Logger, events: ServerEv
         router: router,
         server: SepiaHTTP1Channel.builder(resolver: resolver),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sepia"),
-        services: configuration.objectStorage == nil
+        services: configuration.objectStorage == nil && configuration.database == nil
             ? [LibraryShutdown(libraries: libraries)]
             : [
                 LibraryShutdown(libraries: libraries),
@@ -83,7 +83,12 @@ func makeServices(_ configuration: ServerConfiguration) throws -> ServerServices
     } catch {
         throw APIError.internalError("cannot create the data folder \(configuration.dataPath): \(error.localizedDescription)")
     }
-    let accounts = try AccountStore(path: configuration.dataPath + "/server.sqlite")
+    let accounts =
+        if let database = configuration.database {
+            try AccountStore(postgreSQL: database)
+        } else {
+            try AccountStore(path: configuration.dataPath + "/server.sqlite")
+        }
     let libraries = LibraryRegistry(configuration: configuration, renderContext: configuration.renderContext ?? RenderContext())
     _ = try libraries.openOwnerLibrary()
     var catalog = try FilterCatalog.bundled().map { ServerServices.CatalogEntry(item: $0, group: "FilterData") }

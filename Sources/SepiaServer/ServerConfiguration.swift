@@ -1,7 +1,7 @@
 public import Foundation
 import SepiaCodecs
 public import SepiaImage
-import SepiaLibrary
+public import SepiaLibrary
 public import SepiaObjectStore
 
 /// How `sepia serve` runs: where the libraries and the server's own data live, where it listens, and the
@@ -55,8 +55,13 @@ public struct ServerConfiguration: Sendable {
     /// `libraries/<name>/` of the client's prefix (`owner` for the owner's, the user's folder for others);
     /// nil keeps them in each library's folder.
     public var objectStorage: S3Client?
-    /// How often the server removes objects no row names (with object storage).
+    /// How often the server removes objects no row names (with object storage or a shared database).
     public var sweepInterval: Duration
+    /// Keep accounts and every library in this PostgreSQL database, shared by every server started with the
+    /// same settings: accounts, sessions, tokens and share links in the location's schema, each library in
+    /// a schema of its own beside it (`<schema>_owner`, `<schema>_u_<user>`). Nil keeps them in SQLite files
+    /// (`server.sqlite` in the data folder, `library.sqlite` in each library folder).
+    public var database: PostgresLocation?
 
     /// A configuration with the defaults.
     public init(
@@ -86,6 +91,7 @@ public struct ServerConfiguration: Sendable {
         renderContext = nil
         objectStorage = nil
         sweepInterval = .seconds(3600)
+        database = nil
     }
 
     /// The data folder beside a library: `<library>-server`.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SepiaLibrary
 import Testing
 
 @testable import SepiaServer
@@ -132,15 +133,20 @@ struct AuthTests {
     @Test("API tokens are shown once, stored hashed, listed without their secret, and revocable")
     func tokens() async throws {
         let server = TestServer()
-        try await server.withOwner { owner in
+        try await server.withOwnerAndServices { owner, services in
             let created = try await owner.json(
                 TokenBody.self, .post, "/api/v1/tokens", json: #"{"name": "backup", "accessLevel": "read"}"#, expect: .created)
             let secret = try #require(created.token)
             #expect(secret.hasPrefix("sepia_"))
             let list = try await owner.request(.get, "/api/v1/tokens")
             #expect(!String(buffer: list.body).contains(secret))
-            let database = try String(contentsOfFile: server.configuration.dataPath + "/server.sqlite", encoding: .isoLatin1)
-            #expect(!database.contains(secret))
+            if server.configuration.database == nil {
+                let database = try String(contentsOfFile: server.configuration.dataPath + "/server.sqlite", encoding: .isoLatin1)
+                #expect(!database.contains(secret))
+            } else {
+                let rows = try services.accounts.database.read { db in try db.fetch("SELECT * FROM apiToken") }
+                #expect(!rows.isEmpty && !"\(rows)".contains(secret))
+            }
             let reader = Client(owner.client, bearer: secret)
             #expect(try await reader.request(.get, "/api/v1/assets").status == .ok)
             #expect(try await owner.request(.delete, "/api/v1/tokens/\(created.id)").status == .noContent)

@@ -37,7 +37,7 @@ struct ChangeStreamTests {
             #expect(try #require(await stream.next { $0.event == "change" }).data.contains(album.id))
 
             // A commit by another process on the same library (what `sepia import` does) arrives too.
-            let other = try PhotoLibrary.open(at: server.libraryPath)
+            let other = try PhotoLibrary.open(at: server.libraryPath, configuration: server.ownerLibraryConfiguration)
             let prepared = try await other.prepareAsset(data: TestImages.jpeg(99), filename: "elsewhere.jpg")
             try await other.performChanges { $0.createAsset(from: prepared) }
             other.close()
@@ -68,7 +68,7 @@ struct ChangeStreamTests {
             let owner = try await Client.createOwner(client, setupToken: token!)
             _ = try await owner.uploadNew(2)
             // Given a change log that no longer reaches back to generation 0…
-            let library = try PhotoLibrary.open(at: server.libraryPath)
+            let library = try PhotoLibrary.open(at: server.libraryPath, configuration: server.ownerLibraryConfiguration)
             try library.pruneChangeLogForTesting(keep: 0)
             library.close()
             // …a client that last saw generation 0 gets a reset.

@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SepiaLibrary
 import Testing
 
 @testable import SepiaServer
@@ -73,8 +73,8 @@ struct ShareTests {
             let brief = try await owner.json(
                 Share.self, .post, "/api/v1/shares", json: #"{"albumID": "\#(album.id)", "expiresAt": "\#(tomorrow)"}"#, expect: .created)
             #expect(try await owner.anonymous.request(.get, "/api/v1/shared/\(Self.token(of: brief))").status == .ok)
-            try await services.accounts.pool.write { db in
-                try db.execute(sql: "UPDATE shareLink SET expiresAt = ? WHERE id = ?", arguments: [Date().addingTimeInterval(-1), brief.id])
+            _ = try services.accounts.database.write { db in
+                try db.execute("UPDATE shareLink SET expiresAt = ? WHERE id = ?", [db.dialect.date(Date().addingTimeInterval(-1)), brief.id])
             }
             // …it answers 410.
             #expect(try await owner.anonymous.request(.get, "/api/v1/shared/\(Self.token(of: brief))").status == .gone)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SepiaLibrary
 import SepiaObjectStore
 import SepiaServer
 import ServiceLifecycle
@@ -90,17 +91,20 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 configuration.objectStorage = bucket
             }
+            configuration.database = try library.postgreSQL()
             configuration.webRoot = webRoot
             var logger = Logger(label: "sepia.server")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let libraryPath = configuration.libraryPath
             let storage = configuration.objectStorage?.location.description
+            let database = configuration.database?.identity
             let dataPath = configuration.dataPath
             let app = try await buildApplication(
                 configuration, logger: logger,
                 events: ServerEvents(serverRunning: { base, setup in
                     Terminal.print("Sepia is serving the library \(libraryPath) at \(base)")
                     if let bucket = storage { Terminal.print("Originals and edits: \(bucket)") }
+                    if let database { Terminal.print("Database: \(database)") }
                     Terminal.print("Server data: \(dataPath)")
                     if let setup {
                         Terminal.print("")

@@ -30,6 +30,21 @@ struct LibraryOptions: ParsableArguments {
         completion: .file())
     var storageCredentials: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Keep the database in PostgreSQL instead of the library folder: postgres://USER@HOST[:PORT]/DATABASE[?schema=NAME] "
+                + "(default: $SEPIA_DATABASE). The same URL for `sepia serve` and the other commands: they work on the owner's "
+                + "library of that deployment. The password comes from PGPASSWORD or --database-credentials.",
+            valueName: "postgres-url"))
+    var database: String?
+
+    @Option(
+        name: .customLong("database-credentials"),
+        help: ArgumentHelp("A file whose first line is the PostgreSQL password for --database.", valueName: "file"),
+        completion: .file())
+    var databaseCredentials: String?
+
     /// The folder chosen.
     var path: String {
         if let library { return library }
@@ -56,10 +71,29 @@ struct LibraryOptions: ParsableArguments {
         return S3Client(location: location, credentials: credentials)
     }
 
-    /// How to open the library: where its files are.
+    /// The PostgreSQL deployment chosen (its accounts' schema), or nil for SQLite in the library folder.
+    func postgreSQL() throws -> PostgresLocation? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = database ?? environment["SEPIA_DATABASE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        var password: String?
+        if let file = databaseCredentials {
+            guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ValidationError("cannot read --database-credentials \(file)")
+            }
+            password = contents.split(whereSeparator: \.isNewline).first.map(String.init)
+        }
+        return try PostgresLocation(parsing: text, password: password)
+    }
+
+    /// How to open the library: where its database and files are.
     func configuration() throws -> LibraryConfiguration {
         var configuration = LibraryConfiguration()
-        if let client = try objectStorage() { configuration.storage = .objectStorage(client) }
+        // The owner's library, where `sepia serve` keeps it: its files under `libraries/owner/` of the bucket,
+        // its tables in the deployment's `<schema>_owner`.
+        if let client = try objectStorage() { configuration.storage = .objectStorage(client.appending("libraries/owner/")) }
+        if let deployment = try postgreSQL() {
+            configuration.database = .postgreSQL(try deployment.schema(deployment.schema + "_owner"))
+        }
         return configuration
     }
 

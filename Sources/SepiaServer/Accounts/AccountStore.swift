@@ -1,17 +1,21 @@
 import Foundation
 import GRDB
+import SepiaLibrary
 import Synchronization
 
-/// The server's own database (`server.sqlite` in the data folder): accounts, sessions, API tokens, share
-/// links and setup links. Secrets are stored as SHA-256 hashes, except share links' (their owner copies them
-/// again). Every method is one transaction.
+/// The server's own database: accounts, sessions, API tokens, share links and setup links; `server.sqlite` in
+/// the data folder, or a schema of a PostgreSQL database that every server of a deployment shares. Secrets
+/// are stored as SHA-256 hashes, except share links' (their owner copies them again). Every method is one
+/// transaction.
 ///
 /// Credentials are checked on every request, so recent look-ups are kept in memory for a few seconds;
-/// revoking or changing one here drops it from memory at once.
+/// revoking or changing one here drops it from memory at once (on other servers of a deployment, within
+/// ``cacheLifetime``).
 final class AccountStore: Sendable {
-    let pool: DatabasePool
+    let database: any SQLDatabase
     private let credentialCache = Mutex<[String: (value: CachedCredential, time: Date)]>([:])
-    private let cacheLifetime: TimeInterval = 10
+    /// How long a credential look-up is trusted without asking the database again.
+    let cacheLifetime: TimeInterval = 10
     /// Raised whenever a credential leaves the cache (revoked, changed, signed out), so that whoever kept a
     /// cached answer can tell, with one atomic read, that it may no longer hold.
     private let forgetting = Atomic<Int>(0)
@@ -22,19 +26,37 @@ final class AccountStore: Sendable {
         case none
     }
 
-    /// Opens (creating) the database at `path`.
-    init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(30)
-        configuration.foreignKeysEnabled = true
-        configuration.label = "sepia.server"
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        let migrator = Self.migrator
-        if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+    /// Opens (creating) the SQLite database at `path`.
+    convenience init(path: String) throws {
+        try self.init(database: Self.open { try SQLiteDatabase(path: path, label: "sepia.server", migrator: Self.migrator) })
+    }
+
+    /// Opens (creating) the accounts schema on a PostgreSQL server.
+    convenience init(postgreSQL location: PostgresLocation) throws {
+        try self.init(
+            database: Self.open { try PostgresDatabase(location: location, migrations: Self.postgresMigrations, announcesChanges: false) })
+    }
+
+    init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    private static func open(_ make: () throws -> any SQLDatabase) throws -> any SQLDatabase {
+        do {
+            return try make()
+        } catch let error as LibraryError where error.code == .newerSchema {
             throw APIError.internalError("the server database was written by a newer version of Sepia; update Sepia to open it")
+        } catch let error as LibraryError {
+            throw APIError.internalError("cannot open the server database: \(error.reason)")
         }
-        try migrator.migrate(pool)
+    }
+
+    private func read<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try database.read(body)
+    }
+
+    private func write<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try database.write(body)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -97,29 +119,91 @@ final class AccountStore: Sendable {
         return migrator
     }
 
+    /// The same schema on PostgreSQL: dates as seconds since 1970, user names unique regardless of case.
+    private static let postgresMigrations: [(identifier: String, sql: String)] = [
+        (
+            "v1",
+            """
+            CREATE TABLE "user" (
+              id TEXT PRIMARY KEY,
+              username TEXT NOT NULL,
+              passwordHash TEXT NOT NULL,
+              isOwner BOOLEAN NOT NULL,
+              libraryPath TEXT NOT NULL,
+              createdAt DOUBLE PRECISION NOT NULL
+            );
+            CREATE UNIQUE INDEX user_byName ON "user"(lower(username));
+            CREATE UNIQUE INDEX user_owner ON "user"(isOwner) WHERE isOwner;
+            CREATE TABLE session (
+              tokenHash TEXT PRIMARY KEY,
+              userID TEXT NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
+              csrfToken TEXT NOT NULL,
+              createdAt DOUBLE PRECISION NOT NULL,
+              expiresAt DOUBLE PRECISION NOT NULL,
+              lastSeenAt DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX session_byUser ON session(userID);
+            CREATE TABLE apiToken (
+              id TEXT PRIMARY KEY,
+              userID TEXT NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
+              name TEXT NOT NULL,
+              tokenHash TEXT NOT NULL UNIQUE,
+              accessLevel TEXT NOT NULL,
+              albumIDs TEXT NOT NULL,
+              createdAt DOUBLE PRECISION NOT NULL,
+              expiresAt DOUBLE PRECISION,
+              lastUsedAt DOUBLE PRECISION
+            );
+            CREATE INDEX apiToken_byUser ON apiToken(userID);
+            CREATE TABLE shareLink (
+              id TEXT PRIMARY KEY,
+              userID TEXT NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
+              token TEXT NOT NULL UNIQUE,
+              assetID TEXT,
+              albumID TEXT,
+              includeMetadata BOOLEAN NOT NULL,
+              createdAt DOUBLE PRECISION NOT NULL,
+              expiresAt DOUBLE PRECISION,
+              CHECK ((assetID IS NULL) <> (albumID IS NULL))
+            );
+            CREATE INDEX shareLink_byUser ON shareLink(userID);
+            CREATE TABLE setupToken (
+              tokenHash TEXT PRIMARY KEY,
+              kind TEXT NOT NULL,
+              createdBy TEXT,
+              createdAt DOUBLE PRECISION NOT NULL,
+              expiresAt DOUBLE PRECISION NOT NULL,
+              usedAt DOUBLE PRECISION
+            );
+            """
+        )
+    ]
+
     // MARK: - Users
 
+    private static let userSelect = "SELECT \(UserRecord.columns) FROM \"user\""
+
     func userCount() throws -> Int {
-        try pool.read { db in try UserRecord.fetchCount(db) }
+        try read { db in try db.value("SELECT count(*) FROM \"user\"") ?? 0 }
     }
 
     func user(id: String) throws -> UserRecord? {
-        try pool.read { db in try UserRecord.fetchOne(db, key: id) }
+        try read { db in try db.fetchOne(Self.userSelect + " WHERE id = ?", [id]).map(UserRecord.init) }
     }
 
     func user(username: String) throws -> UserRecord? {
-        try pool.read { db in try UserRecord.filter(sql: "username = ?", arguments: [username]).fetchOne(db) }
+        try read { db in try db.fetchOne(Self.userSelect + " WHERE lower(username) = lower(?)", [username]).map(UserRecord.init) }
     }
 
     func users() throws -> [UserRecord] {
-        try pool.read { db in try UserRecord.order(sql: "createdAt").fetchAll(db) }
+        try read { db in try db.fetch(Self.userSelect + " ORDER BY createdAt").map(UserRecord.init) }
     }
 
     /// Deletes an account with its sessions, tokens and share links. The owner cannot be deleted.
     func deleteUser(id: String) throws -> UserRecord? {
-        let removed = try pool.write { db -> UserRecord? in
-            guard let user = try UserRecord.fetchOne(db, key: id), !user.isOwner else { return nil }
-            try user.delete(db)
+        let removed = try write { db -> UserRecord? in
+            guard let user = try db.fetchOne(Self.userSelect + " WHERE id = ?", [id]).map(UserRecord.init), !user.isOwner else { return nil }
+            try db.execute("DELETE FROM \"user\" WHERE id = ?", [id])
             return user
         }
         clearCache()
@@ -128,14 +212,16 @@ final class AccountStore: Sendable {
 
     /// Replaces a password and ends every other session of the account.
     func setPassword(userID: String, hash: String, keepingSession keep: String?) throws {
-        try pool.write { db in
-            try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [hash, userID])
-            try db.execute(sql: "DELETE FROM session WHERE userID = ? AND tokenHash <> ?", arguments: [userID, keep ?? ""])
+        try write { db in
+            try db.execute("UPDATE \"user\" SET passwordHash = ? WHERE id = ?", [hash, userID])
+            try db.execute("DELETE FROM session WHERE userID = ? AND tokenHash <> ?", [userID, keep ?? ""])
         }
         clearCache()
     }
 
     // MARK: - Setup links
+
+    private static let setupSelect = "SELECT \(SetupTokenRecord.columns) FROM setupToken"
 
     /// Makes a one-time link secret. A new owner link replaces every unused one.
     func createSetupToken(kind: SetupTokenRecord.Kind, lifetime: TimeInterval, createdBy: String?) throws -> (String, SetupTokenRecord) {
@@ -144,17 +230,17 @@ final class AccountStore: Sendable {
         let record = SetupTokenRecord(
             tokenHash: Secret.hash(secret), kind: kind, createdBy: createdBy, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
             usedAt: nil)
-        try pool.write { db in
-            try db.execute(sql: "DELETE FROM setupToken WHERE expiresAt < ?", arguments: [now.addingTimeInterval(-30 * 86_400)])
-            if kind == .owner { try db.execute(sql: "DELETE FROM setupToken WHERE kind = 'owner' AND usedAt IS NULL") }
-            try record.insert(db)
+        try write { db in
+            try db.execute("DELETE FROM setupToken WHERE expiresAt < ?", [db.dialect.date(now.addingTimeInterval(-30 * 86_400))])
+            if kind == .owner { try db.execute("DELETE FROM setupToken WHERE kind = 'owner' AND usedAt IS NULL") }
+            try db.insert(into: "setupToken", columns: SetupTokenRecord.columns, record.values(db.dialect))
         }
         return (secret, record)
     }
 
     func setupToken(secret: String) throws -> SetupTokenRecord? {
         guard Secret.isWellFormed(secret) else { return nil }
-        return try pool.read { db in try SetupTokenRecord.fetchOne(db, key: Secret.hash(secret)) }
+        return try read { db in try db.fetchOne(Self.setupSelect + " WHERE tokenHash = ?", [Secret.hash(secret)]).map(SetupTokenRecord.init) }
     }
 
     /// Uses a setup link: creates the account it is for, in one transaction with marking the link used.
@@ -162,8 +248,10 @@ final class AccountStore: Sendable {
         secret: String, username: String, passwordHash: String, libraryPath: (String) -> String
     ) throws -> UserRecord {
         let now = Date()
-        return try pool.write { db in
-            guard Secret.isWellFormed(secret), let token = try SetupTokenRecord.fetchOne(db, key: Secret.hash(secret)) else {
+        return try write { db in
+            guard Secret.isWellFormed(secret),
+                let token = try db.fetchOne(Self.setupSelect + " WHERE tokenHash = ?", [Secret.hash(secret)]).map(SetupTokenRecord.init)
+            else {
                 throw APIError.notFound("this setup link is unknown; ask for a new one")
             }
             guard token.usedAt == nil else { throw APIError.gone("this setup link was used already; sign in instead") }
@@ -172,18 +260,18 @@ final class AccountStore: Sendable {
                     token.kind == .owner
                         ? "this setup link has expired; restart the server to print a new one" : "this invitation has expired; ask for a new one")
             }
-            if token.kind == .owner, try UserRecord.filter(sql: "isOwner").fetchCount(db) > 0 {
+            if token.kind == .owner, try db.value("SELECT 1 FROM \"user\" WHERE isOwner", as: Int.self) != nil {
                 throw APIError.gone("this server already has an owner; sign in instead")
             }
-            if try UserRecord.filter(sql: "username = ?", arguments: [username]).fetchCount(db) > 0 {
+            if try db.value("SELECT 1 FROM \"user\" WHERE lower(username) = lower(?)", [username], as: Int.self) != nil {
                 throw APIError.conflict("the name '\(username)' is taken; choose another")
             }
             let id = UUID().uuidString.lowercased()
             let user = UserRecord(
                 id: id, username: username, passwordHash: passwordHash, isOwner: token.kind == .owner,
                 libraryPath: token.kind == .owner ? "" : libraryPath(id), createdAt: now)
-            try user.insert(db)
-            try db.execute(sql: "UPDATE setupToken SET usedAt = ? WHERE tokenHash = ?", arguments: [now, token.tokenHash])
+            try db.insert(into: "\"user\"", columns: UserRecord.columns, user.values(db.dialect))
+            try db.execute("UPDATE setupToken SET usedAt = ? WHERE tokenHash = ?", [db.dialect.date(now), token.tokenHash])
             return user
         }
     }
@@ -196,9 +284,9 @@ final class AccountStore: Sendable {
         let session = SessionRecord(
             tokenHash: Secret.hash(secret), userID: userID, csrfToken: Secret.generate(), createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime), lastSeenAt: now)
-        try pool.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE expiresAt < ?", arguments: [now])
-            try session.insert(db)
+        try write { db in
+            try db.execute("DELETE FROM session WHERE expiresAt < ?", [db.dialect.date(now)])
+            try db.insert(into: "session", columns: SessionRecord.columns, session.values(db.dialect))
         }
         return (secret, session)
     }
@@ -208,7 +296,8 @@ final class AccountStore: Sendable {
         guard Secret.isWellFormed(secret) else { return nil }
         let hash = Secret.hash(secret)
         let found = try cached(hash) { db -> CachedCredential in
-            guard let session = try SessionRecord.fetchOne(db, key: hash), let user = try UserRecord.fetchOne(db, key: session.userID)
+            guard let session = try db.fetchOne("SELECT \(SessionRecord.columns) FROM session WHERE tokenHash = ?", [hash]).map(SessionRecord.init),
+                let user = try db.fetchOne(Self.userSelect + " WHERE id = ?", [session.userID]).map(UserRecord.init)
             else { return .none }
             return .session(session, user)
         }
@@ -220,23 +309,25 @@ final class AccountStore: Sendable {
     func touch(_ session: SessionRecord, lifetime: TimeInterval) {
         let now = Date()
         guard now.timeIntervalSince(session.lastSeenAt) > 3600 else { return }
-        try? pool.write { db in
+        _ = try? write { db in
             try db.execute(
-                sql: "UPDATE session SET lastSeenAt = ?, expiresAt = ? WHERE tokenHash = ?",
-                arguments: [now, now.addingTimeInterval(lifetime), session.tokenHash])
+                "UPDATE session SET lastSeenAt = ?, expiresAt = ? WHERE tokenHash = ?",
+                [db.dialect.date(now), db.dialect.date(now.addingTimeInterval(lifetime)), session.tokenHash])
         }
         forget(session.tokenHash)
     }
 
     func deleteSession(hash: String) throws {
-        _ = try pool.write { db in try SessionRecord.deleteOne(db, key: hash) }
+        _ = try write { db in try db.execute("DELETE FROM session WHERE tokenHash = ?", [hash]) }
         forget(hash)
     }
 
     // MARK: - API tokens
 
+    private static let tokenSelect = "SELECT \(APITokenRecord.columns) FROM apiToken"
+
     func tokens(userID: String) throws -> [APITokenRecord] {
-        try pool.read { db in try APITokenRecord.filter(sql: "userID = ?", arguments: [userID]).order(sql: "createdAt").fetchAll(db) }
+        try read { db in try db.fetch(Self.tokenSelect + " WHERE userID = ? ORDER BY createdAt", [userID]).map(APITokenRecord.init) }
     }
 
     func createToken(
@@ -246,7 +337,7 @@ final class AccountStore: Sendable {
         let token = APITokenRecord(
             id: UUID().uuidString.lowercased(), userID: userID, name: name, tokenHash: Secret.hash(secret), accessLevel: accessLevel,
             albumIDs: albumIDs, createdAt: Date(), expiresAt: expiresAt, lastUsedAt: nil)
-        try pool.write { db in try token.insert(db) }
+        try write { db in try db.insert(into: "apiToken", columns: APITokenRecord.columns, token.values(db.dialect)) }
         return (secret, token)
     }
 
@@ -255,8 +346,8 @@ final class AccountStore: Sendable {
         guard Secret.isWellFormed(secret, prefix: "sepia_") else { return nil }
         let hash = Secret.hash(secret)
         let found = try cached(hash) { db -> CachedCredential in
-            guard let token = try APITokenRecord.filter(sql: "tokenHash = ?", arguments: [hash]).fetchOne(db),
-                let user = try UserRecord.fetchOne(db, key: token.userID)
+            guard let token = try db.fetchOne(Self.tokenSelect + " WHERE tokenHash = ?", [hash]).map(APITokenRecord.init),
+                let user = try db.fetchOne(Self.userSelect + " WHERE id = ?", [token.userID]).map(UserRecord.init)
             else { return .none }
             return .token(token, user)
         }
@@ -308,15 +399,16 @@ final class AccountStore: Sendable {
     func touch(_ token: APITokenRecord) {
         let now = Date()
         if let last = token.lastUsedAt, now.timeIntervalSince(last) < 60 { return }
-        try? pool.write { db in try db.execute(sql: "UPDATE apiToken SET lastUsedAt = ? WHERE id = ?", arguments: [now, token.id]) }
+        _ = try? write { db in try db.execute("UPDATE apiToken SET lastUsedAt = ? WHERE id = ?", [db.dialect.date(now), token.id]) }
         forget(token.tokenHash)
     }
 
     /// Revokes a token of `userID`; false when it has no such token.
     func deleteToken(id: String, userID: String) throws -> Bool {
-        let hash = try pool.write { db -> String? in
-            guard let token = try APITokenRecord.fetchOne(db, key: id), token.userID == userID else { return nil }
-            try token.delete(db)
+        let hash = try write { db -> String? in
+            guard let token = try db.fetchOne(Self.tokenSelect + " WHERE id = ?", [id]).map(APITokenRecord.init), token.userID == userID
+            else { return nil }
+            try db.execute("DELETE FROM apiToken WHERE id = ?", [id])
             return token.tokenHash
         }
         if let hash { forget(hash) }
@@ -325,36 +417,35 @@ final class AccountStore: Sendable {
 
     // MARK: - Share links
 
+    private static let shareSelect = "SELECT \(ShareLinkRecord.columns) FROM shareLink"
+
     func shares(userID: String) throws -> [ShareLinkRecord] {
-        try pool.read { db in try ShareLinkRecord.filter(sql: "userID = ?", arguments: [userID]).order(sql: "createdAt").fetchAll(db) }
+        try read { db in try db.fetch(Self.shareSelect + " WHERE userID = ? ORDER BY createdAt", [userID]).map(ShareLinkRecord.init) }
     }
 
     func createShare(userID: String, assetID: String?, albumID: String?, includeMetadata: Bool, expiresAt: Date?) throws -> ShareLinkRecord {
         let share = ShareLinkRecord(
             id: UUID().uuidString.lowercased(), userID: userID, token: Secret.generate(), assetID: assetID, albumID: albumID,
             includeMetadata: includeMetadata, createdAt: Date(), expiresAt: expiresAt)
-        try pool.write { db in try share.insert(db) }
+        try write { db in try db.insert(into: "shareLink", columns: ShareLinkRecord.columns, share.values(db.dialect)) }
         return share
     }
 
     func share(token: String) throws -> ShareLinkRecord? {
         guard Secret.isWellFormed(token) else { return nil }
-        return try pool.read { db in try ShareLinkRecord.filter(sql: "token = ?", arguments: [token]).fetchOne(db) }
+        return try read { db in try db.fetchOne(Self.shareSelect + " WHERE token = ?", [token]).map(ShareLinkRecord.init) }
     }
 
     func deleteShare(id: String, userID: String) throws -> Bool {
-        try pool.write { db in
-            guard let share = try ShareLinkRecord.fetchOne(db, key: id), share.userID == userID else { return false }
-            return try share.delete(db)
-        }
+        try write { db in try db.execute("DELETE FROM shareLink WHERE id = ? AND userID = ?", [id, userID]) > 0 }
     }
 
     // MARK: - Credential cache
 
-    private func cached(_ key: String, fetch: (Database) throws -> CachedCredential) throws -> CachedCredential {
+    private func cached(_ key: String, fetch: (any SQLSession) throws -> CachedCredential) throws -> CachedCredential {
         let now = Date()
         if let hit = credentialCache.withLock({ $0[key] }), now.timeIntervalSince(hit.time) < cacheLifetime { return hit.value }
-        let value = try pool.read { db in try fetch(db) }
+        let value = try read { db in try fetch(db) }
         credentialCache.withLock { cache in
             if cache.count > 10_000 { cache.removeAll() }
             cache[key] = (value, now)

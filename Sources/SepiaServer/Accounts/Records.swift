@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
+import SepiaLibrary
 
 /// An account. The owner's library is the server's `--library`; other users' libraries live in the data
 /// folder.
-struct UserRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "user"
+struct UserRecord: Codable, Sendable, Hashable {
     var id: String
     var username: String
     var passwordHash: String
@@ -15,8 +14,7 @@ struct UserRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableReco
 }
 
 /// A login session: the cookie's secret is stored as its SHA-256 only.
-struct SessionRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "session"
+struct SessionRecord: Codable, Sendable, Hashable {
     var tokenHash: String
     var userID: String
     /// Sent back in `X-CSRF-Token` with every state-changing request made with the cookie.
@@ -27,8 +25,7 @@ struct SessionRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableR
 }
 
 /// An API token: its secret is stored as its SHA-256 only and shown once.
-struct APITokenRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "apiToken"
+struct APITokenRecord: Codable, Sendable, Hashable {
     var id: String
     var userID: String
     var name: String
@@ -45,8 +42,7 @@ struct APITokenRecord: Codable, Sendable, Hashable, FetchableRecord, Persistable
 
 /// A read-only link to one photo or one album. Its token is kept as is, so the owner can copy the link again;
 /// revoking deletes it.
-struct ShareLinkRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "shareLink"
+struct ShareLinkRecord: Codable, Sendable, Hashable {
     var id: String
     var userID: String
     var token: String
@@ -61,8 +57,7 @@ struct ShareLinkRecord: Codable, Sendable, Hashable, FetchableRecord, Persistabl
 }
 
 /// A one-time link that creates an account: the owner's (printed at first start) or an invited user's.
-struct SetupTokenRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "setupToken"
+struct SetupTokenRecord: Codable, Sendable, Hashable {
     enum Kind: String, Codable, Sendable {
         case owner
         case invitation
@@ -74,4 +69,86 @@ struct SetupTokenRecord: Codable, Sendable, Hashable, FetchableRecord, Persistab
     var createdAt: Date
     var expiresAt: Date
     var usedAt: Date?
+}
+
+// MARK: - Rows
+
+extension UserRecord {
+    static let columns = "id, username, passwordHash, isOwner, libraryPath, createdAt"
+
+    init(_ row: SQLRow) {
+        self.init(id: row[0], username: row[1], passwordHash: row[2], isOwner: row[3], libraryPath: row[4], createdAt: row[5])
+    }
+
+    func values(_ dialect: SQLDialect) -> [any SQLBindable] {
+        [id, username, passwordHash, isOwner, libraryPath, dialect.date(createdAt)]
+    }
+}
+
+extension SessionRecord {
+    static let columns = "tokenHash, userID, csrfToken, createdAt, expiresAt, lastSeenAt"
+
+    init(_ row: SQLRow) {
+        self.init(tokenHash: row[0], userID: row[1], csrfToken: row[2], createdAt: row[3], expiresAt: row[4], lastSeenAt: row[5])
+    }
+
+    func values(_ dialect: SQLDialect) -> [any SQLBindable] {
+        [tokenHash, userID, csrfToken, dialect.date(createdAt), dialect.date(expiresAt), dialect.date(lastSeenAt)]
+    }
+}
+
+extension APITokenRecord {
+    static let columns = "id, userID, name, tokenHash, accessLevel, albumIDs, createdAt, expiresAt, lastUsedAt"
+
+    init(_ row: SQLRow) {
+        let albums: String = row[5]
+        self.init(
+            id: row[0], userID: row[1], name: row[2], tokenHash: row[3], accessLevel: AccessLevel(rawValue: row[4]) ?? .read,
+            albumIDs: (try? JSONDecoder().decode([String].self, from: Data(albums.utf8))) ?? [], createdAt: row[6], expiresAt: row[7],
+            lastUsedAt: row[8])
+    }
+
+    func values(_ dialect: SQLDialect) -> [any SQLBindable] {
+        let albums = String(decoding: (try? JSONEncoder().encode(albumIDs)) ?? Data("[]".utf8), as: UTF8.self)
+        return [
+            id, userID, name, tokenHash, accessLevel.rawValue, albums, dialect.date(createdAt), expiresAt.map(dialect.date) ?? .null,
+            lastUsedAt.map(dialect.date) ?? .null,
+        ]
+    }
+}
+
+extension ShareLinkRecord {
+    static let columns = "id, userID, token, assetID, albumID, includeMetadata, createdAt, expiresAt"
+
+    init(_ row: SQLRow) {
+        self.init(
+            id: row[0], userID: row[1], token: row[2], assetID: row[3], albumID: row[4], includeMetadata: row[5], createdAt: row[6],
+            expiresAt: row[7])
+    }
+
+    func values(_ dialect: SQLDialect) -> [any SQLBindable] {
+        [id, userID, token, assetID, albumID, includeMetadata, dialect.date(createdAt), expiresAt.map(dialect.date) ?? .null]
+    }
+}
+
+extension SetupTokenRecord {
+    static let columns = "tokenHash, kind, createdBy, createdAt, expiresAt, usedAt"
+
+    init(_ row: SQLRow) {
+        self.init(
+            tokenHash: row[0], kind: Kind(rawValue: row[1]) ?? .invitation, createdBy: row[2], createdAt: row[3], expiresAt: row[4],
+            usedAt: row[5])
+    }
+
+    func values(_ dialect: SQLDialect) -> [any SQLBindable] {
+        [tokenHash, kind.rawValue, createdBy, dialect.date(createdAt), dialect.date(expiresAt), usedAt.map(dialect.date) ?? .null]
+    }
+}
+
+extension SQLSession {
+    /// Inserts a row of `table` from `columns` and `values` (in the same order).
+    func insert(into table: String, columns: String, _ values: [any SQLBindable]) throws {
+        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        try execute("INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))", values)
+    }
 }

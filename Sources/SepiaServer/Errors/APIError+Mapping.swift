@@ -33,6 +33,8 @@ extension APIError {
             default:
                 return .unprocessable(error.reason)
             }
+        case SQLFailure.unavailable(let why):
+            return .unavailable("the server database cannot be reached; try again shortly (\(why))")
         case let error as DecodingError:
             return .badRequest(describe(error))
         case let error as HTTPError:

@@ -26,6 +26,11 @@ final class LibraryRegistry: Sendable {
         "libraries/" + (user.libraryPath.isEmpty ? "owner" : user.id) + "/"
     }
 
+    /// The PostgreSQL schema of `user`'s library, beside the accounts' schema `base`.
+    static func schema(for user: UserRecord, base: String) -> String {
+        base + (user.libraryPath.isEmpty ? "_owner" : "_u_" + user.id.lowercased().filter { $0.isHexDigit })
+    }
+
     /// Every library open now.
     var openLibraries: [UserLibrary] {
         open.withLock { Array($0.values) }
@@ -44,6 +49,9 @@ final class LibraryRegistry: Sendable {
         libraryConfiguration.renderContext = renderContext
         if let bucket = configuration.objectStorage {
             libraryConfiguration.storage = .objectStorage(bucket.appending(Self.storagePrefix(for: user)))
+        }
+        if let database = configuration.database {
+            libraryConfiguration.database = .postgreSQL(try database.schema(Self.schema(for: user, base: database.schema)))
         }
         let library = try PhotoLibrary.open(at: path, configuration: libraryConfiguration)
         let opened = UserLibrary(library: library, previewCacheBytes: 96 << 20)

@@ -31,8 +31,22 @@ struct TestServer {
         configuration.webRoot =
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SepiaServer/Web").path
+        if let url = ProcessInfo.processInfo.environment["SEPIA_TEST_DATABASE"], !url.isEmpty {
+            // The same tests on PostgreSQL: a deployment of its own, in schemas named after this server.
+            let name = "s" + UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(16)
+            configuration.database = try! PostgresLocation(parsing: url).schema(name)
+        }
         adjust(&configuration)
         self.configuration = configuration
+    }
+
+    /// How to open the owner's library beside the server, as `sepia` commands on the same deployment do.
+    var ownerLibraryConfiguration: LibraryConfiguration {
+        var library = LibraryConfiguration(watchesMemoryPressure: false)
+        if let database = configuration.database {
+            library.database = .postgreSQL(try! database.schema(database.schema + "_owner"))
+        }
+        return library
     }
 
     /// Builds the application; the owner's setup token comes with it on a server without accounts.

@@ -52,7 +52,7 @@ public struct PostgresLocation: Sendable, Hashable {
         database = path.removingPercentEncoding ?? path
         schema = query["schema"] ?? "sepia"
         guard Self.isValidSchema(schema) else {
-            throw invalid("the schema must be 1 to 48 lowercase letters, digits or underscores, starting with a letter")
+            throw invalid("the schema must be 1 to 63 lowercase letters, digits or underscores, starting with a letter")
         }
         if let pool = query["pool"] {
             guard let count = Int(pool), (1...200).contains(count) else { throw invalid("pool must be a number of connections from 1 to 200") }
@@ -67,7 +67,7 @@ public struct PostgresLocation: Sendable, Hashable {
     public func schema(_ name: String) throws(LibraryError) -> PostgresLocation {
         guard Self.isValidSchema(name) else {
             throw LibraryError(
-                .cannotOpen, "the schema must be 1 to 48 lowercase letters, digits or underscores, starting with a letter", subject: name)
+                .cannotOpen, "the schema must be 1 to 63 lowercase letters, digits or underscores, starting with a letter", subject: name)
         }
         var copy = self
         copy.schema = name
@@ -75,7 +75,7 @@ public struct PostgresLocation: Sendable, Hashable {
     }
 
     static func isValidSchema(_ name: String) -> Bool {
-        name.range(of: "^[a-z][a-z0-9_]{0,47}$", options: .regularExpression) != nil
+        name.range(of: "^[a-z][a-z0-9_]{0,62}$", options: .regularExpression) != nil
     }
 
     /// The server and database, without the password: names the connection pool and shows in messages.

@@ -50,7 +50,7 @@ final class SQLLibraryStore: LibraryStore {
         switch error {
         case let error as LibraryError: error
         case SQLFailure.unavailable(let why):
-            LibraryError(.storageUnavailable, "the library database cannot be reached (\(why)); try again shortly")
+            LibraryError(.database, "the library database cannot be reached (\(why)); try again shortly")
         default: .database(error)
         }
     }
