@@ -61,8 +61,14 @@ public final class PhotoLibrary: Sendable {
         renderer = RenditionRenderer(context: renderContext, quality: configuration.renditionQuality)
         imageStore = ImageStore(
             folder: folder, memoryCostLimit: configuration.memoryCacheLimit, diskCostLimit: configuration.diskCacheLimit)
-        monitor = ChangeMonitor(generation: generation, interval: configuration.changePollInterval) { [store] in
-            try? store.currentGeneration()
+        var announcements: ChangeMonitor.Announcements?
+        if let postgres = (store as? SQLLibraryStore)?.database as? PostgresDatabase {
+            let listener = PostgresChangeListener.shared(for: postgres.pool)
+            let schema = postgres.location.schema
+            announcements = { handler in listener.listen(schema: schema, handler) }
+        }
+        monitor = ChangeMonitor(generation: generation, interval: configuration.changePollInterval, announcements: announcements) {
+            [store] in try? store.currentGeneration()
         }
         if configuration.watchesMemoryPressure { imageStore.watchMemoryPressure() }
     }

@@ -23,7 +23,7 @@ struct ObjectStorageTests {
             at: folder,
             configuration: LibraryConfiguration(
                 changePollInterval: .milliseconds(50), renderContext: RenderContext(options: RenderOptions(threadCount: 2)),
-                watchesMemoryPressure: false, storage: .objectStorage(client ?? self.client)))
+                watchesMemoryPressure: false, storage: .objectStorage(client ?? self.client), database: TestLibrary.database(for: folder)))
     }
 
     func objectKeys() async throws -> [String] {

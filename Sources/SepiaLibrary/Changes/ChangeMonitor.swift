@@ -1,29 +1,39 @@
 import Foundation
 import Synchronization
 
-/// Tells observers that the library changed: at once for commits made through this process's library, and by
-/// polling the change log's generation for commits made by other processes on the same library.
-///
-/// Polling is the SQLite way (one cheap indexed read per interval, only while someone observes); a
-/// PostgreSQL store would use `LISTEN`/`NOTIFY` instead.
+/// Tells observers that the library changed: at once for commits made through this process's library, and
+/// for commits made by other processes on the same library, by polling the change log's generation (SQLite:
+/// one cheap indexed read per interval, only while someone observes) or, on PostgreSQL, as soon as the
+/// database announces them (`LISTEN`/`NOTIFY`), with a slow poll behind in case an announcement is lost.
 final class ChangeMonitor: Sendable {
+    /// Where announcements of other processes' commits come from: `listen` calls its handler with each
+    /// commit's generation, or nil for "read the generation now".
+    typealias Announcements = @Sendable (_ handler: @escaping @Sendable (Int64?) -> Void) -> PostgresChangeListener.Registration
+
     private struct State {
         var subscribers: [UInt64: AsyncStream<Int64>.Continuation] = [:]
         var nextToken: UInt64 = 0
         var lastGeneration: Int64
         var poller: PollingThread?
+        var listening: PostgresChangeListener.Registration?
     }
 
     private let state: Mutex<State>
     /// `state.lastGeneration`, readable without the lock (every request for an asset asks).
     private let known: Atomic<Int64>
     private let currentGeneration: @Sendable () -> Int64?
+    private let announcements: Announcements?
     let interval: Duration
 
-    init(generation: Int64, interval: Duration, currentGeneration: @escaping @Sendable () -> Int64?) {
+    /// With `announcements`, polling slows to once every 5 seconds (or `interval`, if longer).
+    init(
+        generation: Int64, interval: Duration, announcements: Announcements? = nil,
+        currentGeneration: @escaping @Sendable () -> Int64?
+    ) {
         state = Mutex(State(lastGeneration: generation))
         known = Atomic(generation)
-        self.interval = interval
+        self.interval = announcements == nil ? interval : max(interval, .seconds(5))
+        self.announcements = announcements
         self.currentGeneration = currentGeneration
     }
 
@@ -39,23 +49,38 @@ final class ChangeMonitor: Sendable {
             state.nextToken += 1
             state.subscribers[token] = continuation
             if state.poller == nil { state.poller = startPolling() }
+            if state.listening == nil, let announcements {
+                state.listening = announcements { [weak self] generation in
+                    guard let self else { return }
+                    if let generation {
+                        didChange(generation: generation)
+                    } else if let current = currentGeneration() {
+                        didChange(generation: current)
+                    }
+                }
+            }
             return token
         }
         return (stream, token)
     }
 
     func unsubscribe(_ token: UInt64) {
-        let (continuation, poller) = state.withLock { state -> (AsyncStream<Int64>.Continuation?, PollingThread?) in
+        let (continuation, poller, listening) = state.withLock {
+            state -> (AsyncStream<Int64>.Continuation?, PollingThread?, PostgresChangeListener.Registration?) in
             let continuation = state.subscribers.removeValue(forKey: token)
             var poller: PollingThread?
+            var listening: PostgresChangeListener.Registration?
             if state.subscribers.isEmpty {
                 poller = state.poller
                 state.poller = nil
+                listening = state.listening
+                state.listening = nil
             }
-            return (continuation, poller)
+            return (continuation, poller, listening)
         }
         continuation?.finish()
         poller?.stop()
+        listening?.cancel()
     }
 
     /// Reports a commit at `generation`.
@@ -71,14 +96,17 @@ final class ChangeMonitor: Sendable {
 
     /// Stops every stream.
     func finishAll() {
-        let (continuations, poller) = state.withLock { state in
+        let (continuations, poller, listening) = state.withLock { state in
             let all = Array(state.subscribers.values)
             state.subscribers = [:]
             let poller = state.poller
             state.poller = nil
-            return (all, poller)
+            let listening = state.listening
+            state.listening = nil
+            return (all, poller, listening)
         }
         poller?.stop()
+        listening?.cancel()
         for continuation in continuations { continuation.finish() }
     }
 

@@ -223,7 +223,9 @@ final class AccountStore: Sendable {
 
     private static let setupSelect = "SELECT \(SetupTokenRecord.columns) FROM setupToken"
 
-    /// Makes a one-time link secret. A new owner link replaces every unused one.
+    /// Makes a one-time link secret. Owner links made by earlier starts stay valid until they expire: several
+    /// servers of a deployment start at once and each prints one; the first used creates the owner, and the
+    /// others then answer that the server has an owner.
     func createSetupToken(kind: SetupTokenRecord.Kind, lifetime: TimeInterval, createdBy: String?) throws -> (String, SetupTokenRecord) {
         let secret = Secret.generate()
         let now = Date()
@@ -232,7 +234,6 @@ final class AccountStore: Sendable {
             usedAt: nil)
         try write { db in
             try db.execute("DELETE FROM setupToken WHERE expiresAt < ?", [db.dialect.date(now.addingTimeInterval(-30 * 86_400))])
-            if kind == .owner { try db.execute("DELETE FROM setupToken WHERE kind = 'owner' AND usedAt IS NULL") }
             try db.insert(into: "setupToken", columns: SetupTokenRecord.columns, record.values(db.dialect))
         }
         return (secret, record)

@@ -106,7 +106,8 @@ final class PostgresConnectionPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func connect(id: Int) throws -> PostgresConnection {
+    /// A new connection of its own, outside the pool (the change listener's).
+    func connect(id: Int) throws -> PostgresConnection {
         var configuration: PostgresConnection.Configuration
         if let folder = location.socketFolder {
             configuration = .init(
