@@ -15,6 +15,6 @@ struct SepiaCommand: AsyncParsableCommand {
         subcommands: [
             InfoCommand.self, ThumbnailCommand.self, ApplyCommand.self, StripCommand.self, ConvertCommand.self, FiltersCommand.self,
             ImportCommand.self, ListCommand.self, AlbumsCommand.self, EditCommand.self, RevertCommand.self, HistoryCommand.self,
-            ExportCommand.self, FavoriteCommand.self, HideCommand.self, DeleteCommand.self, CheckCommand.self, ServeCommand.self,
+            ExportCommand.self, FavoriteCommand.self, HideCommand.self, DeleteCommand.self, CheckCommand.self, ServeCommand.self, LibraryCommand.self,
         ])
 }

@@ -17,12 +17,24 @@ enum Terminal {
 
     /// Prints a line to standard error.
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        write(line, to: .standardError)
     }
 
     /// Prints a line to standard output.
     static func print(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        write(line, to: .standardOutput)
+    }
+
+    /// Writes a line. When the reader has gone (`sepia list | head`), ends the process the way other
+    /// command-line tools end then: by the SIGPIPE the runtime otherwise ignores.
+    private static func write(_ line: String, to handle: FileHandle) {
+        do {
+            try handle.write(contentsOf: Data((line + "\n").utf8))
+        } catch {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+            exit(141)
+        }
     }
 }
 

@@ -1,0 +1,65 @@
+import Foundation
+import SepiaImage
+import Testing
+
+@testable import SepiaLibrary
+
+/// `sepia library migrate`: an embedded library copied into PostgreSQL. Runs when the suites run on
+/// PostgreSQL.
+@Suite(.enabled(if: TestLibrary.onPostgreSQL))
+struct MigrationTests {
+    @Test("an embedded library arrives whole in PostgreSQL: rows, order, edits and files, verified; running it again resumes")
+    func migrateAndResume() async throws {
+        // Given an embedded library with photos, a favourite, a hidden photo, an album in a chosen order and an edit
+        let source = TestLibrary.temporaryFolder("source")
+        var embedded = LibraryConfiguration(watchesMemoryPressure: false)
+        embedded.renderContext = RenderContext(options: RenderOptions(threadCount: 2))
+        let library = try PhotoLibrary.open(at: source, configuration: embedded)
+        let ids = try await TestLibrary.addPhotos(6, to: library)
+        var albumID = ""
+        try await library.performChanges { changes in
+            changes.setFavorite(true, for: ids[1])
+            changes.setHidden(true, for: ids[2])
+            albumID = changes.createAlbum(title: "Trip").localIdentifier
+            changes.addAssets([ids[4], ids[0], ids[3]], to: albumID)
+        }
+        _ = try await library.edit(try library.asset(ids[5]), recipe: EditRecipe(filters: [SepiaTone(intensity: 0.8)]))
+        let expected = try library.fetchAssets().allObjects()
+        let expectedAlbum = try library.fetchAssets(in: try library.album(albumID)).allObjects().map(\.id)
+        library.close()
+
+        // When it is migrated into a schema of its own, with a new folder for this machine
+        let folder = TestLibrary.temporaryFolder("migrated")
+        var destination = LibraryConfiguration(watchesMemoryPressure: false)
+        destination.renderContext = embedded.renderContext
+        destination.database = TestLibrary.database(for: folder)
+        let report = try await PhotoLibrary.migrate(from: source, to: folder, configuration: destination)
+
+        // Then every row and file arrived, and the destination checks sound with every hash read back
+        #expect(report.check.isSound, "\(report.check.problems)")
+        #expect(!report.resumed)
+        #expect(report.rows["asset"] == 6 && report.rows["album"] == 1 && report.rows["albumMember"] == 3 && report.rows["adjustment"] == 1)
+        #expect(report.filesCopied == 7 && report.filesAlreadyThere == 0)
+        #expect(report.check.bytesVerified > 0)
+        // When it runs again (as after a kill), it resumes: the rows are there, files are skipped, all verified
+        let again = try await PhotoLibrary.migrate(from: source, to: folder, configuration: destination)
+        #expect(again.resumed && again.filesCopied == 0 && again.filesAlreadyThere == 7)
+        #expect(again.check.isSound, "\(again.check.problems)")
+
+        let migrated = try PhotoLibrary.open(at: folder, configuration: destination)
+        #expect(try migrated.fetchAssets().allObjects() == expected)
+        #expect(try migrated.fetchAssets(in: try migrated.album(albumID)).allObjects().map(\.id) == expectedAlbum)
+        #expect(try migrated.asset(ids[5]).hasAdjustments)
+        // New rows get keys after the copied ones.
+        let added = try await TestLibrary.addPhotos(1, to: migrated, startingAt: 50)
+        #expect(try migrated.asset(added[0]).rowID > expected.map(\.rowID).max()!)
+        migrated.close()
+
+        // A destination holding another library is refused.
+        let other = TestLibrary.temporaryFolder("other")
+        let otherLibrary = try PhotoLibrary.open(at: other, configuration: embedded)
+        try await TestLibrary.addPhotos(1, to: otherLibrary, startingAt: 90)
+        otherLibrary.close()
+        await #expect(throws: LibraryError.self) { try await PhotoLibrary.migrate(from: other, to: folder, configuration: destination) }
+    }
+}
