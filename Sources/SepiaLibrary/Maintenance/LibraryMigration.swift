@@ -5,8 +5,9 @@ import SepiaCodecs
 public struct MigrationReport: Sendable, Hashable, Codable {
     /// Assets, albums, album memberships, edits and import records copied, by table.
     public var rows: [String: Int] = [:]
-    /// Files stored at the destination (originals and renders), and how many were there already.
+    /// Files stored at the destination (originals and renders).
     public var filesCopied = 0
+    /// Files the destination had already (from an earlier, interrupted run).
     public var filesAlreadyThere = 0
     /// True when the rows were copied by an earlier, interrupted run and only files and checks remained.
     public var resumed = false
