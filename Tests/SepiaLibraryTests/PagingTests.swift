@@ -7,6 +7,32 @@ import Testing
 
 @Suite("Pages of fetches, the change log as entries, album limits")
 struct PagingTests {
+    @Test("a page's total follows imports, hiding, showing and deletion, with and without hidden assets")
+    func keptTotals() async throws {
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        let ids = try await TestLibrary.addPhotos(5, to: library)
+        func totals() throws -> (Int, Int) {
+            var all = FetchOptions()
+            all.includeHiddenAssets = true
+            return (try library.fetchAssetPage(limit: 1).total, try library.fetchAssetPage(options: all, limit: 1).total)
+        }
+        #expect(try totals() == (5, 5))
+        try await library.performChanges { changes in
+            changes.setHidden(true, for: ids[0])
+            changes.setHidden(true, for: ids[1])
+            changes.setHidden(true, for: ids[1])
+        }
+        #expect(try totals() == (3, 5))
+        try await library.performChanges { changes in
+            changes.setHidden(false, for: ids[0])
+            changes.deleteAssets([ids[1], ids[2]])
+        }
+        #expect(try totals() == (3, 3))
+        #expect(try library.fetchAssets().count == 3)
+        #expect(try await library.check(verifyingHashes: false).isSound)
+    }
+
     @Test(
         "paging through any order gives exactly the fetch's order, whatever the page size",
         arguments: [

@@ -140,6 +140,10 @@ extension PhotoLibrary {
                         )
                     }
                 }
+                for (key, condition) in [("visibleAssets", "NOT isHidden"), ("hiddenAssets", "isHidden")] {
+                    let count = try db.value("SELECT count(*) FROM asset WHERE \(condition)", as: Int.self) ?? 0
+                    try SQLLibraryStore.setInfo(db, key, String(count))
+                }
                 try SQLLibraryStore.setInfo(db, "migratedFrom", identity)
             }
         }

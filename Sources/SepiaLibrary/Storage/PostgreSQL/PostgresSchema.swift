@@ -121,6 +121,14 @@ extension PostgresDatabase {
             );
             """
         ),
+        (
+            "v3: asset counts",
+            """
+            INSERT INTO libraryInfo (key, value) VALUES
+              ('visibleAssets', (SELECT CAST(count(*) AS TEXT) FROM asset WHERE NOT isHidden)),
+              ('hiddenAssets', (SELECT CAST(count(*) AS TEXT) FROM asset WHERE isHidden));
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

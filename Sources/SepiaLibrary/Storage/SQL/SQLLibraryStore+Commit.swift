@@ -40,6 +40,7 @@ extension SQLLibraryStore {
         case .setHidden(let id, let value):
             if try update(assetID: id, db: db, now: now, set: "isHidden = ?", [value], unless: "isHidden = ?", [value]) {
                 try touchAlbums(containing: id, db: db)
+                try adjustAssetCounts(db, visible: value ? -1 : 1, hidden: value ? 1 : -1)
             }
         case .setCreationDate(let id, let date, let offset):
             let (year, month) = localYearMonth(date, offset: offset)
@@ -211,6 +212,7 @@ extension SQLLibraryStore {
                     a.originalOrientation, a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel,
                 ]) ?? 0
         try log(db, entity: "asset", rowID: rowID, identifier: a.id, operation: "insert")
+        try adjustAssetCounts(db, visible: a.isHidden ? 0 : 1, hidden: a.isHidden ? 1 : 0)
     }
 
     private static func delete(assetID: String, db: any SQLSession, result: inout CommitResult) throws {
@@ -226,6 +228,7 @@ extension SQLLibraryStore {
         }
         try db.execute("UPDATE asset SET currentAdjustmentID = NULL WHERE rowID = ?", [asset.rowID])
         try db.execute("DELETE FROM asset WHERE rowID = ?", [asset.rowID])
+        try adjustAssetCounts(db, visible: asset.isHidden ? 0 : -1, hidden: asset.isHidden ? -1 : 0)
         try log(
             db, entity: "asset", rowID: asset.rowID, identifier: assetID, operation: "delete", snapshot: try JSONEncoder().encode(asset))
         result.deletedAssetIDs.append(assetID)
@@ -248,6 +251,14 @@ extension SQLLibraryStore {
         guard try db.execute(sql, arguments) > 0 else { return false }
         try log(db, entity: "asset", rowID: rowID, identifier: assetID, operation: "update")
         return true
+    }
+
+    /// Keeps the counts of visible and hidden assets (`libraryInfo`) in step with a commit's rows.
+    static func adjustAssetCounts(_ db: any SQLSession, visible: Int, hidden: Int) throws {
+        for (key, delta) in [("visibleAssets", visible), ("hiddenAssets", hidden)] where delta != 0 {
+            let current = try db.value("SELECT value FROM libraryInfo WHERE key = ?", [key], as: Int.self) ?? 0
+            try setInfo(db, key, String(current + delta))
+        }
     }
 
     /// An adjustment and the one it was based on, if any.

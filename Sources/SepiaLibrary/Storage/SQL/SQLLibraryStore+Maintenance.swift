@@ -105,6 +105,11 @@ extension SQLLibraryStore {
             ) {
                 problems.append("asset \(row[0] as String): the edit its current edit builds on has no render")
             }
+            for (key, condition) in [("visibleAssets", "NOT isHidden"), ("hiddenAssets", "isHidden")] {
+                let kept = try db.value("SELECT value FROM libraryInfo WHERE key = ?", [key], as: Int.self) ?? 0
+                let counted = try db.value("SELECT count(*) FROM asset WHERE \(condition)", as: Int.self) ?? 0
+                if kept != counted { problems.append("database: the kept count \(key) is \(kept), but \(counted) rows match") }
+            }
             return problems
         }
     }

@@ -29,9 +29,17 @@ extension SQLLibraryStore {
         let countSQL = "SELECT count(*) FROM \(parts.from)" + parts.whereClause
         let countArguments = parts.arguments
         let columnCount = parts.order.count
+        // The whole library's count is kept by every commit; counting a million rows takes longer than the
+        // page itself (170 ms against under 1 ms on PostgreSQL).
+        let keptCount: String? =
+            query.scope == .library && query.options.predicate == nil
+            ? (query.options.includeHiddenAssets
+                ? "SELECT CAST(sum(CAST(value AS BIGINT)) AS BIGINT) FROM libraryInfo WHERE key IN ('visibleAssets', 'hiddenAssets')"
+                : "SELECT CAST(value AS BIGINT) FROM libraryInfo WHERE key = 'visibleAssets'")
+            : nil
         return try read { db in
             let rows = try db.fetch(sql, arguments)
-            let total = try db.value(countSQL, countArguments, as: Int.self) ?? 0
+            let total = try db.value(keptCount ?? countSQL, keptCount == nil ? countArguments : [], as: Int.self) ?? 0
             let kept = rows.prefix(limit)
             var next: AssetCursor?
             if rows.count > limit, let last = kept.last {

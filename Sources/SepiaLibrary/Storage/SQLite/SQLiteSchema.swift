@@ -121,6 +121,16 @@ extension SQLiteDatabase {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v3: asset counts") { db in
+            // The number of visible and of hidden assets, kept by every commit, so that a page of the library
+            // need not count a million rows (see SQLLibraryStore.adjustAssetCounts).
+            try db.execute(
+                sql: """
+                    INSERT INTO libraryInfo (key, value) VALUES
+                      ('visibleAssets', (SELECT CAST(count(*) AS TEXT) FROM asset WHERE NOT isHidden)),
+                      ('hiddenAssets', (SELECT CAST(count(*) AS TEXT) FROM asset WHERE isHidden));
+                    """)
+        }
         return migrator
     }
 }
