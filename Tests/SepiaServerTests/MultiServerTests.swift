@@ -52,9 +52,25 @@ struct MultiServerTests {
                 // B serves the photo A stored.
                 #expect(try await ownerB.request(.get, "/api/v1/assets/\(id)").status == .ok)
                 #expect(try await ownerB.request(.get, "/api/v1/assets/\(id)/image?size=64x64").status == .ok)
-                // Signing out on B ends the session on A too (at once here; within the credential cache's
-                // lifetime on other machines).
+                // Revoking on one server takes effect on the other at once, though A looked the credential up
+                // moments ago and keeps look-ups for 10 seconds: the revocation is announced.
+                #expect(try await reader.request(.get, "/api/v1/assets").status == .ok)
+                let tokens = try await ownerB.request(.get, "/api/v1/tokens")
+                let tokenID = try #require(
+                    (try JSONSerialization.jsonObject(with: Data(buffer: tokens.body)) as? [String: Any]).flatMap {
+                        ($0["tokens"] as? [[String: Any]])?.first?["id"] as? String
+                    })
+                #expect(try await ownerB.request(.delete, "/api/v1/tokens/\(tokenID)").status == .noContent)
+                #expect(try await ownerA.request(.get, "/api/v1/session").status == .ok)
                 #expect(try await ownerB.request(.delete, "/api/v1/session").status == .noContent)
+                var signedOut = false
+                var revoked = false
+                for _ in 0..<20 where !(signedOut && revoked) {
+                    signedOut = try await ownerA.request(.get, "/api/v1/session").status == .unauthorized
+                    revoked = try await reader.request(.get, "/api/v1/assets").status == .unauthorized
+                    if !(signedOut && revoked) { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(signedOut && revoked, "within a second on the other server")
             }
         }
     }

@@ -7,8 +7,8 @@ import Synchronization
 /// database announces them (`LISTEN`/`NOTIFY`), with a slow poll behind in case an announcement is lost.
 final class ChangeMonitor: Sendable {
     /// Where announcements of other processes' commits come from: `listen` calls its handler with each
-    /// commit's generation, or nil for "read the generation now".
-    typealias Announcements = @Sendable (_ handler: @escaping @Sendable (Int64?) -> Void) -> PostgresChangeListener.Registration
+    /// commit's generation, or an empty message for "read the generation now".
+    typealias Announcements = @Sendable (_ handler: @escaping @Sendable (Substring) -> Void) -> PostgresChangeListener.Registration
 
     private struct State {
         var subscribers: [UInt64: AsyncStream<Int64>.Continuation] = [:]
@@ -50,11 +50,11 @@ final class ChangeMonitor: Sendable {
             state.subscribers[token] = continuation
             if state.poller == nil { state.poller = startPolling() }
             if state.listening == nil, let announcements {
-                state.listening = announcements { [weak self] generation in
+                state.listening = announcements { [weak self] message in
                     guard let self else { return }
-                    if let generation {
+                    if let generation = Int64(message) {
                         didChange(generation: generation)
-                    } else if let current = currentGeneration() {
+                    } else if message.isEmpty, let current = currentGeneration() {
                         didChange(generation: current)
                     }
                 }

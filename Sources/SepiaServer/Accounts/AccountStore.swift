@@ -9,10 +9,14 @@ import Synchronization
 /// transaction.
 ///
 /// Credentials are checked on every request, so recent look-ups are kept in memory for a few seconds;
-/// revoking or changing one here drops it from memory at once (on other servers of a deployment, within
-/// ``cacheLifetime``).
+/// revoking or changing one drops it from memory at once, on every server of a deployment (on PostgreSQL the
+/// revocation is announced with `NOTIFY`; a server that missed it forgets its cache when it reconnects, and
+/// in any case within ``cacheLifetime``).
 final class AccountStore: Sendable {
     let database: any SQLDatabase
+    /// The schema revocations are announced for (PostgreSQL only).
+    private let announcementSchema: String?
+    private let listening = Mutex<PostgresChangeListener.Registration?>(nil)
     private let credentialCache = Mutex<[String: (value: CachedCredential, time: Date)]>([:])
     /// How long a credential look-up is trusted without asking the database again.
     let cacheLifetime: TimeInterval = 10
@@ -31,14 +35,33 @@ final class AccountStore: Sendable {
         try self.init(database: Self.open { try SQLiteDatabase(path: path, label: "sepia.server", migrator: Self.migrator) })
     }
 
-    /// Opens (creating) the accounts schema on a PostgreSQL server.
+    /// Opens (creating) the accounts schema on a PostgreSQL server, and listens for revocations made by the
+    /// other servers.
     convenience init(postgreSQL location: PostgresLocation) throws {
-        try self.init(
-            database: Self.open { try PostgresDatabase(location: location, migrations: Self.postgresMigrations, announcesChanges: false) })
+        let database = try Self.open { try PostgresDatabase(location: location, migrations: Self.postgresMigrations, announcesChanges: false) }
+        self.init(database: database, announcementSchema: location.schema)
+        guard let postgres = database as? PostgresDatabase else { return }
+        let registration = PostgresChangeListener.shared(for: postgres).listen(schema: location.schema) { [weak self] message in
+            guard let self else { return }
+            if message.hasPrefix("forget "), message != "forget *" {
+                forget(String(message.dropFirst("forget ".count)))
+            } else {
+                // "forget *", or a reconnection after which anything may have been missed.
+                clearCache()
+            }
+        }
+        listening.withLock { $0 = registration }
     }
 
-    init(database: any SQLDatabase) {
+    init(database: any SQLDatabase, announcementSchema: String? = nil) {
         self.database = database
+        self.announcementSchema = announcementSchema
+    }
+
+    /// Tells the other servers to forget a credential (`*`: all), when the transaction commits.
+    private func announceForgetting(_ key: String, in db: any SQLSession) throws {
+        guard let schema = announcementSchema else { return }
+        try PostgresChangeListener.announce("forget " + key, schema: schema, in: db)
     }
 
     private static func open(_ make: () throws -> any SQLDatabase) throws -> any SQLDatabase {
@@ -204,6 +227,7 @@ final class AccountStore: Sendable {
         let removed = try write { db -> UserRecord? in
             guard let user = try db.fetchOne(Self.userSelect + " WHERE id = ?", [id]).map(UserRecord.init), !user.isOwner else { return nil }
             try db.execute("DELETE FROM \"user\" WHERE id = ?", [id])
+            try announceForgetting("*", in: db)
             return user
         }
         clearCache()
@@ -215,6 +239,7 @@ final class AccountStore: Sendable {
         try write { db in
             try db.execute("UPDATE \"user\" SET passwordHash = ? WHERE id = ?", [hash, userID])
             try db.execute("DELETE FROM session WHERE userID = ? AND tokenHash <> ?", [userID, keep ?? ""])
+            try announceForgetting("*", in: db)
         }
         clearCache()
     }
@@ -319,7 +344,10 @@ final class AccountStore: Sendable {
     }
 
     func deleteSession(hash: String) throws {
-        _ = try write { db in try db.execute("DELETE FROM session WHERE tokenHash = ?", [hash]) }
+        try write { db in
+            try db.execute("DELETE FROM session WHERE tokenHash = ?", [hash])
+            try announceForgetting(hash, in: db)
+        }
         forget(hash)
     }
 
@@ -410,6 +438,7 @@ final class AccountStore: Sendable {
             guard let token = try db.fetchOne(Self.tokenSelect + " WHERE id = ?", [id]).map(APITokenRecord.init), token.userID == userID
             else { return nil }
             try db.execute("DELETE FROM apiToken WHERE id = ?", [id])
+            try announceForgetting(token.tokenHash, in: db)
             return token.tokenHash
         }
         if let hash { forget(hash) }

@@ -3,30 +3,31 @@ import Logging
 import NIOCore
 import PostgresNIO
 
-/// Hears the commits of every server on a PostgreSQL database: one connection per process that `LISTEN`s on
-/// ``PostgresDatabase/changeChannel`` and hands each `SCHEMA GENERATION` payload to the libraries open on that
-/// schema, so their change streams move within milliseconds of a commit anywhere.
+/// Hears what every server on a PostgreSQL database announces: one connection per process that `LISTEN`s on
+/// ``PostgresDatabase/changeChannel`` and hands each `SCHEMA MESSAGE` payload to the handlers of that schema:
+/// libraries (the message is the change log's generation, so their change streams move within milliseconds
+/// of a commit anywhere) and account stores (`forget HASH`, so a revoked credential stops working at once).
 ///
-/// The change log stays the source of truth: a notification only says "look". While the connection is down
-/// nothing is heard, so on every (re)connection each handler is called with nil, meaning "read the generation
-/// now", and libraries keep a slow poll as well; a lost notification costs latency, never an event.
-final class PostgresChangeListener: @unchecked Sendable {
+/// The databases stay the source of truth: a message only says "look". While the connection is down nothing
+/// is heard, so on every (re)connection each handler is called with an empty message, meaning "look now", and
+/// libraries keep a slow poll as well; a lost notification costs latency, never an event.
+package final class PostgresChangeListener: @unchecked Sendable {
     /// Stops a handler when released or cancelled.
-    final class Registration: Sendable {
+    package final class Registration: Sendable {
         private let cancelling: @Sendable () -> Void
 
         init(_ cancel: @escaping @Sendable () -> Void) {
             cancelling = cancel
         }
 
-        func cancel() { cancelling() }
+        package func cancel() { cancelling() }
 
         deinit { cancelling() }
     }
 
     private let pool: PostgresConnectionPool
     private let condition = NSCondition()
-    private var handlers: [String: [UInt64: @Sendable (Int64?) -> Void]] = [:]  // guarded by `condition`
+    private var handlers: [String: [UInt64: @Sendable (Substring) -> Void]] = [:]  // guarded by `condition`
     private var nextToken: UInt64 = 0
     private var started = false
 
@@ -36,6 +37,11 @@ final class PostgresChangeListener: @unchecked Sendable {
 
     private static let registry = NSLock()
     nonisolated(unsafe) private static var listeners: [ObjectIdentifier: PostgresChangeListener] = [:]
+
+    /// The process's listener on `database`'s server and database.
+    package static func shared(for database: PostgresDatabase) -> PostgresChangeListener {
+        shared(for: database.pool)
+    }
 
     /// The process's listener on `pool`'s database.
     static func shared(for pool: PostgresConnectionPool) -> PostgresChangeListener {
@@ -47,9 +53,9 @@ final class PostgresChangeListener: @unchecked Sendable {
         return listener
     }
 
-    /// Calls `handler` with the generation of each commit to `schema` (on a NIO thread: it must not block),
-    /// and with nil after the connection was (re)made.
-    func listen(schema: String, _ handler: @escaping @Sendable (Int64?) -> Void) -> Registration {
+    /// Calls `handler` with each message announced for `schema` (on a NIO thread: it must not block), and with
+    /// an empty message after the connection was (re)made.
+    package func listen(schema: String, _ handler: @escaping @Sendable (Substring) -> Void) -> Registration {
         condition.lock()
         let token = nextToken
         nextToken += 1
@@ -71,19 +77,25 @@ final class PostgresChangeListener: @unchecked Sendable {
     }
 
     private func deliver(_ payload: String) {
-        let parts = payload.split(separator: " ")
-        guard parts.count == 2, let generation = Int64(parts[1]) else { return }
+        guard let space = payload.firstIndex(of: " ") else { return }
+        let schema = String(payload[..<space])
+        let message = payload[payload.index(after: space)...]
         condition.lock()
-        let targets = handlers[String(parts[0])].map { Array($0.values) } ?? []
+        let targets = handlers[schema].map { Array($0.values) } ?? []
         condition.unlock()
-        for handler in targets { handler(generation) }
+        for handler in targets { handler(message) }
     }
 
-    private func deliverToAll(_ generation: Int64?) {
+    private func deliverToAll() {
         condition.lock()
         let targets = handlers.values.flatMap(\.values)
         condition.unlock()
-        for handler in targets { handler(generation) }
+        for handler in targets { handler("") }
+    }
+
+    /// Announces `message` to the listeners of `schema` on every server, when the transaction commits.
+    package static func announce(_ message: String, schema: String, in db: any SQLSession) throws {
+        try db.execute("SELECT pg_notify(?, ?)", [PostgresDatabase.changeChannel, schema + " " + message])
     }
 
     /// Stays connected for the life of the process, reconnecting a second after a failure.
@@ -97,7 +109,7 @@ final class PostgresChangeListener: @unchecked Sendable {
                     self?.deliver(notification.payload)
                 }
                 _ = try connection.query(PostgresQuery(unsafeSQL: "LISTEN \(PostgresDatabase.changeChannel)"), logger: pool.logger).wait()
-                deliverToAll(nil)
+                deliverToAll()
                 try connection.closeFuture.wait()
             } catch {
                 pool.logger.debug("the change listener lost its connection: \(error)")

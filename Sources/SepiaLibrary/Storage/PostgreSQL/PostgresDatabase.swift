@@ -11,7 +11,7 @@ import PostgresNIO
 /// advisory lock, write transactions serialised per library by another advisory lock (so the commit logic
 /// sees what SQLite's single writer sees), and a `NOTIFY` on every commit that other servers listen for.
 package final class PostgresDatabase: SQLDatabase {
-    let location: PostgresLocation
+    package let location: PostgresLocation
     let pool: PostgresConnectionPool
     /// The advisory lock that serialises this schema's write transactions.
     let writeLock: Int64
