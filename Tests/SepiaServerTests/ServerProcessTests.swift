@@ -27,10 +27,15 @@ struct ServerProcessTests {
             return products.appendingPathComponent("sepia")
         }()
 
-        init() throws {
+        /// Extra options for every `sepia` this server runs (`--database`, `--storage`).
+        let options: [String]
+
+        init(options: [String] = [], environment: [String: String] = [:]) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-serve-\(UUID().uuidString)").path
+            self.options = options
             process.executableURL = Self.executable
-            process.arguments = ["serve", "--library", root + "/library", "--port", "0"]
+            process.arguments = ["serve", "--library", root + "/library", "--port", "0"] + options
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -86,7 +91,8 @@ struct ServerProcessTests {
         func sepia(_ arguments: [String]) throws -> (status: Int32, output: String) {
             let command = Process()
             command.executableURL = Self.executable
-            command.arguments = arguments + ["--library", root + "/library"]
+            command.arguments = arguments + ["--library", root + "/library"] + options
+            command.environment = process.environment
             let pipe = Pipe()
             command.standardOutput = pipe
             command.standardError = pipe

@@ -1,0 +1,139 @@
+import Foundation
+import SepiaObjectStore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Two `sepia serve` processes on one PostgreSQL database and one bucket, one of them killed. Runs when the
+/// suites run on PostgreSQL with an object store (`scripts/test` starts both).
+@Suite(
+    "Two server processes on PostgreSQL and S3",
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["SEPIA_TEST_DATABASE"]?.isEmpty == false
+            && ProcessInfo.processInfo.environment["SEPIA_S3_ENDPOINT"] != nil))
+struct ScaleOutProcessTests {
+    typealias ServerProcess = ServerProcessTests.ServerProcess
+
+    @Test("A killed with SIGKILL during uploads: B keeps serving, every acknowledged upload is there, sepia check passes")
+    func killedDuringUploads() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let bucket = try await ObjectStorageRoutesTests.bucket(prefix: "scale-out-\(UUID().uuidString)/")
+        let schema = "p" + UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(16)
+        let options = [
+            "--database", environment["SEPIA_TEST_DATABASE"]! + "?schema=\(schema)",
+            "--storage", "s3://\(bucket.location.bucket)/\(bucket.location.prefix)?endpoint=\(environment["SEPIA_S3_ENDPOINT"]!)&region=us-east-1",
+        ]
+        let keys = [
+            "AWS_ACCESS_KEY_ID": environment["SEPIA_S3_ACCESS_KEY_ID"] ?? "",
+            "AWS_SECRET_ACCESS_KEY": environment["SEPIA_S3_SECRET_ACCESS_KEY"] ?? "",
+        ]
+        try await onThread {
+            let a = try ServerProcess(options: options, environment: keys)
+            defer { a.stop() }
+            let b = try ServerProcess(options: options, environment: keys)
+            defer { b.stop() }
+            let token = try a.ownerToken()
+            let auth = ["Authorization": "Bearer " + token]
+            let toA = RawHTTP(port: a.port)
+            let toB = RawHTTP(port: b.port)
+
+            // Given uploads to A, one after another, from another thread…
+            let acknowledged = UploadLog()
+            let uploader = Thread {
+                for seed in 0..<200 {
+                    guard
+                        let answer = try? toA.request(
+                            "POST", "/api/v1/assets?filename=up-\(seed).jpg", headers: auth,
+                            body: TestImages.jpeg(1000 + seed, width: 320, height: 240))
+                    else { break }
+                    guard answer.status == 201 else { break }
+                    if let id = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["id"] as? String {
+                        acknowledged.append(id)
+                    }
+                }
+                acknowledged.finish()
+            }
+            uploader.start()
+            // …A is killed once several were acknowledged, mid-stream.
+            let deadline = Date().addingTimeInterval(60)
+            while acknowledged.count < 6 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            kill(a.process.processIdentifier, SIGKILL)
+            a.process.waitUntilExit()
+            #expect(acknowledged.waitUntilFinished(timeout: 30))
+            let ids = acknowledged.ids
+            #expect(ids.count >= 6)
+
+            // Then B serves every acknowledged upload, image and all, and takes new ones.
+            let list = try toB.request("GET", "/api/v1/assets?limit=500", headers: auth)
+            #expect(list.status == 200)
+            let listed = String(decoding: list.body, as: UTF8.self)
+            for id in ids {
+                #expect(listed.contains(id), "acknowledged upload \(id) is missing")
+            }
+            #expect(try toB.request("GET", "/api/v1/assets/\(ids[0])/image?size=64x64", headers: auth).status == 200)
+            let more = try toB.request("POST", "/api/v1/assets?filename=after.jpg", headers: auth, body: TestImages.jpeg(5000))
+            #expect(more.status == 201)
+
+            // And the deployment checks sound: every row's object read back; what A was writing when it died
+            // is at most a recent object no row names (a note, swept after the grace period).
+            let check = try b.sepia(["check"])
+            #expect(check.status == 0, "\(check.output)")
+        }
+    }
+
+    func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                do {
+                    try body()
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
+
+/// The identifiers of uploads the server acknowledged, filled by the uploading thread.
+private final class UploadLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var list: [String] = []
+    private var finished = false
+
+    func append(_ id: String) {
+        condition.lock()
+        list.append(id)
+        condition.unlock()
+    }
+
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return list.count
+    }
+
+    var ids: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return list
+    }
+
+    func waitUntilFinished(timeout: TimeInterval) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !finished && condition.wait(until: deadline) {}
+        return finished
+    }
+}
