@@ -24,15 +24,22 @@ struct LibraryCleaner {
         Self.files(under: folder.temporary)
     }
 
-    /// Cache folders of assets that are not in the library.
+    /// Cache folders of assets that are not in the library. Asks the database about the folders there are,
+    /// a thousand at a time, so the cost follows the cache, not the library (a million rows need not be read
+    /// to open a library whose cache is empty).
     func staleCacheFolders() throws(LibraryError) -> [String] {
-        let ids = try store.allAssetIDs()
-        var stale: [String] = []
+        var folders: [(id: String, path: String)] = []
         for fan in (try? FileManager.default.contentsOfDirectory(atPath: folder.cache)) ?? [] {
             let fanPath = folder.cache + "/" + fan
-            for id in (try? FileManager.default.contentsOfDirectory(atPath: fanPath)) ?? [] where !ids.contains(id) {
-                stale.append(fanPath + "/" + id)
+            for id in (try? FileManager.default.contentsOfDirectory(atPath: fanPath)) ?? [] {
+                folders.append((id, fanPath + "/" + id))
             }
+        }
+        var stale: [String] = []
+        for start in stride(from: 0, to: folders.count, by: 1000) {
+            let batch = folders[start..<min(start + 1000, folders.count)]
+            let present = Set(try store.assets(ids: batch.map(\.id)).map(\.id))
+            stale += batch.filter { !present.contains($0.id) }.map(\.path)
         }
         return stale
     }
