@@ -68,9 +68,9 @@ final class AccountStore: Sendable {
         do {
             return try make()
         } catch let error as LibraryError where error.code == .newerSchema {
-            throw APIError.internalError("the server database was written by a newer version of Sepia; update Sepia to open it")
+            throw LibraryError(.newerSchema, "the server database was written by a newer version of Sepia; update Sepia to open it")
         } catch let error as LibraryError {
-            throw APIError.internalError("cannot open the server database: \(error.reason)")
+            throw LibraryError(error.code, "cannot open the server database: \(error.reason)", subject: error.subject)
         }
     }
 

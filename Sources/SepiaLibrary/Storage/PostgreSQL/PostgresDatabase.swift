@@ -128,9 +128,10 @@ package final class PostgresDatabase: SQLDatabase {
                 }
                 return PostgresFailure(state: state, message: message)
             case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed:
-                return SQLFailure.unavailable("\(server): the connection was closed")
+                let cause = error.underlying.map { "\($0)" } ?? (connecting ? "cannot connect" : "the connection was closed")
+                return SQLFailure.unavailable("\(server): \(cause)")
             default:
-                return connecting ? SQLFailure.unavailable("\(server): \(error.code)") : error
+                return connecting ? SQLFailure.unavailable("\(server): \(error.underlying.map { "\($0)" } ?? "\(error.code)")") : error
             }
         }
         if connecting || error is IOError || error is ChannelError {

@@ -50,7 +50,7 @@ final class SQLLibraryStore: LibraryStore {
         switch error {
         case let error as LibraryError: error
         case SQLFailure.unavailable(let why):
-            LibraryError(.database, "the library database cannot be reached (\(why)); try again shortly")
+            LibraryError(.database, "the database cannot be reached (\(why))")
         default: .database(error)
         }
     }
