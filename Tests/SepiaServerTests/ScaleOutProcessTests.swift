@@ -17,8 +17,8 @@ import Glibc
 struct ScaleOutProcessTests {
     typealias ServerProcess = ServerProcessTests.ServerProcess
 
-    @Test("A killed with SIGKILL during uploads: B keeps serving, every acknowledged upload is there, sepia check passes")
-    func killedDuringUploads() async throws {
+    /// `--database` and `--storage` for a new deployment (its own schema and prefix), and the keys.
+    static func deployment() async throws -> (options: [String], keys: [String: String]) {
         let environment = ProcessInfo.processInfo.environment
         let bucket = try await ObjectStorageRoutesTests.bucket(prefix: "scale-out-\(UUID().uuidString)/")
         let schema = "p" + UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(16)
@@ -30,6 +30,57 @@ struct ScaleOutProcessTests {
             "AWS_ACCESS_KEY_ID": environment["SEPIA_S3_ACCESS_KEY_ID"] ?? "",
             "AWS_SECRET_ACCESS_KEY": environment["SEPIA_S3_SECRET_ACCESS_KEY"] ?? "",
         ]
+        return (options, keys)
+    }
+
+    /// Runs `sepia` with `arguments` and the environment merged with `extra`.
+    static func sepia(_ arguments: [String], environment extra: [String: String]) throws -> (status: Int32, output: String) {
+        let command = Process()
+        command.executableURL = ServerProcess.executable
+        command.arguments = arguments
+        command.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        let pipe = Pipe()
+        command.standardOutput = pipe
+        command.standardError = pipe
+        try command.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        command.waitUntilExit()
+        return (command.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("docs/scaling.md's steps: an embedded library migrated with sepia library migrate, then served by two servers")
+    func migrateThenServe() async throws {
+        let (options, keys) = try await Self.deployment()
+        try await onThread {
+            // An embedded library, as `sepia import` makes it.
+            let embedded = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-embedded-\(UUID().uuidString)").path
+            let photos = ["Canon_PowerShot_A85.jpg", "Apple_iPhone_5.jpg"].map(TestServerFixtures.photo)
+            let imported = try Self.sepia(["import", "--library", embedded] + photos, environment: keys)
+            #expect(imported.status == 0, "\(imported.output)")
+            // `sepia library migrate --from … --to … --storage …`
+            let database = options[1]
+            let storage = options[3]
+            let migrated = try Self.sepia(
+                ["library", "migrate", "--from", embedded, "--to", database, "--storage", storage, "--library", embedded + "-deployed"],
+                environment: keys)
+            #expect(migrated.status == 0 && migrated.output.contains("ok: 2 photos, 2 files"), "\(migrated.output)")
+            // Two servers with the same settings serve it.
+            let a = try ServerProcess(options: options, environment: keys)
+            defer { a.stop() }
+            let b = try ServerProcess(options: options, environment: keys)
+            defer { b.stop() }
+            let token = try a.ownerToken()
+            let listed = try RawHTTP(port: b.port).request("GET", "/api/v1/assets", headers: ["Authorization": "Bearer " + token])
+            let text = String(decoding: listed.body, as: UTF8.self)
+            #expect(listed.status == 200 && text.contains("Canon_PowerShot_A85.jpg") && text.contains("Apple_iPhone_5.jpg"), "\(text)")
+            let check = try b.sepia(["check"])
+            #expect(check.status == 0, "\(check.output)")
+        }
+    }
+
+    @Test("A killed with SIGKILL during uploads: B keeps serving, every acknowledged upload is there, sepia check passes")
+    func killedDuringUploads() async throws {
+        let (options, keys) = try await Self.deployment()
         try await onThread {
             let a = try ServerProcess(options: options, environment: keys)
             defer { a.stop() }
