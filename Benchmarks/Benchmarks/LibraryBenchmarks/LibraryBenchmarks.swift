@@ -3,11 +3,24 @@ import Foundation
 import SepiaCodecs
 @_spi(Benchmarks) import SepiaLibrary
 
+/// The database the benchmarks run on: SQLite in the library folder, or, when `SEPIA_BENCH_DATABASE` names a
+/// PostgreSQL database (`postgres://USER@HOST:PORT/DB`, as `scripts/postgres` prints), a new schema there.
+func benchmarkDatabase() -> LibraryDatabase {
+    guard let url = ProcessInfo.processInfo.environment["SEPIA_BENCH_DATABASE"], !url.isEmpty else { return .libraryFolder }
+    do {
+        let schema = "bench_" + UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(12)
+        return .postgreSQL(try PostgresLocation(parsing: url).schema(String(schema)))
+    } catch {
+        fatalError("SEPIA_BENCH_DATABASE: \(error)")
+    }
+}
+
 /// A library in a new temporary folder with `count` assets (rows only: these benchmarks measure the database).
 func makeLibrary(assets count: Int) -> (PhotoLibrary, [String]) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-bench-\(UUID().uuidString)").path
     do {
-        let library = try PhotoLibrary.open(at: folder, configuration: LibraryConfiguration(watchesMemoryPressure: false))
+        let library = try PhotoLibrary.open(
+            at: folder, configuration: LibraryConfiguration(watchesMemoryPressure: false, database: benchmarkDatabase()))
         var ids: [String] = []
         // Dates interleave across batches so that sorting by date is not insertion order.
         for batch in 0..<(count + 9_999) / 10_000 {
@@ -32,6 +45,13 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let result = try big.fetchAssets(FetchOptions(sortDescriptors: [AssetSortDescriptor(.creationDate, ascending: false)]))
             blackHole(try result.objects(in: 0..<100))
+        }
+    }
+    // The same first page as the web app and the HTTP API ask for it: keyset paging, and the library's kept
+    // count for the total.
+    Benchmark("Library.Page.100k.firstPage") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try big.fetchAssetPage(options: FetchOptions(sortDescriptors: [AssetSortDescriptor(.creationDate, ascending: false)]), limit: 100))
         }
     }
     Benchmark("Library.Fetch.100k.count") { benchmark in
