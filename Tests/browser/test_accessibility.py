@@ -12,6 +12,7 @@ set through the browser's permission settings.
 
 import json
 import os
+import time
 from pathlib import Path
 
 import axe_core_python
@@ -24,7 +25,22 @@ BLOCKING = ("serious", "critical")
 AXE_SCRIPT = os.environ.get("SEPIA_AXE_SCRIPT") or str(Path(axe_core_python.__file__).parent / "axe.min.js")
 
 
+def settle(b: Browser, timeout: float = 3.0):
+    """Waits until no finite animation or transition is running: axe measures colours as they are drawn, and
+    a bar measured half-way through fading in shows a contrast nobody sees once it has settled."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        running = b.js(
+            "return document.getAnimations().filter(a => a.playState === 'running'"
+            " && Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity)).length"
+        )
+        if running == 0:
+            return
+        time.sleep(0.05)
+
+
 def audit(b: Browser, what: str):
+    settle(b)
     axe = Axe(b.driver, AXE_SCRIPT)
     axe.inject()
     results = axe.run(options=json.dumps({"resultTypes": ["violations"]}))
