@@ -89,7 +89,8 @@ extension SQLLibraryStore {
                 arguments.append(month)
             }
         }
-        if !includeHidden { conditions.append("NOT a.isHidden") }
+        // An equality, not `NOT a.isHidden`: SQLite uses the (isHidden, date) indexes only for an equality.
+        if !includeHidden { conditions.append("a.isHidden = FALSE") }
         if let predicate = options.predicate {
             conditions.append(compile(predicate, dialect: dialect, into: &arguments))
         }
@@ -233,7 +234,7 @@ extension SQLLibraryStore {
     static let albumSelect = """
         SELECT al.rowID, al.localIdentifier, al.title, al.creationDate, al.revision,
           (SELECT count(*) FROM albumMember m JOIN asset a ON a.rowID = m.assetRowID
-           WHERE m.albumRowID = al.rowID AND NOT a.isHidden)
+           WHERE m.albumRowID = al.rowID AND a.isHidden = FALSE)
         FROM album al
         """
 
@@ -292,7 +293,7 @@ extension SQLLibraryStore {
                 return try db.fetch(
                     """
                     SELECT localMonth, count(*), min(creationDate), max(creationDate) FROM asset
-                    WHERE NOT isHidden AND localYear = ? GROUP BY localMonth ORDER BY localMonth
+                    WHERE isHidden = FALSE AND localYear = ? GROUP BY localMonth ORDER BY localMonth
                     """, [year]
                 ).map { row in
                     CollectionList(
@@ -303,7 +304,7 @@ extension SQLLibraryStore {
             return try db.fetch(
                 """
                 SELECT localYear, count(*), min(creationDate), max(creationDate) FROM asset
-                WHERE NOT isHidden GROUP BY localYear ORDER BY localYear
+                WHERE isHidden = FALSE GROUP BY localYear ORDER BY localYear
                 """
             ).map { row in
                 CollectionList(
