@@ -135,17 +135,9 @@ struct ScaleOutProcessTests {
         }
     }
 
+    /// Blocking work (processes, sockets, sleeps) on a thread of its own, as the other process tests run it.
     func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread.detachNewThread {
-                do {
-                    try body()
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        try await ServerProcessTests().onThread(body)
     }
 }
 
