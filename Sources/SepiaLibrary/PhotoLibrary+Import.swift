@@ -18,8 +18,12 @@ extension PhotoLibrary {
     ///     time.
     ///   - context: The context that renders the renditions; by default the library's ``renderContext``. An
     ///     importer preparing several files at once gives each its own (``AssetImporter`` does).
+    ///   - deferringPreview: Renders only the thumbnail (straight from the decoder, which shrinks as it reads,
+    ///     so the whole file is still checked) and leaves the preview to ``prepareStandardRenditions(ofAsset:)``
+    ///     later: what a server does with uploads, whose previews its job queue makes.
     public func prepareAsset(
-        fileAt path: String, filename: String? = nil, fileDate: Date? = nil, renderingWith context: RenderContext? = nil
+        fileAt path: String, filename: String? = nil, fileDate: Date? = nil, renderingWith context: RenderContext? = nil,
+        deferringPreview: Bool = false
     ) async throws(LibraryError)
         -> PreparedAsset
     {
@@ -34,7 +38,7 @@ extension PhotoLibrary {
         let modified = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : Date()
         return try await prepare(
             bytes, filename: Self.safeFilename(filename ?? (path as NSString).lastPathComponent), fileDate: fileDate ?? modified,
-            origin: .file(path), displayName: filename ?? path, context: context)
+            origin: .file(path), displayName: filename ?? path, context: context, deferringPreview: deferringPreview)
     }
 
     /// A new path in the library's folder for files being written (`tmp/`, on the same file system as the
@@ -52,7 +56,7 @@ extension PhotoLibrary {
 
     func prepare(
         _ bytes: EncodedBytes, filename: String, fileDate: Date, origin: PreparedAsset.Origin, displayName: String,
-        id: String = ChangeRequests.newIdentifier(), context: RenderContext? = nil
+        id: String = ChangeRequests.newIdentifier(), context: RenderContext? = nil, deferringPreview: Bool = false
     ) async throws(LibraryError) -> PreparedAsset {
         let renditions = context.map { RenditionRenderer(context: $0, quality: renderer.quality) } ?? renderer
         let file: any EncodedImage
@@ -68,9 +72,13 @@ extension PhotoLibrary {
             error.relatedID = existing.id
             throw error
         }
-        // Rendering the preview decodes the whole image: damaged data fails here, before anything is stored.
+        // Rendering decodes the whole image: damaged data fails here, before anything is stored.
         do {
-            try await renditions.storeStandardRenditions(of: file.image, assetID: id, version: "original", in: imageStore)
+            if deferringPreview {
+                try await renditions.storeThumbnail(of: file.image, assetID: id, version: "original", in: imageStore)
+            } else {
+                try await renditions.storeStandardRenditions(of: file.image, assetID: id, version: "original", in: imageStore)
+            }
         } catch {
             imageStore.removeImages(forAsset: id)
             if let codec = error as? CodecError { throw LibraryError.unreadable(codec, file: displayName) }
@@ -134,5 +142,23 @@ extension PhotoLibrary {
         if base.isEmpty || base == "." || base == ".." { base = "photo" }
         while base.utf8.count > 255 { base.removeFirst() }
         return base
+    }
+
+    /// Makes sure the standard renditions of an asset's current version (the preview and the thumbnail) are
+    /// stored, rendering those that no tier has: the work a server's job queue does after an upload. Returns
+    /// whether anything was rendered; an asset that is gone needs nothing.
+    @discardableResult
+    public func prepareStandardRenditions(ofAsset assetID: String) async throws -> Bool {
+        guard let asset = try store.assets(ids: [assetID]).first else { return false }
+        let version = asset.contentVersion
+        let keys = [RenditionRenderer.preview, RenditionRenderer.thumbnail].map {
+            RenditionKey(assetID: assetID, version: version, size: $0, mode: .aspectFit)
+        }
+        var missing = false
+        for key in keys where await imageStore.anyRendition(for: key) == nil { missing = true }
+        guard missing else { return false }
+        let image = try await ImageManager(library: self).fullImage(asset, version: version)
+        try await renderer.storeStandardRenditions(of: image, assetID: assetID, version: version, in: imageStore)
+        return true
     }
 }

@@ -60,7 +60,8 @@ public final class PhotoLibrary: Sendable {
         renderContext = configuration.renderContext ?? RenderContext()
         renderer = RenditionRenderer(context: renderContext, quality: configuration.renditionQuality)
         imageStore = ImageStore(
-            folder: folder, memoryCostLimit: configuration.memoryCacheLimit, diskCostLimit: configuration.diskCacheLimit)
+            folder: folder, memoryCostLimit: configuration.memoryCacheLimit, diskCostLimit: configuration.diskCacheLimit,
+            shared: (blobs as? ObjectBlobStore).map { SharedRenditions(client: $0.client) })
         var announcements: ChangeMonitor.Announcements?
         if let postgres = (store as? SQLLibraryStore)?.database as? PostgresDatabase {
             let listener = PostgresChangeListener.shared(for: postgres.pool)

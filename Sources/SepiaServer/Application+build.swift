@@ -44,7 +44,6 @@ public func buildApplication(
 func buildApplication(services: ServerServices, logger: Logger, events: ServerEvents) throws -> some ApplicationProtocol {
     let configuration = services.configuration
     let accounts = services.accounts
-    let libraries = services.libraries
     var created: String?
     if try accounts.userCount() == 0 {
         let (secret, _) = try accounts.createSetupToken(kind: .owner, lifetime: configuration.setupLinkLifetime, createdBy: nil)
@@ -59,12 +58,7 @@ func buildApplication(services: ServerServices, logger: Logger, events: ServerEv
         router: router,
         server: SepiaHTTP1Channel.builder(resolver: resolver),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sepia"),
-        services: configuration.objectStorage == nil && configuration.database == nil
-            ? [LibraryShutdown(libraries: libraries)]
-            : [
-                LibraryShutdown(libraries: libraries),
-                StorageSweeper(libraries: libraries, interval: configuration.sweepInterval, logger: logger),
-            ],
+        services: backgroundServices(services, logger: logger),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let base =
@@ -74,6 +68,24 @@ func buildApplication(services: ServerServices, logger: Logger, events: ServerEv
         },
         logger: logger)
     return app
+}
+
+/// What runs beside the server: the job workers, the sweeper of shared storage, and the libraries' closing
+/// (services stop last to first, so the libraries close after the workers have stopped).
+func backgroundServices(_ services: ServerServices, logger: Logger) -> [any Service] {
+    let configuration = services.configuration
+    var background: [any Service] = [LibraryShutdown(libraries: services.libraries)]
+    if configuration.jobWorkers > 0 {
+        background.append(
+            JobRunner(
+                queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics,
+                workers: configuration.jobWorkers, lease: configuration.jobLease, pollInterval: configuration.jobPollInterval,
+                wakeUps: services.jobWakeUps, logger: logger))
+    }
+    if configuration.objectStorage != nil || configuration.database != nil {
+        background.append(StorageSweeper(libraries: services.libraries, interval: configuration.sweepInterval, logger: logger))
+    }
+    return background
 }
 
 /// Opens the server's database and the owner's library and gathers what the controllers share.
@@ -98,7 +110,7 @@ func makeServices(_ configuration: ServerConfiguration) throws -> ServerServices
         throttle: LoginThrottle(), metrics: ServerMetrics(),
         json: JSONBody(maximumBytes: configuration.maximumJSONBytes, maximumDepth: configuration.maximumJSONDepth),
         imports: RenderLanes(count: max(2, ProcessInfo.processInfo.activeProcessorCount), sharing: libraries.renderContext), catalog: catalog,
-        proxies: try TrustedProxies(configuration.trustedProxies))
+        proxies: try TrustedProxies(configuration.trustedProxies), jobs: JobQueue(database: accounts.database))
 }
 
 /// The routes, each under the permission it needs, and the middleware every request goes through.

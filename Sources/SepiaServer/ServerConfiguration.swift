@@ -62,6 +62,14 @@ public struct ServerConfiguration: Sendable {
     /// a schema of its own beside it (`<schema>_owner`, `<schema>_u_<user>`). Nil keeps them in SQLite files
     /// (`server.sqlite` in the data folder, `library.sqlite` in each library folder).
     public var database: PostgresLocation?
+    /// How many jobs (an upload's preview, rendered after the upload answered) this server does at once; 0
+    /// does none here, leaving them to the other servers of the deployment.
+    public var jobWorkers: Int
+    /// How long a job this server takes stays its own: a server killed mid-job leaves the job to be taken
+    /// again by another once this runs out.
+    public var jobLease: TimeInterval
+    /// How often an idle job worker looks for jobs the other servers added.
+    public var jobPollInterval: Duration
 
     /// A configuration with the defaults.
     public init(
@@ -92,6 +100,9 @@ public struct ServerConfiguration: Sendable {
         objectStorage = nil
         sweepInterval = .seconds(3600)
         database = nil
+        jobWorkers = 1
+        jobLease = 60
+        jobPollInterval = .seconds(1)
     }
 
     /// The data folder beside a library: `<library>-server`.

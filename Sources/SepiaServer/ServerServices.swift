@@ -3,7 +3,7 @@ import Hummingbird
 import SepiaImage
 
 /// What the controllers share: the configuration, the account store, the libraries, the password hasher,
-/// the login throttle, the metrics and the limits.
+/// the login throttle, the metrics, the limits and the job queue.
 struct ServerServices: Sendable {
     let configuration: ServerConfiguration
     let accounts: AccountStore
@@ -19,6 +19,10 @@ struct ServerServices: Sendable {
     let catalog: [CatalogEntry]
     /// The proxies whose forwarding headers are believed.
     let proxies: TrustedProxies
+    /// The deployment's deferred work, in the server database.
+    let jobs: JobQueue
+    /// Wakes this server's idle job workers when it adds a job.
+    let jobWakeUps = JobWakeUps()
 
     /// One entry of the catalog with where it comes from.
     struct CatalogEntry: Sendable {

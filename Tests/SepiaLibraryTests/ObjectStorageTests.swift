@@ -26,10 +26,47 @@ struct ObjectStorageTests {
                 watchesMemoryPressure: false, storage: .objectStorage(client ?? self.client), database: TestLibrary.database(for: folder)))
     }
 
+    /// The keys of the originals and renders in the bucket (renditions, derived data, are counted apart).
     func objectKeys() async throws -> [String] {
         var keys: [String] = []
-        for try await object in client.listAll() { keys.append(object.key) }
+        for try await object in client.listAll() where !object.key.hasPrefix("renditions/") { keys.append(object.key) }
         return keys.sorted()
+    }
+
+    /// The keys of the renditions of `assetID` in the bucket.
+    func renditionKeys(_ assetID: String) async throws -> [String] {
+        var keys: [String] = []
+        for try await object in client.listAll(prefix: "renditions/\(assetID)/") { keys.append(object.key) }
+        return keys.sorted()
+    }
+
+    @Test func renditionsAreSharedThroughTheBucket() async throws {
+        let library = try open()
+        defer { library.close() }
+        let id = try #require(try await TestLibrary.addPhotos(1, to: library).first)
+        let thumbnail = RenditionKey(assetID: id, version: "original", size: RenditionRenderer.thumbnail, mode: .aspectFit)
+        let preview = RenditionKey(assetID: id, version: "original", size: RenditionRenderer.preview, mode: .aspectFit)
+        #expect(try await renditionKeys(id) == [preview, thumbnail].map { "renditions/\(id)/\($0.fileName)" })
+
+        // Another machine (a folder of its own on the same bucket) has neither on disk, and downloads each
+        // rather than rendering it.
+        let otherFolder = TestLibrary.temporaryFolder("s3-other")
+        let other = try PhotoLibrary.open(
+            at: otherFolder,
+            configuration: LibraryConfiguration(
+                renderContext: RenderContext(options: RenderOptions(threadCount: 1)), watchesMemoryPressure: false,
+                storage: .objectStorage(client), database: TestLibrary.database(for: otherFolder)))
+        defer { other.close() }
+        #expect(other.imageStore.rendition(for: thumbnail) == nil)
+        let downloaded = try #require(await other.imageStore.anyRendition(for: thumbnail))
+        #expect(downloaded.data == library.imageStore.rendition(for: thumbnail)?.data)
+        #expect(other.imageStore.diskKeys(assetID: id, version: "original") == [thumbnail], "kept in the other machine's disk cache")
+
+        // Deleting the asset removes its renditions from the bucket too.
+        try await library.performChanges { $0.deleteAssets([id]) }
+        let deadline = Date() + 10
+        while try await !renditionKeys(id).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(try await renditionKeys(id).isEmpty)
     }
 
     @Test func filesLiveInTheBucketAndTheLibraryStaysSound() async throws {

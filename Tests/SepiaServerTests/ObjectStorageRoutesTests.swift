@@ -34,9 +34,15 @@ struct ObjectStorageRoutesTests {
         try await server.withOwner { owner in
             let id = try await owner.uploadNew(11)
             var keys: [String] = []
-            for try await object in bucket.listAll() { keys.append(object.key) }
+            for try await object in bucket.listAll(prefix: "libraries/owner/originals/") { keys.append(object.key) }
             #expect(keys.count == 1)
-            #expect(keys.first?.hasPrefix("libraries/owner/originals/") == true)
+            // The thumbnail is in the bucket when the upload answers; the preview follows from the job queue.
+            let thumbnail = "libraries/owner/renditions/\(id)/original-fit-256x256.jpg"
+            #expect(try await bucket.head(key: thumbnail) != nil)
+            let preview = "libraries/owner/renditions/\(id)/original-fit-1440x1440.jpg"
+            let deadline = Date() + 20
+            while try await bucket.head(key: preview) == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(try await bucket.head(key: preview) != nil, "the job queue stored the preview in the bucket")
             #expect(server.storedFiles().isEmpty, "nothing in the library folder's originals/")
 
             let original = try await owner.request(.get, "/api/v1/assets/\(id)/original")

@@ -17,8 +17,8 @@ import Glibc
 struct ScaleOutProcessTests {
     typealias ServerProcess = ServerProcessTests.ServerProcess
 
-    /// `--database` and `--storage` for a new deployment (its own schema and prefix), and the keys.
-    static func deployment() async throws -> (options: [String], keys: [String: String]) {
+    /// `--database` and `--storage` for a new deployment (its own schema and prefix), the keys, and the bucket.
+    static func deployment() async throws -> (options: [String], keys: [String: String], bucket: S3Client) {
         let environment = ProcessInfo.processInfo.environment
         let bucket = try await ObjectStorageRoutesTests.bucket(prefix: "scale-out-\(UUID().uuidString)/")
         let schema = "p" + UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(16)
@@ -30,7 +30,7 @@ struct ScaleOutProcessTests {
             "AWS_ACCESS_KEY_ID": environment["SEPIA_S3_ACCESS_KEY_ID"] ?? "",
             "AWS_SECRET_ACCESS_KEY": environment["SEPIA_S3_SECRET_ACCESS_KEY"] ?? "",
         ]
-        return (options, keys)
+        return (options, keys, bucket)
     }
 
     /// Runs `sepia` with `arguments` and the environment merged with `extra`.
@@ -50,7 +50,7 @@ struct ScaleOutProcessTests {
 
     @Test("docs/scaling.md's steps: an embedded library migrated with sepia library migrate, then served by two servers")
     func migrateThenServe() async throws {
-        let (options, keys) = try await Self.deployment()
+        let (options, keys, _) = try await Self.deployment()
         try await onThread {
             // An embedded library, as `sepia import` makes it.
             let embedded = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-embedded-\(UUID().uuidString)").path
@@ -78,13 +78,18 @@ struct ScaleOutProcessTests {
         }
     }
 
-    @Test("A killed with SIGKILL during uploads: B keeps serving, every acknowledged upload is there, sepia check passes")
+    @Test(
+        "A killed with SIGKILL during uploads: B keeps serving, every acknowledged upload is there with its preview, sepia check passes"
+    )
     func killedDuringUploads() async throws {
-        let (options, keys) = try await Self.deployment()
+        let (options, keys, bucket) = try await Self.deployment()
+        // A short lease, so that the jobs A had taken when it died are B's again within seconds.
+        let lease = ["--job-lease", "3"]
+        let acknowledged = UploadLog()
         try await onThread {
-            let a = try ServerProcess(options: options, environment: keys)
+            let a = try ServerProcess(options: options, serveOptions: lease, environment: keys)
             defer { a.stop() }
-            let b = try ServerProcess(options: options, environment: keys)
+            let b = try ServerProcess(options: options, serveOptions: lease, environment: keys)
             defer { b.stop() }
             let token = try a.ownerToken()
             let auth = ["Authorization": "Bearer " + token]
@@ -92,7 +97,6 @@ struct ScaleOutProcessTests {
             let toB = RawHTTP(port: b.port)
 
             // Given uploads to A, one after another, from another thread…
-            let acknowledged = UploadLog()
             let uploader = Thread {
                 for seed in 0..<200 {
                     guard
@@ -132,7 +136,25 @@ struct ScaleOutProcessTests {
             // is at most a recent object no row names (a note, swept after the grace period).
             let check = try b.sepia(["check"])
             #expect(check.status == 0, "\(check.output)")
+
+            // Every acknowledged upload gets its preview from the job queue: the jobs A added and did not
+            // finish, taken again by B once their lease ran out.
+            let deadline2 = Date().addingTimeInterval(90)
+            var waiting = -1
+            repeat {
+                Thread.sleep(forTimeInterval: 0.5)
+                let metrics = String(decoding: try toB.request("GET", "/metrics").body, as: UTF8.self)
+                waiting =
+                    metrics.split(separator: "\n").first { $0.hasPrefix("sepia_jobs_waiting ") }
+                    .flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? -1
+            } while waiting != 0 && Date() < deadline2
+            #expect(waiting == 0, "jobs still waiting after 90 s")
         }
+        var missing: [String] = []
+        for id in acknowledged.ids where try await bucket.head(key: "libraries/owner/renditions/\(id)/original-fit-1440x1440.jpg") == nil {
+            missing.append(id)
+        }
+        #expect(missing.isEmpty, "uploads without a preview in the bucket: \(missing)")
     }
 
     /// Blocking work (processes, sockets, sleeps) on a thread of its own, as the other process tests run it.

@@ -30,11 +30,12 @@ struct ServerProcessTests {
         /// Extra options for every `sepia` this server runs (`--database`, `--storage`).
         let options: [String]
 
-        init(options: [String] = [], environment: [String: String] = [:]) throws {
+        /// Starts `sepia serve` with `options` (given to every `sepia` it runs) and `serveOptions` (its own).
+        init(options: [String] = [], serveOptions: [String] = [], environment: [String: String] = [:]) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-serve-\(UUID().uuidString)").path
             self.options = options
             process.executableURL = Self.executable
-            process.arguments = ["serve", "--library", root + "/library", "--port", "0"] + options
+            process.arguments = ["serve", "--library", root + "/library", "--port", "0"] + options + serveOptions
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

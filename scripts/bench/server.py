@@ -14,7 +14,13 @@ folder:
 3. /preview of a recipe at 1024 px on the 24 MP photo: the first request (decodes the photo) and the next
    ones (reuse the decoded, downscaled copy);
 4. 8 concurrent uploads of distinct 24 MP JPEGs: the server's peak memory (VmHWM) and that all are imported;
-5. 200 distinct photos uploaded through the API at concurrency 4 against `sepia import` of the same files.
+5. 200 distinct photos uploaded through the API at concurrency 4 (until the job queue has made every preview)
+   against `sepia import` of the same files;
+6. (`--only scaleout`, run under `scripts/postgres run` and `scripts/object-store run`) cached 256 px renditions
+   from a server on PostgreSQL and S3 against the same from an embedded server, interleaved; then a second
+   server of the deployment that never saw the photos (its renditions come from the bucket through its own
+   cache); and the per-photo costs of the capacity model in docs/scaling.md: CPU-seconds per upload and per
+   cold rendition, database transactions and bytes per request, bytes stored per photo.
 """
 import argparse
 import concurrent.futures
@@ -47,17 +53,19 @@ def free_port():
 class Server:
     """A `sepia serve` process on a library of its own."""
 
-    def __init__(self, root, token=None):
+    def __init__(self, root, token=None, options=(), env=None):
         self.root = root
         self.port = free_port()
         self.token = token
+        self.options = list(options)
+        self.env = env
         self.process = None
 
     def start(self):
         self.process = subprocess.Popen(
             [SEPIA, "serve", "--library", os.path.join(self.root, "library"), "--data", os.path.join(self.root, "data"),
-             "--port", str(self.port), "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             "--port", str(self.port), "--log-level", "warning"] + self.options,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
         setup = None
         while True:
             line = self.process.stdout.readline()
@@ -105,6 +113,23 @@ class Server:
         with open(path, "rb") as f:
             status, _, data = self.request("POST", "/api/v1/assets?filename=" + os.path.basename(path), f.read())
         return status, json.loads(data)
+
+    def jobs_waiting(self):
+        status, _, data = self.request("GET", "/metrics")
+        match = re.search(r"^sepia_jobs_waiting ([\d.e+]+)$", data.decode(), re.M)
+        return int(float(match.group(1))) if match else -1
+
+    def wait_for_jobs(self, timeout=600):
+        deadline = time.monotonic() + timeout
+        while self.jobs_waiting() != 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the job queue did not empty")
+            time.sleep(0.05)
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.process.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def peak_rss_mb(self):
         with open(f"/proc/{self.process.pid}/status") as f:
@@ -295,6 +320,8 @@ def bench_throughput(photos, work, args, results):
         start = time.perf_counter()
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             statuses = list(pool.map(lambda p: server.upload(p)[0], files))
+        # The uploads answer before their previews are made: the clock stops when the job queue has made them.
+        server.wait_for_jobs()
         uploaded = time.perf_counter() - start
         assert all(s == 201 for s in statuses), statuses
     finally:
@@ -304,12 +331,124 @@ def bench_throughput(photos, work, args, results):
                     f"`sepia import`: {count / imported:.1f} photos/s", f"{ratio:.2f}× import's throughput", "≥ 0.8×"))
 
 
+def wrk_script(path, paths, auth):
+    with open(path, "w") as f:
+        f.write("paths = {" + ",".join(json.dumps(p) for p in paths) + "}\n")
+        f.write("i = 0\nrequest = function()\n  i = i % #paths + 1\n")
+        f.write(f"  return wrk.format('GET', paths[i], {{[\"Authorization\"] = {json.dumps(auth)}}})\nend\n")
+    return path
+
+
+def postgres_commits():
+    """Transactions committed in the test database so far (pg_stat_database, through psql and PG* variables).
+    A busy backend reports its counts when it next goes idle, at most 10 s later: wait that out first."""
+    time.sleep(11)
+    out = subprocess.run(["psql", "-Atc", "SELECT pg_stat_force_next_flush(); SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return int(out[-1])
+
+
+def bench_scaleout(photos, work, args, results):
+    database, endpoint = os.environ.get("SEPIA_TEST_DATABASE"), os.environ.get("SEPIA_S3_ENDPOINT")
+    if not database or not endpoint:
+        sys.exit("error: --only scaleout runs under scripts/object-store run DIR -- scripts/postgres run DIR2 -- …")
+    name = f"bench{os.getpid()}"
+    env = dict(os.environ, AWS_ACCESS_KEY_ID=os.environ["SEPIA_S3_ACCESS_KEY_ID"],
+               AWS_SECRET_ACCESS_KEY=os.environ["SEPIA_S3_SECRET_ACCESS_KEY"])
+    deployment = ["--database", f"{database}?schema={name}",
+                  "--storage", f"s3://sepia-test/{name}/?endpoint={endpoint}&region={os.environ.get('SEPIA_S3_REGION', 'us-east-1')}"]
+    count = 40 if not args.quick else 10
+    sources = variants(photos["12mp"], count, os.path.join(work, "scaleout-src"), width=4000)
+    local = Server(os.path.join(work, "local")).start()
+    shared = Server(os.path.join(work, "shared-a"), options=deployment, env=env).start()
+    second = None
+    try:
+        paths = {"local": [], "shared": []}
+        cpu = {}
+        for label, server in (("local", local), ("shared", shared)):
+            before = server.cpu_seconds()
+            commits = postgres_commits()
+            start = time.perf_counter()
+            assets = [server.upload(source)[1]["asset"] for source in sources]
+            server.wait_for_jobs()
+            cpu[label + " upload"] = (server.cpu_seconds() - before) / count
+            cpu[label + " upload wall"] = (time.perf_counter() - start) / count
+            if label == "shared":
+                cpu["upload commits"] = (postgres_commits() - commits) / count
+            before = server.cpu_seconds()
+            for asset in assets:
+                path = f"/api/v1/assets/{asset['id']}/image?size=256&mode=fill&v={asset['version']}"
+                status, _, data = server.request("GET", path)
+                assert status == 200
+                paths[label].append(path)
+            cpu[label + " rendition"] = (server.cpu_seconds() - before) / count
+        rendition_bytes = statistics.mean(len(shared.request("GET", p)[2]) for p in paths["shared"])
+        preview_bytes = statistics.mean(
+            len(shared.request("GET", f"/api/v1/assets/{a.split('/')[4]}/image?size=1440")[2]) for a in paths["shared"])
+        thumb_bytes = statistics.mean(
+            len(shared.request("GET", f"/api/v1/assets/{a.split('/')[4]}/image?size=256")[2]) for a in paths["shared"])
+        original_bytes = statistics.mean(os.path.getsize(s) for s in sources)
+
+        # A second server of the deployment, its caches empty: each rendition comes from the bucket once.
+        second = Server(os.path.join(work, "shared-b"), token=shared.token, options=deployment, env=env).start()
+        before = second.cpu_seconds()
+        start = time.perf_counter()
+        for path in paths["shared"]:
+            status, _, _ = second.request("GET", path)
+            assert status == 200
+        first_touch = (time.perf_counter() - start) / count
+        cpu["bucket rendition"] = (second.cpu_seconds() - before) / count
+
+        seconds = 5 if args.quick else 10
+        scripts = {label: wrk_script(os.path.join(work, label + ".lua"), paths[label], "Bearer " + local.token if label == "local" else "Bearer " + shared.token)
+                   for label in ("local", "shared")}
+        targets = {"local": (local, "local"), "shared": (shared, "shared"), "second": (second, "shared")}
+        for connections in (6, 32):
+            rounds = {label: [] for label in targets}
+            for _ in range(2 if args.quick else 3):
+                for label, (server, script) in targets.items():
+                    rounds[label].append(wrk(f"http://127.0.0.1:{server.port}", scripts[script], seconds, connections))
+            rps = {label: statistics.median(r[0] for r in rounds[label]) for label in targets}
+            p99 = {label: statistics.median(r[1] for r in rounds[label]) for label in targets}
+            for label, what in (("shared", "the server that rendered them"), ("second", "a second server, renditions from the bucket")):
+                results.append((f"cached 256 px renditions on PostgreSQL + S3, {what}, {connections} connections (wrk)",
+                                f"{rps[label]:,.0f} req/s, p99 {p99[label]:.1f} ms",
+                                f"embedded (SQLite, folder): {rps['local']:,.0f} req/s, p99 {p99['local']:.1f} ms",
+                                f"{rps[label] / rps['local']:.2f}× the embedded server", "≥ 0.8×"))
+
+        # Database work per request: transactions committed while wrk ran each kind of request on the shared server.
+        list_script = wrk_script(os.path.join(work, "list.lua"), ["/api/v1/assets?limit=100"], "Bearer " + shared.token)
+        per_request = {}
+        for label, script in (("rendition", scripts["shared"]), ("page of 100", list_script)):
+            commits = postgres_commits()
+            output = subprocess.run(["wrk", "-t2", "-c6", "-d5s", "-s", script, f"http://127.0.0.1:{shared.port}"],
+                                    capture_output=True, text=True, check=True).stdout
+            requests = int(re.search(r"(\d+) requests in", output).group(1))
+            per_request[label] = ((postgres_commits() - commits) / requests, requests)
+        results.append(("capacity: CPU per photo uploaded (thumbnail at once, preview from the job queue), 4000 px JPEG",
+                        f"PostgreSQL + S3: {cpu['shared upload']:.2f} CPU-s, {cpu['upload commits']:.1f} transactions",
+                        f"embedded: {cpu['local upload']:.2f} CPU-s", f"{cpu['shared upload wall']:.2f} s wall each, one at a time", "—"))
+        results.append(("capacity: CPU per cold 256 px fill rendition (from the 1440 px preview)",
+                        f"PostgreSQL + S3: {cpu['shared rendition'] * 1000:.0f} ms CPU", f"embedded: {cpu['local rendition'] * 1000:.0f} ms CPU",
+                        f"from the bucket on a second server: {cpu['bucket rendition'] * 1000:.1f} ms CPU, {first_touch * 1000:.0f} ms wall", "—"))
+        results.append(("capacity: database transactions per request (pg_stat_database)",
+                        f"cached rendition: {per_request['rendition'][0]:.4f} ({per_request['rendition'][1]:,} requests)",
+                        f"page of 100 assets: {per_request['page of 100'][0]:.3f} ({per_request['page of 100'][1]:,} requests)", "", "—"))
+        results.append(("capacity: bytes per photo", f"original {original_bytes / 1e6:.2f} MB (4000 px JPEG)",
+                        f"preview 1440 px {preview_bytes / 1e3:.0f} kB, thumbnail 256 px {thumb_bytes / 1e3:.1f} kB",
+                        f"256 px fill rendition {rendition_bytes / 1e3:.1f} kB", "—"))
+    finally:
+        for server in (local, shared, second):
+            if server:
+                server.stop()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("photos")
     parser.add_argument("--quick", action="store_true", help="fewer rounds and files")
     parser.add_argument("--markdown", help="also write the table to this file")
-    parser.add_argument("--only", help="comma-separated: cached,cold,preview,uploads,throughput")
+    parser.add_argument("--only", help="comma-separated: cached,cold,preview,uploads,throughput,scaleout")
     args = parser.parse_args()
     photos = {}
     for name in os.listdir(args.photos):
@@ -322,8 +461,8 @@ def main():
     if not os.access(SEPIA, os.X_OK):
         sys.exit("error: build the release first: swift build -c release --product sepia")
     benches = {"cached": bench_cached, "cold": bench_cold, "preview": bench_preview, "uploads": bench_concurrent_uploads,
-               "throughput": bench_throughput}
-    chosen = args.only.split(",") if args.only else list(benches)
+               "throughput": bench_throughput, "scaleout": bench_scaleout}
+    chosen = args.only.split(",") if args.only else [name for name in benches if name != "scaleout"]
     results = []
     with tempfile.TemporaryDirectory(prefix="sepia-bench-server-") as work:
         for name in chosen:

@@ -54,6 +54,13 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try big.fetchAssetPage(options: FetchOptions(sortDescriptors: [AssetSortDescriptor(.creationDate, ascending: false)]), limit: 100))
         }
     }
+    // The same page at a million assets (a club's or a studio's library).
+    let (huge, _) = makeLibrary(assets: 1_000_000)
+    Benchmark("Library.Page.1M.firstPage") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try huge.fetchAssetPage(options: FetchOptions(sortDescriptors: [AssetSortDescriptor(.creationDate, ascending: false)]), limit: 100))
+        }
+    }
     Benchmark("Library.Fetch.100k.count") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try big.fetchAssets().count)

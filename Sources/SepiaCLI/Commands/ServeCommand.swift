@@ -54,6 +54,19 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheSize: String?
 
     @Option(
+        name: .customLong("job-workers"),
+        help: ArgumentHelp(
+            "How many deferred jobs (upload previews) this server does at once; 0 leaves them to the other servers (default 1).", valueName: "n"))
+    var jobWorkers: Int?
+
+    @Option(
+        name: .customLong("job-lease"),
+        help: ArgumentHelp(
+            "Seconds a job this server takes stays its own; a server killed mid-job leaves it to another after this (default 60).",
+            valueName: "seconds"))
+    var jobLease: Int?
+
+    @Option(
         name: .customLong("web-root"), help: ArgumentHelp("Serve the web app from this folder instead of the built-in copy.", visibility: .hidden))
     var webRoot: String?
 
@@ -70,6 +83,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let cacheSize, Self.bytes(cacheSize) == nil { throw ValidationError("--cache-size must be a size such as 4G, 500M or 1073741824") }
         if let maximumUploadBytes, maximumUploadBytes < 1024 { throw ValidationError("--max-upload-bytes must be at least 1024") }
         if let maximumPixels, maximumPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
+        if let jobWorkers, !(0...64).contains(jobWorkers) { throw ValidationError("--job-workers must be from 0 to 64") }
+        if let jobLease, !(1...86400).contains(jobLease) { throw ValidationError("--job-lease must be from 1 to 86400 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -83,6 +98,8 @@ struct ServeCommand: AsyncParsableCommand {
             if let maximumUploadBytes { configuration.maximumUploadBytes = maximumUploadBytes }
             if let maximumPixels { configuration.maximumPixels = maximumPixels }
             if let size = cacheSize.flatMap(Self.bytes) { configuration.renditionCacheBytes = size }
+            if let jobWorkers { configuration.jobWorkers = jobWorkers }
+            if let jobLease { configuration.jobLease = TimeInterval(jobLease) }
             if let bucket = try library.objectStorage() {
                 // Fail at start, with the store's own words, rather than on the first upload.
                 guard try await bucket.bucketExists() else {

@@ -33,6 +33,9 @@ final class RenderJob: @unchecked Sendable {
     private var nextToEmit = 0
     private var emitting = false
     private var finished = false
+    /// The outcome, once finished: a handler registered after that (a job cancelled before it was submitted)
+    /// is called with it at once.
+    private var outcome: Result<Void, any Error>?
     private var completion: (@Sendable (Result<Void, any Error>) -> Void)?
 
     init(graph: RenderGraph, region: IntRect, options: RenderOptions, output: Output) {
@@ -88,11 +91,17 @@ final class RenderJob: @unchecked Sendable {
         releaseRows = release
     }
 
-    /// Registers the completion handler; call before the job is submitted.
+    /// Registers the completion handler; call before the job is submitted. A job that has finished already
+    /// (cancelled before it started) calls it at once.
     func onCompletion(_ handler: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         condition.lock()
-        completion = handler
+        guard let outcome else {
+            completion = handler
+            condition.unlock()
+            return
+        }
         condition.unlock()
+        handler(outcome)
     }
 
     /// Stops claiming tiles; the job completes with ``RenderError/cancelled``.
@@ -275,6 +284,7 @@ final class RenderJob: @unchecked Sendable {
             return
         }
         finished = true
+        outcome = result
         let handler = completion
         completion = nil
         condition.unlock()

@@ -141,24 +141,24 @@ public final class ImageManager: Sendable {
         try Task.checkCancellation()
         if options.resizeMode == .fast && options.format == .jpeg {
             for key in plan.standardKeys where covers(standardSize(key, plan), plan) {
-                if let stored = store.rendition(for: key) {
+                if let stored = await store.anyRendition(for: key) {
                     return ImageResult(rendition: stored, isDegraded: false, origin: .disk)
                 }
-                // The cache was cleared: make the standard renditions again.
+                // The cache was cleared (or the preview is still to come): make the standard renditions.
                 try await rebuildStandardRenditions(asset, plan)
                 if let stored = store.rendition(for: key) {
                     return ImageResult(rendition: stored, isDegraded: false, origin: .rendered)
                 }
             }
         }
-        if let stored = store.rendition(for: plan.exactKey) {
+        if let stored = await store.anyRendition(for: plan.exactKey) {
             return ImageResult(rendition: stored, isDegraded: false, origin: .disk)
         }
         let rendition = try await coalesced(plan.exactKey) {
             // Render from the smallest stored rendition that is large enough, else from the full image.
             var source: Image?
             for key in plan.standardKeys where self.covers(self.standardSize(key, plan), plan) && plan.needed != plan.sourceSize {
-                if let stored = self.store.rendition(for: key) {
+                if let stored = await self.store.anyRendition(for: key) {
                     source = try stored.image()
                     break
                 }

@@ -8,18 +8,28 @@ import Synchronization
 /// the library's `cache/` folder. The memory cache sheds entries when the process comes under memory
 /// pressure; the disk cache is derived data and may be deleted at any time. An asset's images go when the
 /// asset goes.
+///
+/// A library on object storage has a third tier shared by every server: the standard renditions (and the
+/// others that go to disk) are stored in the bucket too, and a server that lacks one on its own disk
+/// downloads it before it thinks of rendering.
 public final class ImageStore: Sendable {
     let folder: LibraryFolder
     let memory: LRUCache<RenditionKey, Rendition>
     /// The disk cache's byte budget and use order; nil when the disk cache is unbounded.
     let diskIndex: DiskCacheIndex?
+    /// The renditions in the bucket, for a library on object storage.
+    let shared: SharedRenditions?
     private let pressureMonitor: Mutex<PollingThread?> = Mutex(nil)
 
-    init(folder: LibraryFolder, memoryCostLimit: Int, diskCostLimit: Int?) {
+    init(folder: LibraryFolder, memoryCostLimit: Int, diskCostLimit: Int?, shared: SharedRenditions? = nil) {
         self.folder = folder
         memory = LRUCache(costLimit: memoryCostLimit)
         diskIndex = diskCostLimit.map { DiskCacheIndex(root: folder.cache, limit: $0) }
+        self.shared = shared
     }
+
+    /// Whether renditions are shared with other servers through object storage.
+    public var sharesRenditions: Bool { shared != nil }
 
     /// The disk cache's budget in bytes, if it has one.
     public var diskCostLimit: Int? { diskIndex?.limit }
@@ -55,15 +65,44 @@ public final class ImageStore: Sendable {
         return hit
     }
 
-    /// Keeps `rendition` in memory and, unless `diskToo` is false, on disk.
+    /// The rendition for `key` from any tier: memory, this machine's disk, else the bucket (then kept on
+    /// disk and in memory here too).
+    public func anyRendition(for key: RenditionKey) async -> Rendition? {
+        if let local = rendition(for: key) { return local }
+        return await sharedRendition(for: key)
+    }
+
+    /// The rendition for `key` from the bucket, kept on disk and in memory once downloaded; nil without
+    /// object storage or when the bucket has none.
+    func sharedRendition(for key: RenditionKey) async -> Rendition? {
+        guard let shared, let data = await shared.data(for: key),
+            let file = try? ImageDecoding.open(EncodedBytes(data))
+        else { return nil }
+        let rendition = Rendition(data: data, pixelSize: file.displaySize, format: key.format)
+        memory.insert(rendition, for: key, cost: rendition.cost)
+        try? writeToDisk(rendition, for: key)
+        return rendition
+    }
+
+    /// Keeps `rendition` in memory and, unless `diskToo` is false, on disk and in the bucket (uploaded in the
+    /// background: the caller has its answer already).
     public func store(_ rendition: Rendition, for key: RenditionKey, diskToo: Bool = true) {
         memory.insert(rendition, for: key, cost: rendition.cost)
-        if diskToo { try? writeToDisk(rendition, for: key) }
+        guard diskToo else { return }
+        try? writeToDisk(rendition, for: key)
+        if let shared { Task { await shared.store(rendition, for: key) } }
+    }
+
+    /// Keeps `rendition` on disk and waits until the bucket has it too.
+    func storeDurably(_ rendition: Rendition, for key: RenditionKey) async throws(LibraryError) {
+        try writeToDisk(rendition, for: key)
+        await shared?.store(rendition, for: key)
     }
 
     /// Removes every image of an asset from memory and disk, except the versions in `keeping`.
     public func removeImages(forAsset assetID: String, keepingVersions keeping: Set<String> = []) {
         memory.removeAll { $0.assetID == assetID && !keeping.contains($0.version) }
+        if let shared { Task { await shared.removeAll(assetID: assetID, keepingVersions: keeping) } }
         let cacheFolder = folder.cacheFolder(assetID: assetID)
         if keeping.isEmpty {
             try? FileManager.default.removeItem(atPath: cacheFolder)

@@ -33,11 +33,20 @@ struct RenditionRenderer: Sendable {
             format: format)
     }
 
-    /// Renders and stores the standard renditions of one version of an asset on disk.
+    /// Renders and stores the standard renditions of one version of an asset on disk (and in the bucket of a
+    /// library on object storage).
     func storeStandardRenditions(of image: Image, assetID: String, version: String, in store: ImageStore) async throws {
         let (preview, thumbnail) = try await standardRenditions(of: image)
-        try store.writeToDisk(preview, for: RenditionKey(assetID: assetID, version: version, size: Self.preview, mode: .aspectFit))
-        try store.writeToDisk(
+        try await store.storeDurably(preview, for: RenditionKey(assetID: assetID, version: version, size: Self.preview, mode: .aspectFit))
+        try await store.storeDurably(
+            thumbnail, for: RenditionKey(assetID: assetID, version: version, size: Self.thumbnail, mode: .aspectFit))
+    }
+
+    /// Renders and stores only the thumbnail of one version of an asset, straight from `image` (a decoder that
+    /// can shrink while it decodes does most of the work); the preview is left for later.
+    func storeThumbnail(of image: Image, assetID: String, version: String, in store: ImageStore) async throws {
+        let thumbnail = try await render(image, size: Self.thumbnail, mode: .aspectFit)
+        try await store.storeDurably(
             thumbnail, for: RenditionKey(assetID: assetID, version: version, size: Self.thumbnail, mode: .aspectFit))
     }
 }

@@ -139,6 +139,9 @@ final class AccountStore: Sendable {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: JobQueue.sqliteTable)
+        }
         return migrator
     }
 
@@ -199,7 +202,8 @@ final class AccountStore: Sendable {
               usedAt DOUBLE PRECISION
             );
             """
-        )
+        ),
+        ("v2", JobQueue.postgresTable),
     ]
 
     // MARK: - Users

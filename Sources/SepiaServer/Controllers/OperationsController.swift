@@ -39,6 +39,9 @@ struct OperationsController {
             services.metrics.recordCacheSizes(
                 memoryBytes: owner.library.imageStore.memoryCost, diskBytes: owner.library.imageStore.diskCost)
         }
+        if let counts = try? services.jobs.counts() {
+            services.metrics.recordJobQueue(waiting: counts.waiting, failed: counts.failed)
+        }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: services.metrics.exposition())))

@@ -13,7 +13,8 @@ import Glibc
 /// `POST /api/v1/assets`: an upload. The body is streamed to a temporary file in the library's `tmp/` folder —
 /// never held in memory — within the byte limit, checked to be a photo format by its content, then imported
 /// exactly as `sepia import` imports a file: decoded within the pixel limit, hashed (a duplicate answers with
-/// the photo already there), rendered, stored, committed. A refused upload leaves no file and no row.
+/// the photo already there), its thumbnail rendered, stored, committed. The preview is left to the job queue,
+/// so that a stream of uploads is not held up by rendering. A refused upload leaves no file and no row.
 struct UploadHandler {
     let services: ServerServices
 
@@ -73,6 +74,7 @@ struct UploadHandler {
             return try await duplicate(existing, albumID: albumID, identity: identity, bytes: received)
         }
         services.metrics.recordUpload(outcome: "created", bytes: received)
+        deferPreview(of: prepared.localIdentifier, identity: identity, logger: context.logger)
         let asset = try library.asset(prepared.localIdentifier)
         context.logger.info("uploaded", metadata: ["sepia.asset.id": "\(asset.id)", "sepia.bytes": "\(received)"])
         return EditedResponse(
@@ -81,10 +83,23 @@ struct UploadHandler {
             response: UploadResponse(status: "created", id: asset.id, asset: identity.allows(.read) ? AssetResponse(asset) : nil))
     }
 
+    /// Leaves the preview of a new asset to the job queue; it is rendered on demand if it is asked for first.
+    /// A job that cannot be added costs the preview's first viewer a render, never the upload.
+    private func deferPreview(of assetID: String, identity: Identity, logger: Logger) {
+        do {
+            try services.jobs.enqueue(.renditions, library: identity.user.libraryPath.isEmpty ? "" : identity.user.id, subject: assetID)
+            services.jobWakeUps.signal()
+        } catch {
+            logger.warning("cannot queue the preview of an upload", metadata: ["sepia.asset.id": "\(assetID)", "error": "\(error)"])
+        }
+    }
+
     private func prepare(_ path: String, filename: String, fileDate: Date?, library: PhotoLibrary) async -> Result<PreparedAsset, LibraryError> {
         await services.imports.withLane { context in
             do throws(LibraryError) {
-                return .success(try await library.prepareAsset(fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context))
+                return .success(
+                    try await library.prepareAsset(
+                        fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context, deferringPreview: true))
             } catch {
                 return .failure(error)
             }

@@ -58,6 +58,16 @@ final class ServerMetrics: Sendable {
     private static var memoryCache: MetricNameDescriptor {
         name("rendition_cache_memory", "bytes", "Bytes of renditions in the owner's memory cache.")
     }
+    private static var jobs: MetricNameDescriptor {
+        name("jobs", "total", "Deferred jobs this server ran, by kind and outcome: done, retried, failed.")
+    }
+    private static var jobsWaiting: MetricNameDescriptor {
+        name("jobs_waiting", "", "Jobs in the deployment's queue, due or not, taken or not (every server sees the same queue).")
+    }
+    private static var jobsFailed: MetricNameDescriptor {
+        name("jobs_failed", "", "Jobs in the deployment's queue that failed five times and are no longer taken.")
+    }
+    private static var jobDuration: MetricNameDescriptor { name("job_duration", "seconds", "Time spent on deferred jobs, by kind.") }
     private static var diskCache: MetricNameDescriptor { name("rendition_cache_disk", "bytes", "Bytes of renditions in the owner's disk cache.") }
 
     /// Counts a request and its duration.
@@ -137,6 +147,18 @@ final class ServerMetrics: Sendable {
     func recordUpload(outcome: String, bytes: Int) {
         registry.makeCounter(descriptor: Self.uploads, labels: [("outcome", outcome)]).increment()
         registry.makeCounter(descriptor: Self.uploadBytes).increment(by: Int64(bytes))
+    }
+
+    /// Records a job this server ran (`done`, `retried`, `failed`) and its duration.
+    func recordJob(_ kind: String, outcome: String, duration: Duration) {
+        registry.makeCounter(descriptor: Self.jobs, labels: [("kind", kind), ("outcome", outcome)]).increment()
+        registry.makeDurationHistogram(descriptor: Self.jobDuration, labels: [("kind", kind)], buckets: Self.durationBuckets).record(duration)
+    }
+
+    /// Sets the job queue's lengths (read when metrics are scraped): jobs waiting, and jobs that failed for good.
+    func recordJobQueue(waiting: Int, failed: Int) {
+        registry.makeGauge(descriptor: Self.jobsWaiting).set(Double(waiting))
+        registry.makeGauge(descriptor: Self.jobsFailed).set(Double(failed))
     }
 
     /// Sets the rendition caches' sizes (read when metrics are scraped).

@@ -105,4 +105,16 @@ import Testing
         let rgba = try await context.renderBitmap(clear)
         #expect(rgba.layout == .rgba && rgba.bytes == [0, 0, 0, 0])
     }
+
+    @Test("a render asked for by a task that is already cancelled ends with cancelled, and the context renders on")
+    func renderInCancelledTask() async throws {
+        let image = Image(pixels: TestImages.noise(64, 64))
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await context.renderBitmap(image, layout: .rgb)
+        }
+        let error = await #expect(throws: RenderError.self) { try await task.value }
+        if case .cancelled = error {} else { Issue.record("expected cancelled, got \(String(describing: error))") }
+        #expect(try await context.renderBitmap(image, layout: .rgb).size == IntSize(width: 64, height: 64))
+    }
 }

@@ -64,6 +64,10 @@ package final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    package func rowLockingWrite<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try transaction("BEGIN", body)
+    }
+
     package func engineProblems() throws -> [String] {
         // PostgreSQL checks constraints as rows are written and has no whole-database check to run; what is
         // worth asking is whether every migration is applied.

@@ -12,6 +12,10 @@ package protocol SQLDatabase: Sendable {
     func readStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T
     /// Runs `body` in a write transaction: all of it commits or none.
     func write<T>(_ body: (any SQLSession) throws -> T) throws -> T
+    /// Runs `body` in a write transaction that is not serialised with the other writes, for work that locks
+    /// only the rows it takes (``SQLDialect/forUpdateSkipLocked``), such as a job queue several servers
+    /// share. SQLite has one writer, so there it is ``write(_:)``.
+    func rowLockingWrite<T>(_ body: (any SQLSession) throws -> T) throws -> T
     /// The engine's own consistency check; empty when it is sound.
     func engineProblems() throws -> [String]
 }

@@ -48,6 +48,15 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The clause that ends a `SELECT` of rows to take for work: on PostgreSQL it locks them and passes over
+    /// rows another transaction holds; SQLite's single writer needs nothing.
+    package var forUpdateSkipLocked: String {
+        switch self {
+        case .sqlite: ""
+        case .postgreSQL: " FOR UPDATE SKIP LOCKED"
+        }
+    }
+
     /// Case-insensitive `LIKE` (SQLite's `LIKE` already ignores ASCII case).
     package var caseInsensitiveLike: String {
         switch self {

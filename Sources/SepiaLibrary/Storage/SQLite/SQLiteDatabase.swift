@@ -69,6 +69,10 @@ package final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    package func rowLockingWrite<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try write(body)
+    }
+
     package func engineProblems() throws -> [String] {
         try pool.read { db in
             var problems: [String] = []

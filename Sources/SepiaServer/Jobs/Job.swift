@@ -1,0 +1,19 @@
+import Foundation
+
+/// Work a server defers and any server of the deployment may do: a row of the `job` table.
+struct Job: Sendable, Hashable {
+    /// What a job does.
+    enum Kind: String, Sendable {
+        /// Render the standard renditions (preview and thumbnail) of the asset `subject`: an upload's preview.
+        case renditions
+    }
+
+    var id: Int64
+    var kind: Kind
+    /// The user whose library the job works on; empty for the owner's.
+    var library: String
+    /// What the job works on, for its kind: an asset's identifier.
+    var subject: String
+    /// How many times the job has been taken, this time included.
+    var attempts: Int
+}

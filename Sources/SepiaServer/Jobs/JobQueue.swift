@@ -1,0 +1,134 @@
+import Foundation
+import SepiaLibrary
+
+/// The deferred work of a deployment, in the `job` table of the server's database: no broker beside the
+/// database. Any server may take a job; a job is done once however many servers take from the queue.
+///
+/// A server takes a job with `SELECT … FOR UPDATE SKIP LOCKED` (so two servers asking at the same moment take
+/// different rows without waiting for each other) and leases it: the row's `runAfter` moves past the lease,
+/// and its attempts are counted in the same transaction. A job done is deleted. A server killed mid-job
+/// leaves its row leased; when the lease runs out, another server takes it again. A job that fails waits
+/// longer before each retry, and after ``maximumAttempts`` stays in the table, with its last error, for an
+/// operator to look at (``failed()``).
+struct JobQueue: Sendable {
+    let database: any SQLDatabase
+    /// Who takes jobs, for the table: the host and process.
+    let worker: String
+    /// Attempts after which a job is no longer taken.
+    let maximumAttempts = 5
+
+    init(database: any SQLDatabase, worker: String = JobQueue.processName) {
+        self.database = database
+        self.worker = worker
+    }
+
+    /// This process, as `host:pid`.
+    static var processName: String {
+        ProcessInfo.processInfo.hostName + ":" + String(ProcessInfo.processInfo.processIdentifier)
+    }
+
+    /// Adds a job, unless the same one is waiting already.
+    func enqueue(_ kind: Job.Kind, library: String, subject: String, now: Date = Date()) throws {
+        let time = now.timeIntervalSince1970
+        _ = try database.write { db in
+            try db.execute(
+                """
+                INSERT INTO job (kind, library, subject, createdAt, runAfter, attempts)
+                VALUES (?, ?, ?, ?, ?, 0)
+                ON CONFLICT (kind, library, subject) DO NOTHING
+                """, [kind.rawValue, library, subject, time, time])
+        }
+    }
+
+    /// Takes the job that has waited longest and is due, leased for `lease` seconds; nil when none is due.
+    func take(lease: TimeInterval, now: Date = Date()) throws -> Job? {
+        let time = now.timeIntervalSince1970
+        return try database.rowLockingWrite { db -> Job? in
+            guard
+                let row = try db.fetchOne(
+                    """
+                    SELECT id, kind, library, subject, attempts FROM job
+                    WHERE runAfter <= ? AND attempts < ?
+                    ORDER BY runAfter, id LIMIT 1
+                    """ + database.dialect.forUpdateSkipLocked, [time, maximumAttempts])
+            else { return nil }
+            let id: Int64 = row[0]
+            let attempts: Int = row[4]
+            _ = try db.execute("UPDATE job SET attempts = ?, runAfter = ?, takenBy = ? WHERE id = ?", [attempts + 1, time + lease, worker, id])
+            guard let kind = Job.Kind(rawValue: row[1]) else {
+                // A kind a newer version added: left for a server that knows it.
+                return nil
+            }
+            return Job(id: id, kind: kind, library: row[2], subject: row[3], attempts: attempts + 1)
+        }
+    }
+
+    /// Removes a job that is done.
+    func complete(_ job: Job) throws {
+        _ = try database.write { db in try db.execute("DELETE FROM job WHERE id = ?", [job.id]) }
+    }
+
+    /// Records a failed attempt: the job is taken again after a delay that grows with each attempt (10 s,
+    /// 40 s, 90 s, …), unless it has had all its attempts.
+    func fail(_ job: Job, error: String, now: Date = Date()) throws {
+        let retry = now.timeIntervalSince1970 + 10 * Double(job.attempts * job.attempts)
+        _ = try database.write { db in
+            try db.execute("UPDATE job SET runAfter = ?, lastError = ? WHERE id = ?", [retry, String(error.prefix(1000)), job.id])
+        }
+    }
+
+    /// How many jobs wait (due or not, taken or not) and how many have failed for good.
+    func counts() throws -> (waiting: Int, failed: Int) {
+        try database.read { db in
+            let waiting: Int = try db.value("SELECT count(*) FROM job WHERE attempts < ?", [maximumAttempts]) ?? 0
+            let failed: Int = try db.value("SELECT count(*) FROM job WHERE attempts >= ?", [maximumAttempts]) ?? 0
+            return (waiting, failed)
+        }
+    }
+
+    /// The jobs that failed for good, with their last error.
+    func failed() throws -> [(job: Job, error: String)] {
+        try database.read { db in
+            try db.fetch(
+                "SELECT id, kind, library, subject, attempts, lastError FROM job WHERE attempts >= ? ORDER BY id", [maximumAttempts]
+            ).compactMap { row in
+                guard let kind = Job.Kind(rawValue: row[1]) else { return nil }
+                return (Job(id: row[0], kind: kind, library: row[2], subject: row[3], attempts: row[4]), row[5] ?? "")
+            }
+        }
+    }
+
+    /// The table, for the server database's migrations.
+    static let sqliteTable = """
+        CREATE TABLE job (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          kind TEXT NOT NULL,
+          library TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          createdAt DOUBLE NOT NULL,
+          runAfter DOUBLE NOT NULL,
+          attempts INTEGER NOT NULL,
+          takenBy TEXT,
+          lastError TEXT,
+          UNIQUE (kind, library, subject)
+        );
+        CREATE INDEX job_due ON job(runAfter);
+        """
+
+    /// The same table on PostgreSQL.
+    static let postgresTable = """
+        CREATE TABLE job (
+          id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          kind TEXT NOT NULL,
+          library TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          createdAt DOUBLE PRECISION NOT NULL,
+          runAfter DOUBLE PRECISION NOT NULL,
+          attempts INTEGER NOT NULL,
+          takenBy TEXT,
+          lastError TEXT,
+          UNIQUE (kind, library, subject)
+        );
+        CREATE INDEX job_due ON job(runAfter);
+        """
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Logging
+import SepiaLibrary
+import ServiceLifecycle
+import Synchronization
+
+/// Takes jobs from the deployment's queue and does them, on `workers` tasks, until the server shuts down.
+/// Every server runs one; between them each job is done once (``JobQueue``). A worker with nothing to do
+/// looks again every `pollInterval`, or at once when this server adds a job. On shutdown a worker finishes
+/// the job in hand (a render, seconds at most) and takes no other.
+struct JobRunner: Service {
+    let queue: JobQueue
+    let accounts: AccountStore
+    let libraries: LibraryRegistry
+    let metrics: ServerMetrics
+    let workers: Int
+    /// How long a job taken stays this server's before another may take it again.
+    let lease: TimeInterval
+    let pollInterval: Duration
+    let wakeUps: JobWakeUps
+    let logger: Logger
+
+    func run() async throws {
+        let stopping = StopFlag()
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<max(1, workers) {
+                    group.addTask { await work(until: stopping) }
+                }
+            }
+        } onGracefulShutdown: {
+            stopping.stop()
+            wakeUps.signal()
+        }
+    }
+
+    private func work(until stopping: StopFlag) async {
+        while !Task.isCancelled && !stopping.isStopped {
+            let job: Job?
+            do {
+                job = try queue.take(lease: lease)
+            } catch {
+                logger.warning("cannot take a job from the queue", metadata: ["error": "\(error)"])
+                job = nil
+            }
+            guard let job else {
+                await wakeUps.wait(upTo: pollInterval)
+                continue
+            }
+            await perform(job)
+        }
+    }
+
+    /// Does one job and records how it went.
+    func perform(_ job: Job) async {
+        let start = ContinuousClock.now
+        do {
+            try await execute(job)
+            try queue.complete(job)
+            metrics.recordJob(job.kind.rawValue, outcome: "done", duration: ContinuousClock.now - start)
+        } catch {
+            let final = job.attempts >= queue.maximumAttempts
+            metrics.recordJob(job.kind.rawValue, outcome: final ? "failed" : "retried", duration: ContinuousClock.now - start)
+            logger.warning(
+                final ? "a job failed for good" : "a job failed and will be retried",
+                metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "subject": "\(job.subject)", "error": "\(error)"])
+            try? queue.fail(job, error: "\(error)")
+        }
+    }
+
+    private func execute(_ job: Job) async throws {
+        switch job.kind {
+        case .renditions:
+            // A job for a user removed since has nothing to do.
+            guard let library = try openLibrary(job.library) else { return }
+            try await library.library.prepareStandardRenditions(ofAsset: job.subject)
+        }
+    }
+
+    private func openLibrary(_ userID: String) throws -> UserLibrary? {
+        if userID.isEmpty { return try libraries.openOwnerLibrary() }
+        guard let user = try accounts.user(id: userID) else { return nil }
+        return try libraries.library(for: user)
+    }
+}
+
+/// Set once when the workers are to stop.
+final class StopFlag: Sendable {
+    private let flag = Atomic(false)
+
+    func stop() {
+        flag.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    var isStopped: Bool { flag.load(ordering: .sequentiallyConsistent) }
+}
+
+/// Wakes this server's idle job workers when it adds a job, so that they need not wait for their next look.
+final class JobWakeUps: Sendable {
+    private struct State {
+        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+        /// Waits that ended before their continuation was registered.
+        var ended: Set<UUID> = []
+        /// A signal no worker was waiting for, kept for the next to wait.
+        var pending = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Wakes every waiting worker (or the next to wait).
+    func signal() {
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if state.waiters.isEmpty { state.pending = true }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Waits for a signal, at most `limit`.
+    func wait(upTo limit: Duration) async {
+        if state.withLock({ state in
+            defer { state.pending = false }; return state.pending
+        }) {
+            return
+        }
+        let id = UUID()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let endedAlready = self.state.withLock { state in
+                        if state.ended.remove(id) != nil { return true }
+                        state.waiters[id] = continuation
+                        return false
+                    }
+                    if endedAlready { continuation.resume() }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                self.end(id)
+            }
+            _ = await group.next()
+            group.cancelAll()
+        }
+        // A signal may have resumed the wait before its timer ended it: forget the timer's mark.
+        _ = state.withLock { $0.ended.remove(id) }
+    }
+
+    private func end(_ id: UUID) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+            state.ended.insert(id)
+            return nil
+        }
+        waiter?.resume()
+    }
+}

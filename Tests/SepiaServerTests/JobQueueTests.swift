@@ -1,0 +1,138 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import SepiaImage
+import Synchronization
+import Testing
+
+@testable import SepiaLibrary
+@testable import SepiaServer
+
+/// The job queue in the server database (SQLite here, PostgreSQL when the suites run there): each job is
+/// taken by one worker at a time, a lease that runs out hands it to another, failures back off and stop,
+/// and an upload's preview is made by the queue after the upload answered.
+@Suite("Job queue")
+struct JobQueueTests {
+    /// A server's services with no job workers of its own, so that the test alone takes jobs.
+    private func services() throws -> ServerServices {
+        try TestServer { $0.jobWorkers = 0 }.buildWithServices().services
+    }
+
+    @Test("jobs are taken oldest first, once each, and a job added twice is one job")
+    func takenOnce() throws {
+        let queue = try services().jobs
+        let start = Date()
+        for (offset, subject) in ["a", "b", "c"].enumerated() {
+            try queue.enqueue(.renditions, library: "", subject: subject, now: start + Double(offset))
+        }
+        try queue.enqueue(.renditions, library: "", subject: "a", now: start + 5)
+        let now = start + 10
+        let first = try #require(try queue.take(lease: 60, now: now))
+        let second = try #require(try queue.take(lease: 60, now: now))
+        let third = try #require(try queue.take(lease: 60, now: now))
+        #expect([first.subject, second.subject, third.subject] == ["a", "b", "c"])
+        #expect(first.attempts == 1)
+        #expect(try queue.take(lease: 60, now: now) == nil)
+        for job in [first, second, third] { try queue.complete(job) }
+        #expect(try queue.counts().waiting == 0)
+    }
+
+    @Test("a job whose worker died is taken again by another once its lease runs out")
+    func leaseRunsOut() throws {
+        let services = try services()
+        let dying = JobQueue(database: services.accounts.database, worker: "dying")
+        let other = JobQueue(database: services.accounts.database, worker: "other")
+        let start = Date()
+        try dying.enqueue(.renditions, library: "", subject: "asset", now: start)
+        let taken = try #require(try dying.take(lease: 30, now: start))
+        // The worker never finishes. Before the lease runs out no one else may take the job.
+        #expect(try other.take(lease: 30, now: start + 29) == nil)
+        let again = try #require(try other.take(lease: 30, now: start + 31))
+        #expect(again.id == taken.id)
+        #expect(again.attempts == 2)
+        try other.complete(again)
+        #expect(try other.counts().waiting == 0)
+    }
+
+    @Test("eight workers taking at once share 200 jobs without taking one twice")
+    func concurrentTakers() throws {
+        let services = try services()
+        let start = Date()
+        for index in 0..<200 { try services.jobs.enqueue(.renditions, library: "", subject: "asset-\(index)", now: start) }
+        let taken = TakenJobs()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            let queue = JobQueue(database: services.accounts.database, worker: "worker-\(worker)")
+            while let job = try? queue.take(lease: 60) {
+                taken.add(job.subject)
+                try? queue.complete(job)
+            }
+        }
+        let subjects = taken.all
+        #expect(subjects.count == 200)
+        #expect(Set(subjects).count == 200)
+        #expect(try services.jobs.counts().waiting == 0)
+    }
+
+    @Test("a failing job waits longer before each retry and stops after five attempts, keeping its error")
+    func failuresBackOff() throws {
+        let queue = try services().jobs
+        var now = Date()
+        try queue.enqueue(.renditions, library: "", subject: "broken", now: now)
+        for attempt in 1...5 {
+            let job = try #require(try queue.take(lease: 60, now: now), "attempt \(attempt)")
+            #expect(job.attempts == attempt)
+            try queue.fail(job, error: "cannot decode attempt \(attempt)", now: now)
+            // Not again before its delay (10 s × attempts²).
+            #expect(try queue.take(lease: 60, now: now + 10 * Double(attempt * attempt) - 1) == nil)
+            now += 10 * Double(attempt * attempt) + 1
+        }
+        #expect(try queue.take(lease: 60, now: now + 3600) == nil)
+        let failed = try queue.failed()
+        #expect(failed.map(\.job.subject) == ["broken"])
+        #expect(failed.first?.error == "cannot decode attempt 5")
+        #expect(try queue.counts() == (waiting: 0, failed: 1))
+    }
+
+    @Test("an upload answers with its thumbnail made, and the queue makes its preview")
+    func uploadPreviewByTheQueue() async throws {
+        try await TestServer { $0.jobPollInterval = .milliseconds(100) }.withOwnerAndServices { owner, services in
+            let id = try await owner.uploadNew(11)
+            let library = try services.libraries.openOwnerLibrary().library
+            let thumbnail = RenditionKey(assetID: id, version: "original", size: RenditionRenderer.thumbnail, mode: .aspectFit)
+            let preview = RenditionKey(assetID: id, version: "original", size: RenditionRenderer.preview, mode: .aspectFit)
+            #expect(library.imageStore.diskKeys(assetID: id, version: "original").contains(thumbnail))
+            let deadline = Date() + 20
+            while !library.imageStore.diskKeys(assetID: id, version: "original").contains(preview), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(library.imageStore.diskKeys(assetID: id, version: "original").contains(preview))
+            #expect(try services.jobs.counts().waiting == 0)
+        }
+    }
+
+    @Test("with no worker the preview waits in the queue, and is rendered when it is asked for first")
+    func previewOnDemandBeforeTheQueue() async throws {
+        try await TestServer { $0.jobWorkers = 0 }.withOwnerAndServices { owner, services in
+            let id = try await owner.uploadNew(12)
+            #expect(try services.jobs.counts().waiting == 1)
+            let response = try await owner.request(.get, "/api/v1/assets/\(id)/image?size=1440")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "image/jpeg")
+            // The job still runs later, finds the preview made, and is done without rendering it again.
+            let job = try #require(try services.jobs.take(lease: 60))
+            #expect(try await services.libraries.openOwnerLibrary().library.prepareStandardRenditions(ofAsset: id) == false)
+            try services.jobs.complete(job)
+        }
+    }
+}
+
+/// Subjects taken by concurrent workers.
+private final class TakenJobs: Sendable {
+    private let subjects = Mutex<[String]>([])
+
+    func add(_ subject: String) {
+        subjects.withLock { $0.append(subject) }
+    }
+
+    var all: [String] { subjects.withLock { $0 } }
+}
