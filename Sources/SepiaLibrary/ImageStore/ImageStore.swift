@@ -102,7 +102,7 @@ public final class ImageStore: Sendable {
     /// Removes every image of an asset from memory and disk, except the versions in `keeping`.
     public func removeImages(forAsset assetID: String, keepingVersions keeping: Set<String> = []) {
         memory.removeAll { $0.assetID == assetID && !keeping.contains($0.version) }
-        if let shared { Task { await shared.removeAll(assetID: assetID, keepingVersions: keeping) } }
+        shared?.scheduleRemoval(assetID: assetID, keepingVersions: keeping)
         let cacheFolder = folder.cacheFolder(assetID: assetID)
         if keeping.isEmpty {
             try? FileManager.default.removeItem(atPath: cacheFolder)

@@ -8,9 +8,24 @@ import SepiaObjectStore
 /// data only, so every failure here costs a render, never a photo.
 final class SharedRenditions: Sendable {
     let client: S3Client
+    /// Assets whose renditions are to go, removed one after another by a task of their own: deleting
+    /// thousands of photos at once queues thousands of removals, not thousands of concurrent requests.
+    private let removals: AsyncStream<(assetID: String, keeping: Set<String>)>.Continuation
 
     init(client: S3Client) {
         self.client = client
+        let (stream, continuation) = AsyncStream.makeStream(of: (assetID: String, keeping: Set<String>).self)
+        removals = continuation
+        // Ends when the stream finishes (this store is released) and the queued removals are done.
+        Task { [client] in
+            for await removal in stream {
+                await Self.removeAll(assetID: removal.assetID, keepingVersions: removal.keeping, from: client)
+            }
+        }
+    }
+
+    deinit {
+        removals.finish()
     }
 
     /// The object key of `key`'s rendition.
@@ -30,8 +45,13 @@ final class SharedRenditions: Sendable {
             Data(rendition.data), key: Self.objectKey(key), contentType: rendition.format == .webp ? "image/webp" : "image/jpeg")
     }
 
+    /// Queues the removal of an asset's renditions, except those of the versions in `keeping`.
+    func scheduleRemoval(assetID: String, keepingVersions keeping: Set<String>) {
+        removals.yield((assetID, keeping))
+    }
+
     /// Removes the renditions of an asset, except those of the versions in `keeping`.
-    func removeAll(assetID: String, keepingVersions keeping: Set<String>) async {
+    private static func removeAll(assetID: String, keepingVersions keeping: Set<String>, from client: S3Client) async {
         var doomed: [String] = []
         do {
             for try await object in client.listAll(prefix: "renditions/" + assetID + "/") {
