@@ -40,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
@@ -48,7 +49,7 @@ let package = Package(
         // Decoders, encoders and metadata over the C libraries.
         .target(
             name: "SepiaCodecs",
-            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS2", "CZlib"],
+            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CDe265", "CLCMS2", "CZlib"],
             swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs"], swiftSettings: swiftSettings),

@@ -16,6 +16,8 @@ public struct HEIFSource: EncodedImage {
     let topLevelImages: Int
     /// The smaller copy of the image the file stores for quick display, if it has one that can stand in for it.
     let thumbnail: StoredThumbnail?
+    /// Where the primary image's HEVC data lies, when it can be decoded straight through libde265.
+    let layout: HEVCImageLayout?
     /// The file's metadata.
     public let metadata: ImageMetadata
     /// Warnings reported while decoding.
@@ -70,6 +72,10 @@ public struct HEIFSource: EncodedImage {
         sourceColor = described.color
         topLevelImages = Int(heif_context_get_number_of_top_level_images(context.context))
         self.metadata = metadata
+        // The direct HEVC path, for what ``reducesPlanes`` covers, when the container reads as libheif reads it.
+        let file = UnsafeRawBufferPointer(start: bytes.base, count: bytes.count)
+        let layout = format == .heic && !hasAlpha && bitDepth == 8 ? HEVCImageLayout(file: file) : nil
+        self.layout = layout?.displayed == IntSize(width: w, height: h) ? layout : nil
     }
 
     private static func nclxName(primaries: Int, transfer: Int) -> String {
@@ -115,6 +121,7 @@ public struct HEIFSource: EncodedImage {
     /// A decoder of the primary image at `scale`, or of its stored thumbnail at ``StoredThumbnail/scale``.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
         if scale == StoredThumbnail.scale, let thumbnail { return HEIFFrameDecoder(source: self, thumbnail: thumbnail) }
+        if reducesPlanes, let layout { return HEVCRowDecoder(source: self, layout: layout, scale: scale) }
         if reducesPlanes { return HEIFPlanarDecoder(source: self, scale: scale) }
         return HEIFFrameDecoder(source: self, thumbnail: nil)
     }

@@ -1,0 +1,120 @@
+import Foundation
+import SepiaImage
+import Testing
+
+@testable import SepiaCodecs
+
+/// 8-bit HEVC images without alpha are decoded straight through libde265, tile by tile, and rotated and
+/// converted to RGB by Sepia. The reference is libheif, which assembles, rotates and converts the same files.
+@Suite("HEVC tiles through libde265")
+struct HEVCDirectDecodeTests {
+    /// Files whose primary image is decoded directly: a 48-tile iPhone grid, a Samsung grid rotated by a
+    /// quarter turn, and a single coded image.
+    static let direct = ["heic-avif/IMG_2682.heic", "heic-avif/Samsung_SM-G975F_irot.heic", "heic-avif/example.heic"]
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: Corpus.path(name))))
+    }
+
+    static func open(_ bytes: [UInt8]) throws -> HEIFSource {
+        try #require(try ImageDecoding.open(EncodedBytes(bytes)) as? HEIFSource)
+    }
+
+    /// `bytes` with the angle of every `irot` box set to `quarterTurns`.
+    static func rotated(_ bytes: [UInt8], quarterTurns: UInt8) -> [UInt8] {
+        var out = bytes
+        let tag = Array("irot".utf8)
+        var i = 0
+        while i + 5 <= out.count {
+            if Array(out[i..<(i + 4)]) == tag { out[i + 4] = quarterTurns }
+            i += 1
+        }
+        return out
+    }
+
+    @Test("the layout is read from the container")
+    func layouts() throws {
+        let iphone = try #require(try Self.open(Self.bytes("heic-avif/IMG_2682.heic")).layout)
+        #expect(iphone.rows == 6 && iphone.columns == 8 && iphone.tiles.count == 48)
+        #expect(iphone.tileSize == IntSize(width: 512, height: 512) && iphone.stored == IntSize(width: 4032, height: 3024))
+        let samsung = try #require(try Self.open(Self.bytes("heic-avif/Samsung_SM-G975F_irot.heic")).layout)
+        #expect(samsung.quarterTurns == 3 && samsung.displayed == IntSize(width: samsung.stored.height, height: samsung.stored.width))
+        let single = try #require(try Self.open(Self.bytes("heic-avif/example.heic")).layout)
+        #expect(single.tiles.count == 1)
+        let small = try #require(try Self.open(Array(Data(contentsOf: URL(fileURLWithPath: Self.grid)))).layout)
+        #expect(small.rows == 2 && small.columns == 3 && small.quarterTurns == 1)
+        #expect(small.stored == IntSize(width: 181, height: 121) && small.displayed == IntSize(width: 121, height: 181))
+        // A crop (`clap`) is left to libheif.
+        #expect(try Self.open(Self.bytes("heic-avif/rainbow-451x461.heic")).layout == nil)
+    }
+
+    /// A 3×2 grid of 64×64 tiles cropped to 181×121 (`scripts/generate/heic_grid.py`): partial tiles, and
+    /// partial blocks at every reduction, which must land at the right and bottom whatever the rotation.
+    static let grid = Corpus.fixtures.appendingPathComponent("generated/heic-grid-3x2-irot1.heic").path
+
+    /// Files with their rotation as stored (`nil`) or as set by rewriting their `irot` box.
+    static let rotations: [(String, UInt8?)] =
+        [("heic-avif/IMG_2682.heic", nil), ("heic-avif/Samsung_SM-G975F_irot.heic", nil), ("heic-avif/example.heic", nil)]
+        + (UInt8(0)...3).map { (grid, $0) }
+
+    @Test("every rotation and reduction matches libheif's RGB", arguments: rotations)
+    func matchesLibheif(name: String, quarterTurns: UInt8?) throws {
+        let original = name.hasPrefix("/") ? Array(try Data(contentsOf: URL(fileURLWithPath: name))) : try Self.bytes(name)
+        do {
+            let file = try Self.open(quarterTurns.map { Self.rotated(original, quarterTurns: $0) } ?? original)
+            let layout = try #require(file.layout, "\(name)")
+            let libheif = try HEIFPlanarDecodeTests.rows(HEIFFrameDecoder(source: file, thumbnail: nil))
+            let full = try HEIFPlanarDecodeTests.rows(HEVCRowDecoder(source: file, layout: layout, scale: 1))
+            #expect(full.count == libheif.count)
+            let differences = zip(full, libheif).map { abs(Int($0) - Int($1)) }
+            #expect((differences.max() ?? 0) <= 1, "\(name), \(layout.quarterTurns) quarter turns: largest difference \(differences.max() ?? 0)")
+            for scale in [2, 4, 8] {
+                let decoder = HEVCRowDecoder(source: file, layout: layout, scale: scale)
+                #expect(decoder.size == file.reduction(scale: scale).size)
+                let reduced = try HEIFPlanarDecodeTests.rows(decoder)
+                let reference = HEIFPlanarDecodeTests.blockAverage(libheif, size: file.pixelSize, scale: scale)
+                #expect(reduced.count == reference.count)
+                let mean = zip(reduced, reference).map { abs(Double($0) - $1) }.reduce(0, +) / Double(reference.count)
+                #expect(mean < 0.6, "\(name), \(layout.quarterTurns) quarter turns, 1/\(scale): mean difference \(mean)")
+            }
+        }
+    }
+
+    @Test("tiles decoded on one thread or many give the same planes")
+    func threadsAgree() throws {
+        let file = try Self.open(Self.bytes("heic-avif/IMG_2682.heic"))
+        let layout = try #require(file.layout)
+        let bytes = UnsafeRawBufferPointer(start: file.bytes.base, count: file.bytes.count)
+        let one = try #require(try YCbCrPlanes.decode(layout, file: bytes, threads: 1, format: .heic))
+        let many = try #require(try YCbCrPlanes.decode(layout, file: bytes, threads: 7, format: .heic))
+        #expect(one.matrix == many.matrix)
+        let luma = one.width * one.height
+        let chroma = one.chromaWidth * one.chromaHeight
+        #expect(memcmp(one.luma, many.luma, luma) == 0)
+        #expect(memcmp(one.cb, many.cb, chroma) == 0)
+        #expect(memcmp(one.cr, many.cr, chroma) == 0)
+    }
+
+    @Test("damaged tile data fails with an error that names the tile")
+    func damaged() throws {
+        var bytes = try Self.bytes("heic-avif/IMG_2682.heic")
+        let layout = try #require(try Self.open(bytes).layout)
+        // The tenth tile's first NAL unit claims to be longer than the tile's data.
+        let at = layout.tiles[9].extents[0].offset
+        bytes.replaceSubrange(at..<(at + 4), with: [0x7f, 0xff, 0xff, 0xff])
+        let file = try Self.open(bytes)
+        for scale in [1, 8] {
+            #expect {
+                _ = try HEIFPlanarDecodeTests.rows(HEVCRowDecoder(source: file, layout: try #require(file.layout), scale: scale))
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains("tile 10 of 48") && text.contains("runs past the end of its data")
+            }
+        }
+        // Garbage inside a tile's slice data decodes to wrong pixels or fails; it never crashes or hangs.
+        var garbled = try Self.bytes("heic-avif/IMG_2682.heic")
+        for i in stride(from: at + 40, to: at + layout.tiles[9].extents[0].length, by: 7) { garbled[i] ^= 0x5a }
+        let garbledFile = try Self.open(garbled)
+        _ = try? HEIFPlanarDecodeTests.rows(HEVCRowDecoder(source: garbledFile, layout: try #require(garbledFile.layout), scale: 4))
+    }
+}
