@@ -42,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The engine: pure Swift, no C and no I/O.
@@ -49,7 +50,7 @@ let package = Package(
         // Decoders, encoders and metadata over the C libraries.
         .target(
             name: "SepiaCodecs",
-            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CDe265", "CLCMS2", "CZlib"],
+            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CDe265", "CLCMS2", "CZlib", "CIsal"],
             swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs"], swiftSettings: swiftSettings),

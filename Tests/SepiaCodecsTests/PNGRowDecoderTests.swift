@@ -95,4 +95,25 @@ struct PNGRowDecoderTests {
             }
         }
     }
+
+    @Test("a wrong Adler-32 checksum at the end of the data is refused after the rows")
+    func checksum() throws {
+        let name = try #require(Self.files.first { $0.hasPrefix("png-suite/z09n2c08") })
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Corpus.path(name))))
+        let idat = try #require(TruncatedPNGTests.chunks(bytes).last { $0.type == "IDAT" })
+        // The last four bytes of the zlib stream (just before the chunk's CRC) are its Adler-32.
+        bytes[idat.end - 5] ^= 0x01
+        let crc = CRC32.checksum(Array(bytes[(idat.start + 4)..<(idat.end - 4)]))
+        for (i, shift) in [24, 16, 8, 0].enumerated() { bytes[idat.end - 4 + i] = UInt8(truncatingIfNeeded: crc >> UInt32(shift)) }
+        let file = try #require(try ImageDecoding.open(data: Data(bytes)) as? PNGSource)
+        guard case .failure(let error) = Self.decode(PNGRowDecoder(source: file)) else {
+            Issue.record("decoded despite the wrong checksum")
+            return
+        }
+        #expect("\(error)".contains("after the last row: incorrect data check"), "\(error)")
+        guard case .failure = Self.decode(PNGFrameDecoder(source: file)) else {
+            Issue.record("libpng decoded it")
+            return
+        }
+    }
 }
