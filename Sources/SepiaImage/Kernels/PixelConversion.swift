@@ -6,6 +6,9 @@ final class SourceRowConverter: @unchecked Sendable {
     let format: SourcePixelFormat
     private let curves: UnsafeMutablePointer<Float>  // 3 × 256: red, green, blue
     private let matrix: Matrix3?
+    /// The matrix's columns, alpha 0: `matrix · v` is `v.r · c0 + v.g · c1 + v.b · c2`, three vector
+    /// multiply-adds with no horizontal sums.
+    private let columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
     init(format: SourcePixelFormat, color: SourceColor) {
         self.format = format
@@ -16,6 +19,11 @@ final class SourceRowConverter: @unchecked Sendable {
             }
         }
         matrix = color.matrix
+        let m = color.matrix ?? .identity
+        columns = (
+            SIMD4(m.rows.0.x, m.rows.1.x, m.rows.2.x, 0), SIMD4(m.rows.0.y, m.rows.1.y, m.rows.2.y, 0),
+            SIMD4(m.rows.0.z, m.rows.1.z, m.rows.2.z, 0)
+        )
     }
 
     deinit {
@@ -30,11 +38,12 @@ final class SourceRowConverter: @unchecked Sendable {
         let s = src.assumingMemoryBound(to: UInt8.self)
         switch format {
         case .rgb8:
-            if let m = matrix {
+            if matrix != nil {
+                let (c0, c1, c2) = columns
+                let opaque = SIMD4<Float>(0, 0, 0, 1)
                 for i in 0..<count {
                     let p = s + 3 * i
-                    let v = m.apply(SIMD3(lr[Int(p[0])], lg[Int(p[1])], lb[Int(p[2])]))
-                    dst[i] = SIMD4(v, 1)
+                    dst[i] = opaque + c0 * lr[Int(p[0])] + c1 * lg[Int(p[1])] + c2 * lb[Int(p[2])]
                 }
             } else {
                 for i in 0..<count {
@@ -43,12 +52,13 @@ final class SourceRowConverter: @unchecked Sendable {
                 }
             }
         case .rgba8:
+            let (c0, c1, c2) = columns
             for i in 0..<count {
                 let p = s + 4 * i
-                var v = SIMD3(lr[Int(p[0])], lg[Int(p[1])], lb[Int(p[2])])
-                if let m = matrix { v = m.apply(v) }
                 let a = Float(p[3]) * (1 / 255)
-                dst[i] = SIMD4(v * a, a)
+                var v = c0 * lr[Int(p[0])] + c1 * lg[Int(p[1])] + c2 * lb[Int(p[2])]
+                v.w = 1
+                dst[i] = v * a
             }
         case .gray8:
             for i in 0..<count {
@@ -65,11 +75,12 @@ final class SourceRowConverter: @unchecked Sendable {
         case .rgba16LinearPremultiplied:
             let w = src.assumingMemoryBound(to: UInt16.self)
             let scale: Float = 1 / 65535
+            let (c0, c1, c2) = columns
             for i in 0..<count {
                 let p = w + 4 * i
-                var v = SIMD3(Float(p[0]), Float(p[1]), Float(p[2])) * scale
-                if let m = matrix { v = m.apply(v) }
-                dst[i] = SIMD4(v, Float(p[3]) * scale)
+                var v = c0 * (Float(p[0]) * scale) + c1 * (Float(p[1]) * scale) + c2 * (Float(p[2]) * scale)
+                v.w = Float(p[3]) * scale
+                dst[i] = v
             }
         }
     }
