@@ -117,4 +117,71 @@ struct HEVCDirectDecodeTests {
         let garbledFile = try Self.open(garbled)
         _ = try? HEIFPlanarDecodeTests.rows(HEVCRowDecoder(source: garbledFile, layout: try #require(garbledFile.layout), scale: 4))
     }
+
+    @Test("a region decodes only the tiles it meets, with the same pixels inside it")
+    func regionDecodesItsTiles() throws {
+        let file = try Self.open(Self.bytes("heic-avif/IMG_2682.heic"))
+        let layout = try #require(file.layout)
+        let bytes = UnsafeRawBufferPointer(start: file.bytes.base, count: file.bytes.count)
+        // The middle of the photo: columns 1000–2999, rows 1000–1999 of 4032×3024.
+        let middle = IntRect(x: 1000, y: 1000, width: 2000, height: 1000)
+        let planes = try #require(try YCbCrPlanes.decode(layout, file: bytes, region: middle, threads: 2, format: .heic))
+        #expect(planes.tilesDecoded == 5 * 3)
+        for scale in [1, 4] {
+            let region = IntRect(x: 1000 / scale, y: 1000 / scale, width: 2000 / scale, height: 1000 / scale)
+            let whole = try HEIFPlanarDecodeTests.rows(HEVCRowDecoder(source: file, layout: layout, scale: scale))
+            let part = try HEIFPlanarDecodeTests.rows(HEVCRowDecoder(source: file, layout: layout, scale: scale, region: region))
+            let width = file.reduction(scale: scale).size.width
+            for y in region.minY..<region.maxY {
+                let range = (3 * (y * width + region.minX))..<(3 * (y * width + region.maxX))
+                #expect(whole[range] == part[range], "row \(y) at 1/\(scale)")
+                if whole[range] != part[range] { break }
+            }
+        }
+    }
+
+    @Test("crops and filled thumbnails render the same pixels as the whole image, at every rotation")
+    func cropsRenderAsTheWhole() throws {
+        let context = RenderContext(options: RenderOptions(threadCount: 2))
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: Self.grid)))
+        for turns in UInt8(0)...3 {
+            let file = try Self.open(Self.rotated(original, quarterTurns: turns))
+            #expect(file.layout != nil)
+            let whole = try context.renderBitmapSynchronously(file.image)
+            // A crop inside one corner tile, one across tiles, and one at the bottom right edge.
+            let size = file.displaySize
+            for rect in [
+                IntRect(x: 3, y: 5, width: 20, height: 17), IntRect(x: 40, y: 50, width: 60, height: 70),
+                IntRect(x: size.width - 30, y: size.height - 25, width: 30, height: 25),
+            ] {
+                let crop = try context.renderBitmapSynchronously(file.image.cropped(to: rect).movedToOrigin())
+                var same = true
+                for y in 0..<rect.height {
+                    for x in 0..<(rect.width * 3) {
+                        let a = crop.bytes[y * crop.bytesPerRow + x]
+                        let b = whole.bytes[(rect.minY + y) * whole.bytesPerRow + rect.minX * 3 + x]
+                        if a != b { same = false }
+                    }
+                }
+                #expect(same, "\(turns) quarter turns, crop \(rect)")
+            }
+            // A filled square thumbnail reads the middle only: the same pixels as when every tile is decoded.
+            for mode in [ContentMode.aspectFill, .aspectFit] {
+                let target = IntSize(width: 24, height: 24)
+                let thumb = try context.renderBitmapSynchronously(file.image.thumbnail(size: target, mode: mode))
+                let reference = try context.renderBitmapSynchronously(Image(source: WholeDecode(inner: file)).thumbnail(size: target, mode: mode))
+                #expect(thumb.bytes == reference.bytes, "\(turns) quarter turns, \(mode)")
+            }
+        }
+    }
+}
+
+/// A source that always decodes the whole image: ``ImageSource``'s default `makeDecoder(scale:region:)`.
+private struct WholeDecode: ImageSource {
+    let inner: HEIFSource
+    var pixelSize: IntSize { inner.pixelSize }
+    var hasAlpha: Bool { inner.hasAlpha }
+    var decodeScales: [Int] { inner.decodeScales }
+    func reduction(scale: Int) -> DecodeReduction { inner.reduction(scale: scale) }
+    func makeDecoder(scale: Int) throws -> any RowDecoder { try inner.makeDecoder(scale: scale) }
 }

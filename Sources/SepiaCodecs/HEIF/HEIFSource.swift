@@ -118,6 +118,13 @@ public struct HEIFSource: EncodedImage {
         return d
     }
 
+    /// A decoder of the primary image at `scale` that decodes only the tiles `region` needs, when the image is
+    /// decoded through ``HEVCRowDecoder``.
+    public func makeDecoder(scale: Int, region: IntRect) throws -> any RowDecoder {
+        guard scale != StoredThumbnail.scale, reducesPlanes, let layout else { return try makeDecoder(scale: scale) }
+        return HEVCRowDecoder(source: self, layout: layout, scale: scale, region: region)
+    }
+
     /// A decoder of the primary image at `scale`, or of its stored thumbnail at ``StoredThumbnail/scale``.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
         if scale == StoredThumbnail.scale, let thumbnail { return HEIFFrameDecoder(source: self, thumbnail: thumbnail) }

@@ -20,18 +20,41 @@ final class HEVCRowDecoder: RowDecoder {
     private let source: HEIFSource
     private let layout: HEVCImageLayout
     private let scale: Int
+    /// The part of the stored (unrotated) full-size image the render reads; tiles outside it are not decoded.
+    private let storedRegion: IntRect
     private var rows: OrientedRows?
     private var fallback: HEIFPlanarDecoder?
     private var nextRow = 0
 
-    /// `scale` is 1, 2, 4 or 8.
-    init(source: HEIFSource, layout: HEVCImageLayout, scale: Int) {
+    /// `scale` is 1, 2, 4 or 8. Only `region` (of the upright image reduced by `scale`) is read; pixels outside
+    /// it, by more than a margin, may be left black.
+    init(source: HEIFSource, layout: HEVCImageLayout, scale: Int, region: IntRect? = nil) {
         precondition([1, 2, 4, 8].contains(scale))
         self.source = source
         self.layout = layout
         self.scale = scale
         size = source.reduction(scale: scale).size
         color = source.sourceColor
+        storedRegion = region.map { Self.storedRegion(of: $0, scale: scale, layout: layout) } ?? IntRect(size: layout.stored)
+    }
+
+    /// `region` (upright, reduced by `scale`) in the stored full-size image, with a margin of two reduced
+    /// pixels so that nothing the render reads is left out.
+    static func storedRegion(of region: IntRect, scale: Int, layout: HEVCImageLayout) -> IntRect {
+        let shown = layout.displayed
+        let x0 = max(0, (region.minX - 2) * scale)
+        let y0 = max(0, (region.minY - 2) * scale)
+        let x1 = min(shown.width, (region.maxX + 2) * scale)
+        let y1 = min(shown.height, (region.maxY + 2) * scale)
+        guard x1 > x0, y1 > y0 else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
+        let (w, h) = (layout.stored.width, layout.stored.height)
+        // The inverse of the rotation made in OrientedRows.row: upright (x, y) comes from stored (sx, sy).
+        switch layout.quarterTurns {
+        case 1: return IntRect(minX: w - y1, minY: x0, maxX: w - y0, maxY: x1)
+        case 2: return IntRect(minX: w - x1, minY: h - y1, maxX: w - x0, maxY: h - y0)
+        case 3: return IntRect(minX: y0, minY: h - x1, maxX: y1, maxY: h - x0)
+        default: return IntRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+        }
     }
 
     func readRows(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws -> Int {
@@ -44,7 +67,8 @@ final class HEVCRowDecoder: RowDecoder {
             let file = UnsafeRawBufferPointer(start: source.bytes.base, count: source.bytes.count)
             let decoded: YCbCrPlanes?
             do {
-                decoded = try YCbCrPlanes.decode(layout, file: file, threads: ProcessInfo.processInfo.activeProcessorCount, format: source.format)
+                decoded = try YCbCrPlanes.decode(
+                    layout, file: file, region: storedRegion, threads: ProcessInfo.processInfo.activeProcessorCount, format: source.format)
             } catch {
                 throw error.naming(source.file)
             }

@@ -18,8 +18,10 @@ final class YCbCrPlanes: @unchecked Sendable {
     let luma: UnsafeMutablePointer<UInt8>
     let cb: UnsafeMutablePointer<UInt8>
     let cr: UnsafeMutablePointer<UInt8>
-    /// How Y′CbCr maps to R′G′B′: the first tile's `colr` box, or else its bitstream's description.
+    /// How Y′CbCr maps to R′G′B′: the first tile decoded's `colr` box, or else its bitstream's description.
     private(set) var matrix: YCbCrMatrix?
+    /// How many tiles were decoded: those that meet the region asked for.
+    private(set) var tilesDecoded = 0
 
     private init(width: Int, height: Int) {
         self.width = width
@@ -37,19 +39,36 @@ final class YCbCrPlanes: @unchecked Sendable {
         cr.deallocate()
     }
 
-    /// Decodes every tile of `layout` from `file`, on up to `threads` threads. Returns `nil` when the bitstream
-    /// asks for a conversion only libheif makes (a colour matrix derived from the primaries).
+    /// Decodes the tiles of `layout` that meet `region` (of the stored image; all of it by default) from `file`,
+    /// on up to `threads` threads; the planes outside them are black. Returns `nil` when the bitstream asks for
+    /// a conversion only libheif makes (a colour matrix derived from the primaries).
     static func decode(
-        _ layout: HEVCImageLayout, file: UnsafeRawBufferPointer, threads: Int, format: ImageFormat
+        _ layout: HEVCImageLayout, file: UnsafeRawBufferPointer, region: IntRect? = nil, threads: Int, format: ImageFormat
     ) throws(CodecError)
         -> YCbCrPlanes?
     {
         let planes = YCbCrPlanes(width: layout.stored.width, height: layout.stored.height)
+        let region = region ?? IntRect(size: layout.stored)
+        let wanted = layout.tiles.indices.filter { index in
+            let x = (index % layout.columns) * layout.tileSize.width
+            let y = (index / layout.columns) * layout.tileSize.height
+            return !IntRect(x: x, y: y, width: layout.tileSize.width, height: layout.tileSize.height).intersection(region).isEmpty
+        }
+        if wanted.count < layout.tiles.count {
+            planes.luma.initialize(repeating: 0, count: planes.width * planes.height)
+            planes.cb.initialize(repeating: 128, count: planes.chromaWidth * planes.chromaHeight)
+            planes.cr.initialize(repeating: 128, count: planes.chromaWidth * planes.chromaHeight)
+        }
+        planes.tilesDecoded = wanted.count
+        guard let firstWanted = wanted.first else {
+            planes.matrix = YCbCrMatrix(coefficients: 6, primaries: 2, fullRange: true)
+            return planes
+        }
         let next = Atomic<Int>(0)
         let failure = Mutex<CodecError?>(nil)
         // What the first tile's bitstream says of its colour (`.some(nil)`: nothing Sepia converts).
         let firstTile = Mutex<YCbCrMatrix??>(nil)
-        let workers = max(1, min(threads, layout.tiles.count))
+        let workers = max(1, min(threads, wanted.count))
         let fileAddress = UInt(bitPattern: file.baseAddress)
         let fileCount = file.count
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -60,11 +79,12 @@ final class YCbCrPlanes: @unchecked Sendable {
             }
             defer { de265_free_decoder(decoder) }
             while failure.withLock({ $0 == nil }) {
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < layout.tiles.count else { return }
+                let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard claimed < wanted.count else { return }
+                let index = wanted[claimed]
                 do throws(CodecError) {
                     let matrix = try planes.decodeTile(index, of: layout, file: file, decoder: decoder, format: format)
-                    if index == 0 { firstTile.withLock { $0 = .some(matrix) } }
+                    if index == firstWanted { firstTile.withLock { $0 = .some(matrix) } }
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                     return
@@ -72,7 +92,7 @@ final class YCbCrPlanes: @unchecked Sendable {
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        guard let bitstream = firstTile.withLock({ $0 }), let matrix = layout.tiles[0].matrix ?? bitstream else { return nil }
+        guard let bitstream = firstTile.withLock({ $0 }), let matrix = layout.tiles[firstWanted].matrix ?? bitstream else { return nil }
         planes.matrix = matrix
         return planes
     }

@@ -16,6 +16,10 @@ public protocol ImageSource: Sendable {
     func reduction(scale: Int) -> DecodeReduction
     /// Creates a decoder for the image reduced by `scale`, one of ``decodeScales``.
     func makeDecoder(scale: Int) throws -> any RowDecoder
+    /// Creates a decoder for the image reduced by `scale` of which the render reads only `region` (in the
+    /// decoded image's pixels). The decoder still delivers every row at full width, but may leave the pixels
+    /// outside `region` unset, and skip the work of decoding them (a HEIF grid's tiles outside a crop).
+    func makeDecoder(scale: Int, region: IntRect) throws -> any RowDecoder
 }
 
 /// What a reduced decode of an ``ImageSource`` delivers, for the resize planner to choose the cheapest one
@@ -50,6 +54,9 @@ public struct DecodeReduction: Sendable, Equatable {
 extension ImageSource {
     /// The image reduced by `scale` while decoding.
     public func reduction(scale: Int) -> DecodeReduction { .decodeTime(pixelSize, scale: scale) }
+
+    /// Decodes the whole image: codecs that cannot skip work outside a region need not implement it.
+    public func makeDecoder(scale: Int, region: IntRect) throws -> any RowDecoder { try makeDecoder(scale: scale) }
 }
 
 /// Decodes an image's rows from top to bottom. Used by one thread at a time.

@@ -67,6 +67,13 @@ final class RenderJob: @unchecked Sendable {
         }
         self.tiles = tiles
 
+        // What each source is read for, all tiles together: a decoder may skip the rest (a crop's tiles).
+        let wanted = graph.regions(for: region)
+        for source in graph.sources {
+            let unread = IntRect(x: source.extent.minX, y: source.extent.minY, width: 0, height: 0)
+            source.readRegion = wanted[ObjectIdentifier(source)]?.intersection(source.extent) ?? unread
+        }
+
         var release: [(SourceRenderNode, [Int])] = []
         if !graph.streamingSources.isEmpty {
             var firstRows = graph.streamingSources.map { _ in [Int](repeating: Int.max, count: tiles.count) }

@@ -16,6 +16,9 @@ final class SourceRenderNode: RenderNode, @unchecked Sendable {
     let scale: Int
     /// Set by the compiler: a consumer reads rows out of order.
     var needsWholeFrame = false
+    /// Set by the render job before it starts: the part of ``extent`` its tiles read, which the decoder may
+    /// limit its work to. `nil` means all of it.
+    var readRegion: IntRect?
 
     /// Rows per chunk in row-window mode.
     private static let chunkRows = 16
@@ -111,7 +114,14 @@ final class SourceRenderNode: RenderNode, @unchecked Sendable {
             if alreadyStarted {
                 throw RenderError.internalInconsistency("the decoder of a streamed source ended early")
             }
-            let made = try source.makeDecoder(scale: scale)
+            let made: any RowDecoder
+            if let readRegion, readRegion != extent {
+                let local = IntRect(
+                    x: readRegion.minX - extent.minX, y: readRegion.minY - extent.minY, width: readRegion.width, height: readRegion.height)
+                made = try source.makeDecoder(scale: scale, region: local)
+            } else {
+                made = try source.makeDecoder(scale: scale)
+            }
             guard made.size == extent.size else {
                 throw RenderError.internalInconsistency(
                     "decoder delivers \(made.size) but the recipe expects \(extent.size) at scale 1/\(scale)")
