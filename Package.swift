@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "sepia", targets: ["SepiaCLI"]),
+        .executable(name: "sepia-library", targets: ["SepiaLibraryCLI"]),
         .library(name: "SepiaImage", targets: ["SepiaImage"]),
         .library(name: "SepiaCodecs", targets: ["SepiaCodecs"]),
         .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
@@ -100,11 +101,29 @@ let package = Package(
             ],
             resources: [.copy("Web")],
             swiftSettings: swiftSettings),
-        // The `sepia` command.
+        // The image commands (info, thumbnail, apply, strip, convert, filters) and what every command shares:
+        // options, batches, exit codes, the terminal.
+        .target(
+            name: "SepiaCommandLine",
+            dependencies: [
+                "SepiaImage", "SepiaCodecs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+        // The `sepia` command: runs the image commands itself, with only the engine and the codecs linked in so
+        // that it starts quickly, and hands every other command to `sepia-library` beside it.
         .executableTarget(
             name: "SepiaCLI",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaLibrary", "SepiaServer", "SepiaObjectStore",
+                "SepiaCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+        // `sepia-library`: every command, the library's and the server's included.
+        .executableTarget(
+            name: "SepiaLibraryCLI",
+            dependencies: [
+                "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaLibrary", "SepiaServer", "SepiaObjectStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -146,7 +165,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary"], swiftSettings: swiftSettings),
+            name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaLibraryCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary"],
+            swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,20 +1,30 @@
 import ArgumentParser
+import SepiaCommandLine
 
 /// The `sepia` command: decode, inspect, filter, thumbnail and convert photos, and keep them in a library.
+///
+/// This executable links only the engine and the codecs, so that an image command starts quickly: the library's
+/// database drivers and the server would otherwise triple the binary, and its start-up with it. Every other
+/// command (the library's, the server's, and help for them all) is run by `sepia-library`, installed beside
+/// this executable, which this process becomes: the same process, arguments, input, output and exit code.
 @main
-struct SepiaCommand: AsyncParsableCommand {
+enum SepiaCommand {
+    static func main() async {
+        let arguments = CommandLine.arguments
+        if let command = arguments.dropFirst().first, CommandSet.imageCommandNames.contains(command) {
+            await ImageCommand.main()
+        } else {
+            LibraryCommandLauncher.run(arguments)
+        }
+    }
+}
+
+/// The image commands, parsed here.
+struct ImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sepia",
-        abstract: "Core Image's filters and a PhotoKit-style photo library, on Linux.",
-        discussion: """
-            Exit codes: 0 success, 64 usage error, 65 an input could not be decoded, 66 an input file is \
-            missing or unreadable (or a photo is not in the library), 70 internal error, 73 an output could not \
-            be written, 74 the library could not be read or written.
-            """,
-        version: "0.1.0",
-        subcommands: [
-            InfoCommand.self, ThumbnailCommand.self, ApplyCommand.self, StripCommand.self, ConvertCommand.self, FiltersCommand.self,
-            ImportCommand.self, ListCommand.self, AlbumsCommand.self, EditCommand.self, RevertCommand.self, HistoryCommand.self,
-            ExportCommand.self, FavoriteCommand.self, HideCommand.self, DeleteCommand.self, CheckCommand.self, ServeCommand.self, LibraryCommand.self,
-        ])
+        abstract: CommandSet.abstract,
+        discussion: CommandSet.exitCodes,
+        version: CommandSet.version,
+        subcommands: CommandSet.imageCommands)
 }

@@ -42,7 +42,7 @@ struct CommandRunner {
         }
     }
 
-    static func runBlocking(_ arguments: [String]) throws -> Result {
+    static func runBlocking(_ arguments: [String], executable: URL = executable) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -26,6 +26,29 @@ import Testing
         #expect(reports[1]["colorSpace"] as? String == "Display P3")
     }
 
+    @Test("sepia runs the image commands itself and hands the others, and help, to sepia-library beside it")
+    func handOff() async throws {
+        let help = try await CommandRunner.run(["--help"])
+        #expect(help.status == 0)
+        for command in ["thumbnail", "import", "serve", "library"] {
+            #expect(help.stdout.contains("  \(command) "), "\(command) missing from \(help.stdout)")
+        }
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listed = try await CommandRunner.run(["list", "--library", folder.appendingPathComponent("library").path])
+        #expect(listed.status == 0, "\(listed.stderr)")
+
+        // Alone in a folder, sepia still runs the image commands, and says what is missing for the others.
+        let alone = folder.appendingPathComponent("sepia")
+        try FileManager.default.copyItem(at: CommandRunner.executable, to: alone)
+        let photo = CommandRunner.fixture("photos/Apple_iPhone_5.jpg")
+        #expect(try CommandRunner.runBlocking(["info", photo], executable: alone).status == 0)
+        let lost = try CommandRunner.runBlocking(["list", "--library", folder.path], executable: alone)
+        #expect(lost.status == 70)
+        #expect(lost.stderr.contains("sepia-library"), "\(lost.stderr)")
+        #expect(lost.stderr.contains("same folder"), "\(lost.stderr)")
+    }
+
     @Test("exit codes: 65 for undecodable input, 66 for a missing file, 64 for usage")
     func exitCodes() async throws {
         #expect(try await CommandRunner.run(["info", CommandRunner.fixture("malformed/lottapixel.jpg")]).status == 65)

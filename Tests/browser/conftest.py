@@ -40,7 +40,7 @@ def pytest_configure(config):
 
 def pytest_sessionstart(session):
     if not sepia_binary().exists():
-        raise pytest.UsageError(f"{sepia_binary()} does not exist; build it first (swift build --product sepia)")
+        raise pytest.UsageError(f"{sepia_binary()} does not exist; build it first (swift build)")
 
 
 # ------------------------------------------------------------------------------------ console errors

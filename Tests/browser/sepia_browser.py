@@ -85,7 +85,7 @@ class Server:
     def start(self, timeout: float = 60) -> "Server":
         binary = sepia_binary()
         if not binary.exists():
-            raise RuntimeError(f"{binary} does not exist; build it first (swift build --product sepia)")
+            raise RuntimeError(f"{binary} does not exist; build it first (swift build)")
         env = dict(os.environ)
         if os.environ.get("SEPIA_BROWSER_BUNDLED_WEB") != "1":
             env["SEPIA_WEB_ROOT"] = str(WEB_ROOT)

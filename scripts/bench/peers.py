@@ -170,7 +170,7 @@ def main():
                         help="the photos the import operation imports (default: the corpus photos)")
     args = parser.parse_args()
     if not os.access(SEPIA, os.X_OK):
-        raise SystemExit("build sepia first: swift build -c release --static-swift-stdlib --product sepia")
+        raise SystemExit("build sepia first: swift build -c release --static-swift-stdlib")
     lines = []
     def emit(line=""):
         print(line, flush=True)

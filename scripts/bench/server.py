@@ -459,7 +459,7 @@ def main():
     if set(photos) != {"24mp", "12mp"}:
         sys.exit("error: PHOTOS_DIR needs a *24mp.jpg and a *12mp.jpg")
     if not os.access(SEPIA, os.X_OK):
-        sys.exit("error: build the release first: swift build -c release --product sepia")
+        sys.exit("error: build the release first: swift build -c release")
     benches = {"cached": bench_cached, "cold": bench_cold, "preview": bench_preview, "uploads": bench_concurrent_uploads,
                "throughput": bench_throughput, "scaleout": bench_scaleout}
     chosen = args.only.split(",") if args.only else [name for name in benches if name != "scaleout"]

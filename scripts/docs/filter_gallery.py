@@ -3,7 +3,7 @@
 parameters from `sepia filters --json`, descriptions from each filter's doc comment in Sources/, pictures made by
 `sepia strip` with a two-entry catalog (the photo, then the filter with showcase parameters).
 
-Run after building sepia: swift build -c release --static-swift-stdlib --product sepia
+Run after building sepia: swift build -c release --static-swift-stdlib
                           python3 scripts/docs/filter_gallery.py
 """
 import glob

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import SepiaCommandLine
+import SepiaLibrary
+
+/// `sepia list [--album NAME | --favorites | --hidden | --edited] [--year Y [--month M]] …`.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the library's photos, oldest first.",
+        discussion: """
+            Each line shows the short identifier (commands accept any unique prefix of at least 4 characters), \
+            the date and time the photo was taken where it was taken, its size, flags (★ favourite, E edited, \
+            H hidden), its file name and camera. Hidden photos are left out unless --hidden or --include-hidden.
+            """)
+
+    enum Sort: String, ExpressibleByArgument, CaseIterable {
+        case created, added, modified, name
+    }
+
+    @Option(name: .long, help: "Only this album (title or identifier).")
+    var album: String?
+
+    @Flag(name: .long, help: "Only favourites.")
+    var favorites = false
+
+    @Flag(name: .long, help: "Only hidden photos.")
+    var hidden = false
+
+    @Flag(name: .long, help: "Only edited photos.")
+    var edited = false
+
+    @Flag(name: .long, help: "Include hidden photos.")
+    var includeHidden = false
+
+    @Option(name: .long, help: "Only photos taken in this year.")
+    var year: Int?
+
+    @Option(name: .long, help: "Only photos taken in this month (1-12) of --year.")
+    var month: Int?
+
+    @Option(name: .long, help: "Sort by created (default), added, modified or name.")
+    var sort: Sort?
+
+    @Flag(name: .long, help: "Newest (or last) first.")
+    var reverse = false
+
+    @Option(name: .long, help: "At most this many.")
+    var limit: Int?
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if [album != nil, favorites, hidden, edited].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --album, --favorites, --hidden and --edited")
+        }
+        if month != nil && year == nil { throw ValidationError("--month needs --year") }
+        if let month, !(1...12).contains(month) { throw ValidationError("--month must be between 1 and 12") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be positive") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let photos = try library.open()
+            defer { photos.close() }
+            var options = FetchOptions(includeHiddenAssets: includeHidden)
+            if let sort {
+                let key: AssetSortDescriptor.Key =
+                    switch sort {
+                    case .created: .creationDate
+                    case .added: .addedDate
+                    case .modified: .modificationDate
+                    case .name: .originalFilename
+                    }
+                options.sortDescriptors = [AssetSortDescriptor(key, ascending: !reverse)]
+            } else if reverse {
+                options.sortDescriptors = [AssetSortDescriptor(.creationDate, ascending: false)]
+            }
+            if let year {
+                options.predicate = month.map { .creationMonth(year: year, month: $0) } ?? .creationYear(year)
+            }
+            options.fetchLimit = limit ?? 0
+            let result: FetchResult<Asset>
+            if let album {
+                result = try photos.fetchAssets(in: try photos.album(album), options: options)
+            } else if favorites {
+                result = try photos.fetchAssets(in: .favorites, options: options)
+            } else if hidden {
+                result = try photos.fetchAssets(in: .hidden, options: options)
+            } else if edited {
+                result = try photos.fetchAssets(in: .edited, options: options)
+            } else {
+                result = try photos.fetchAssets(options)
+            }
+            let assets = try result.allObjects()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                Terminal.print(String(decoding: try encoder.encode(assets.map(AssetJSON.init)), as: UTF8.self))
+            } else {
+                for asset in assets { Terminal.print(AssetFormatting.line(asset)) }
+                if assets.isEmpty { Terminal.printError("no photos") }
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import SepiaCommandLine
+
+/// Every `sepia` command, the library's and the server's included. `sepia` runs the image commands itself and
+/// hands the rest to this executable, so its help lists them all.
+@main
+struct SepiaLibraryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sepia",
+        abstract: CommandSet.abstract,
+        discussion: CommandSet.exitCodes,
+        version: CommandSet.version,
+        subcommands: CommandSet.imageCommands + [
+            ImportCommand.self, ListCommand.self, AlbumsCommand.self, EditCommand.self, RevertCommand.self, HistoryCommand.self,
+            ExportCommand.self, FavoriteCommand.self, HideCommand.self, DeleteCommand.self, CheckCommand.self, ServeCommand.self, LibraryCommand.self,
+        ])
+}

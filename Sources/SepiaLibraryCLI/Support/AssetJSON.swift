@@ -1,0 +1,81 @@
+import Foundation
+import SepiaCodecs
+import SepiaCommandLine
+import SepiaLibrary
+
+/// An asset as the command line prints it in JSON.
+struct AssetJSON: Encodable {
+    let id: String
+    let filename: String
+    let width: Int
+    let height: Int
+    let creationDate: String
+    let creationDateSource: String
+    let addedDate: String
+    let modificationDate: String
+    let isFavorite: Bool
+    let isHidden: Bool
+    let hasAdjustments: Bool
+    let currentAdjustmentID: String?
+    let format: String
+    let byteCount: Int
+    let contentHash: String
+    let cameraMake: String?
+    let cameraModel: String?
+    let latitude: Double?
+    let longitude: Double?
+    let revision: Int
+
+    init(_ asset: Asset) {
+        id = asset.id
+        filename = asset.originalFilename
+        width = asset.pixelWidth
+        height = asset.pixelHeight
+        creationDate = AssetFormatting.isoDate(asset.creationDate, offset: asset.creationDateOffset)
+        creationDateSource = asset.creationDateSource.rawValue
+        addedDate = AssetFormatting.isoDate(asset.addedDate, offset: 0)
+        modificationDate = AssetFormatting.isoDate(asset.modificationDate, offset: 0)
+        isFavorite = asset.isFavorite
+        isHidden = asset.isHidden
+        hasAdjustments = asset.hasAdjustments
+        currentAdjustmentID = asset.currentAdjustmentID
+        format = asset.originalFormat.rawValue
+        byteCount = asset.originalByteCount
+        contentHash = asset.contentHash
+        cameraMake = asset.cameraMake
+        cameraModel = asset.cameraModel
+        latitude = asset.location?.latitude
+        longitude = asset.location?.longitude
+        revision = asset.revision
+    }
+}
+
+/// How assets read for people.
+enum AssetFormatting {
+    /// `2012-09-29T16:11:25+02:00` (no offset when unknown).
+    static func isoDate(_ date: Date, offset: Int?) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: offset ?? 0)
+        formatter.dateFormat = offset == nil ? "yyyy-MM-dd'T'HH:mm:ss" : "yyyy-MM-dd'T'HH:mm:ssxxx"
+        return formatter.string(from: date)
+    }
+
+    /// `2012-09-29 16:11`, the time where the photo was taken.
+    static func shortDate(_ asset: Asset) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: asset.creationDateOffset ?? 0)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: asset.creationDate)
+    }
+
+    /// One line: short id, date, size, flags, name, camera.
+    static func line(_ asset: Asset) -> String {
+        let flags = (asset.isFavorite ? "★" : " ") + (asset.hasAdjustments ? "E" : " ") + (asset.isHidden ? "H" : " ")
+        let size = "\(asset.pixelWidth)x\(asset.pixelHeight)"
+        let camera = [asset.cameraMake, asset.cameraModel].compactMap { $0 }.joined(separator: " ")
+        return "\(asset.id.prefix(8))  \(shortDate(asset))  \(size.padding(toLength: 10, withPad: " ", startingAt: 0)) \(flags)  "
+            + asset.originalFilename + (camera.isEmpty ? "" : "  (\(camera))")
+    }
+}
