@@ -59,6 +59,43 @@ import Testing
         }
     }
 
+    @Test("every row is the four extended boxes, summed directly in Double")
+    func matchesDirectSums() {
+        let first = -5
+        let end = 300
+        let output = Self.rows(from: first, to: end, steps: [1, 4, 9, 64])
+        let reach = Self.passes.reduce(0) { $0 + $1.radius + 1 }
+        let low = first - reach
+        let high = end + reach
+        let storage = TileStorage(capacity: Self.width * (high - low))
+        let input = TileView(rect: IntRect(x: 0, y: low, width: Self.width, height: high - low), base: storage.base, stride: Self.width)
+        Self.horizontal(low..<high, input)
+        var worst = 0.0
+        for x in 0..<Self.width {
+            for channel in 0..<3 {
+                // values[i - low] is row i of the current pass.
+                var values = (low..<high).map { Double(input.row($0)[x][channel]) }
+                for pass in Self.passes {
+                    let r = pass.radius
+                    let alpha = Double(pass.alpha)
+                    let norm = 1 / (Double(2 * r + 1) + 2 * alpha)
+                    var next = values
+                    for i in (low + r + 1)..<(high - r - 1) {
+                        var sum = 0.0
+                        for j in (i - r)...(i + r) { sum += values[j - low] }
+                        sum += alpha * (values[i - r - 1 - low] + values[i + r + 1 - low])
+                        next[i - low] = sum * norm
+                    }
+                    values = next
+                }
+                for y in first..<end {
+                    worst = max(worst, abs(Double(output[(y - first) * Self.width + x][channel]) - values[y - low]))
+                }
+            }
+        }
+        #expect(worst < 1e-5, "largest difference \(worst)")
+    }
+
     @Test("the output is a blur: a constant input stays constant")
     func constantStaysConstant() {
         let stream = BoxCascadeStream(columns: 0..<3, passes: Self.passes, firstRow: 0)
