@@ -4,7 +4,7 @@ import SepiaCommandLine
 /// The `sepia` command: decode, inspect, filter, thumbnail and convert photos, and keep them in a library.
 ///
 /// This executable links only the engine and the codecs, so that an image command starts quickly: the library's
-/// database drivers and the server would otherwise triple the binary, and its start-up with it. Every other
+/// database drivers and the server would more than double the binary and the runtime's start-up work. Every other
 /// command (the library's, the server's, and help for them all) is run by `sepia-library`, installed beside
 /// this executable, which this process becomes: the same process, arguments, input, output and exit code.
 @main
