@@ -78,6 +78,10 @@ final class YCbCrPlanes: @unchecked Sendable {
                 return
             }
             defer { de265_free_decoder(decoder) }
+            // Fewer tiles than threads (a single image, as most encoders but phones write): libde265 spreads a
+            // picture's rows over worker threads of its own when the bitstream allows it (wavefront parallel
+            // processing, which x265 turns on by default), and decodes on the caller's thread otherwise.
+            if wanted.count < threads { _ = de265_start_worker_threads(decoder, Int32(threads)) }
             while failure.withLock({ $0 == nil }) {
                 let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard claimed < wanted.count else { return }
