@@ -122,6 +122,24 @@ def target_operations(folder, out):
                        "-o", j("s-blur.jpg")]),
             ("vips gaussblur", ["vips", "gaussblur", f("spices-24mp-progressive.jpg"), j("v-blur.jpg") + "[Q=85,strip]", "10"]),
         ]),
+        # The same rows on the other bench photo and the HEIC variants of both (single HEVC images with a
+        # 320 px thumbnail, as heif-enc writes them), which the "done when" names too.
+        ("12 MP progressive JPEG (bus) to 256 px", 0.6, None, None, None, thumbs(256, "mixed/14-bus-progressive.jpg", "bp")),
+        ("12 MP HEIC (bus, heif-enc) to 256 px, embedded thumbnail", 0.3, None, None, None,
+         thumbs(256, "mixed/14-bus-heic.heic", "bh")),
+        ("12 MP HEIC (bus, heif-enc) to 1440 px", 0.7, None, None, None, thumbs(1440, "mixed/14-bus-heic.heic", "bh1440")),
+        ("24 MP HEIC (spices, heif-enc) to 256 px, embedded thumbnail", 0.3, None, None, None,
+         thumbs(256, "mixed/13-spices-heic.heic", "sh")),
+        ("24 MP HEIC (spices, heif-enc) to 1440 px", 0.7, None, None, None, thumbs(1440, "mixed/13-spices-heic.heic", "sh1440")),
+        ("CIGaussianBlur σ 10, 24 MP baseline JPEG", 0.6, None, 1.0, None, [
+            ("sepia", [SEPIA, "apply", "CIGaussianBlur", "--param", "inputRadius=10", f("spices-24mp.jpg"), "-o", j("s-blur-b.jpg")]),
+            ("vips gaussblur", ["vips", "gaussblur", f("spices-24mp.jpg"), j("v-blur-b.jpg") + "[Q=85,strip]", "10"]),
+        ]),
+        ("CIGaussianBlur σ 10, 12 MP progressive JPEG (bus)", 0.6, None, 1.0, None, [
+            ("sepia", [SEPIA, "apply", "CIGaussianBlur", "--param", "inputRadius=10", f("mixed/14-bus-progressive.jpg"),
+                       "-o", j("s-blur-bp.jpg")]),
+            ("vips gaussblur", ["vips", "gaussblur", f("mixed/14-bus-progressive.jpg"), j("v-blur-bp.jpg") + "[Q=85,strip]", "10"]),
+        ]),
         ("sepia import of the 100 mixed photos (1440 and 256 px)", 0.6, None, None, 3, [
             ("sepia import", ["sh", "-c", "rm -rf '%s' && '%s' import '%s' --library '%s' >/dev/null" % (
                 library, SEPIA, os.path.join(folder, "mixed"), library)]),
