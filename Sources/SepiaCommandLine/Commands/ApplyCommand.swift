@@ -16,29 +16,29 @@ package struct ApplyCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "The filter's name (omit it with --recipe), then the image files.", completion: .file())
-    package var filterAndFiles: [String] = []
+    var filterAndFiles: [String] = []
 
     @Option(name: .long, help: "An edit recipe (JSON) to apply instead of one filter.", completion: .file())
-    package var recipe: String?
+    var recipe: String?
 
     @Option(name: [.customShort("o"), .long], help: "Output file (one input only).", completion: .file())
-    package var output: String?
+    var output: String?
 
     @Option(name: .long, help: "Output folder; outputs keep the input's name.", completion: .directory)
-    package var outDir: String?
+    var outDir: String?
 
     @Option(name: .long, help: "One 0-1 value mapped onto the filter (Instafilter's slider).")
-    package var intensity: Double?
+    var intensity: Double?
 
     @Option(name: .long, help: "KEY=VALUE; repeat for several parameters. Vectors: 0.6,0.45,0.3,1.")
-    package var param: [String] = []
+    var param: [String] = []
 
     @Flag(name: .long, help: "Print a JSON summary for scripts.")
-    package var json = false
+    var json = false
 
-    @OptionGroup package var encoding: EncodingOptions
-    @OptionGroup package var decoding: DecodingOptions
-    @OptionGroup package var rendering: RenderingOptions
+    @OptionGroup var encoding: EncodingOptions
+    @OptionGroup var decoding: DecodingOptions
+    @OptionGroup var rendering: RenderingOptions
 
     /// With --recipe every argument is a file; otherwise the first is the filter.
     package var filter: String { recipe == nil ? filterAndFiles.first ?? "" : "" }

@@ -9,14 +9,14 @@ package struct ConvertCommand: AsyncParsableCommand {
         abstract: "Re-encode an image upright, in sRGB, without metadata.")
 
     @Argument(help: "The image.", completion: .file())
-    package var file: String
+    var file: String
 
     @Option(name: [.customShort("o"), .long], help: "Output file.", completion: .file())
-    package var output: String
+    var output: String
 
-    @OptionGroup package var encoding: EncodingOptions
-    @OptionGroup package var decoding: DecodingOptions
-    @OptionGroup package var rendering: RenderingOptions
+    @OptionGroup var encoding: EncodingOptions
+    @OptionGroup var decoding: DecodingOptions
+    @OptionGroup var rendering: RenderingOptions
 
     package init() {}
 

@@ -9,7 +9,7 @@ package struct FiltersCommand: AsyncParsableCommand {
         abstract: "List the filters and their parameters (default, range, slider range, identity).")
 
     @Flag(name: .long, help: "Print JSON for scripts.")
-    package var json = false
+    var json = false
 
     package struct Listing: Encodable {
         let catalog: [FilterItem]

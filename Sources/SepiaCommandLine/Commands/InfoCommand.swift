@@ -11,15 +11,15 @@ package struct InfoCommand: AsyncParsableCommand {
         discussion: "Only headers are read; add --verify to decode the pixels too and report damage.")
 
     @Argument(help: "Image files.", completion: .file())
-    package var files: [String]
+    var files: [String]
 
     @Flag(name: .long, help: "Print JSON for scripts.")
-    package var json = false
+    var json = false
 
     @Flag(name: .long, help: "Decode every image completely, to find damaged data.")
-    package var verify = false
+    var verify = false
 
-    @OptionGroup package var decoding: DecodingOptions
+    @OptionGroup var decoding: DecodingOptions
 
     package init() {}
 

@@ -16,29 +16,29 @@ package struct StripCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "The photo.", completion: .file())
-    package var file: String
+    var file: String
 
     @Option(name: .long, help: "Thumbnail size, WxH.")
-    package var size: PixelSize = PixelSize(argument: "150x150")!
+    var size: PixelSize = PixelSize(argument: "150x150")!
 
     @Option(name: .long, help: "fit, fill or stretch.")
-    package var mode: ThumbnailMode = .fit
+    var mode: ThumbnailMode = .fit
 
     @Option(name: .long, help: "Folder for one thumbnail per filter.", completion: .directory)
-    package var outDir: String?
+    var outDir: String?
 
     @Option(name: .long, help: "One contact-sheet image with every thumbnail and its name.", completion: .file())
-    package var sheet: String?
+    var sheet: String?
 
     @Option(name: .long, help: "A filter catalog property list (an array of {filter, name}).", completion: .file())
-    package var catalog: String?
+    var catalog: String?
 
     @Flag(name: .long, help: "Use Instafilter's seven filters instead of the catalog.")
-    package var instafilter = false
+    var instafilter = false
 
-    @OptionGroup package var encoding: EncodingOptions
-    @OptionGroup package var decoding: DecodingOptions
-    @OptionGroup package var rendering: RenderingOptions
+    @OptionGroup var encoding: EncodingOptions
+    @OptionGroup var decoding: DecodingOptions
+    @OptionGroup var rendering: RenderingOptions
 
     package init() {}
 

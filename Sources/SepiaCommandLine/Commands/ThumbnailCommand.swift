@@ -14,26 +14,26 @@ package struct ThumbnailCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "The images.", completion: .file())
-    package var files: [String]
+    var files: [String]
 
     @Option(name: .long, help: "Target size, WxH (or one number for a square).")
-    package var size: PixelSize
+    var size: PixelSize
 
     @Option(name: .long, help: "fit, fill or stretch.")
-    package var mode: ThumbnailMode = .fit
+    var mode: ThumbnailMode = .fit
 
     @Option(name: [.customShort("o"), .long], help: "Output file (one input only).", completion: .file())
-    package var output: String?
+    var output: String?
 
     @Option(name: .long, help: "Output folder; outputs keep the input's name (JPEG unless --format says otherwise).", completion: .directory)
-    package var outDir: String?
+    var outDir: String?
 
     @Flag(name: .long, help: "Print a JSON summary for scripts.")
-    package var json = false
+    var json = false
 
-    @OptionGroup package var encoding: EncodingOptions
-    @OptionGroup package var decoding: DecodingOptions
-    @OptionGroup package var rendering: RenderingOptions
+    @OptionGroup var encoding: EncodingOptions
+    @OptionGroup var decoding: DecodingOptions
+    @OptionGroup var rendering: RenderingOptions
 
     package init() {}
 
