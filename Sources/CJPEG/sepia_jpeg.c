@@ -8,85 +8,9 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
-/* MARK: - Error manager */
-
-typedef struct sepia_error_mgr {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    int strict;
-    int strict_failure;
-    int warning_count;
-    char first_warning[JMSG_LENGTH_MAX];
-    char error[JMSG_LENGTH_MAX];
-} sepia_error_mgr;
-
-static void sepia_error_exit(j_common_ptr cinfo) {
-    sepia_error_mgr *err = (sepia_error_mgr *)cinfo->err;
-    (*cinfo->err->format_message)(cinfo, err->error);
-    longjmp(err->jump, 1);
-}
-
-/* Warnings after which the decoded pixels are not what the file meant: data was skipped or invented. */
-static int sepia_warning_loses_data(int code) {
-    switch (code) {
-    case JWRN_HIT_MARKER:
-    case JWRN_HUFF_BAD_CODE:
-    case JWRN_JPEG_EOF:
-    case JWRN_MUST_RESYNC:
-    case JWRN_NOT_SEQUENTIAL:
-    case JWRN_ARITH_BAD_CODE:
-    case JWRN_BOGUS_PROGRESSION:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-static void sepia_emit_message(j_common_ptr cinfo, int msg_level) {
-    sepia_error_mgr *err = (sepia_error_mgr *)cinfo->err;
-    if (msg_level >= 0) {
-        return; /* trace messages */
-    }
-    err->warning_count += 1;
-    char text[JMSG_LENGTH_MAX];
-    (*cinfo->err->format_message)(cinfo, text);
-    if (err->warning_count == 1) {
-        memcpy(err->first_warning, text, sizeof(text));
-    }
-    if (err->strict && sepia_warning_loses_data(cinfo->err->msg_code)) {
-        err->strict_failure = 1;
-        memcpy(err->error, text, sizeof(text));
-        longjmp(err->jump, 1);
-    }
-}
-
-static void sepia_output_message(j_common_ptr cinfo) {
-    (void)cinfo; /* never print */
-}
-
-static void sepia_install_error_mgr(sepia_error_mgr *err, int strict) {
-    jpeg_std_error(&err->pub);
-    err->pub.error_exit = sepia_error_exit;
-    err->pub.emit_message = sepia_emit_message;
-    err->pub.output_message = sepia_output_message;
-    err->strict = strict;
-    err->strict_failure = 0;
-    err->warning_count = 0;
-    err->first_warning[0] = 0;
-    err->error[0] = 0;
-}
-
-static void sepia_copy(char *dest, size_t size, const char *src) {
-    if (dest == NULL || size == 0) {
-        return;
-    }
-    snprintf(dest, size, "%s", src);
-}
-
-static int sepia_failure(sepia_error_mgr *err, char *message, size_t message_size) {
-    sepia_copy(message, message_size, err->error[0] ? err->error : "unknown libjpeg error");
-    return err->strict_failure ? SEPIA_JPEG_STRICT_WARNING : SEPIA_JPEG_ERROR;
-}
+#include "error_mgr.h"
+#include "scan_lanes.h"
+#include "scan_map.h"
 
 /* MARK: - Decoder */
 
@@ -101,150 +25,55 @@ struct sepia_jpeg_decoder {
     sepia_progress_mgr progress;
     int created;
     int finished;
-    /* The stream actually decoded when only the DC scans of a progressive file are read; owned. */
-    unsigned char *dc_stream;
+    /* The parts of the file read when only the DC scans of a progressive file are; owned. */
+    sepia_byte_range *dc_ranges;
+    sepia_range_source dc_source;
+    /* The second thread of a progressive decode, when it has one; owned. */
+    sepia_scan_lanes *lanes;
 };
 
-/* The end of the entropy-coded data that starts at `p`: the first marker that is not a stuffed 0xFF00 or a
- * restart marker. Returns `end` when the data runs to the end of the buffer. */
-static const unsigned char *sepia_scan_end(const unsigned char *p, const unsigned char *end) {
-    while (p < end) {
-        const unsigned char *ff = memchr(p, 0xFF, (size_t)(end - p));
-        if (ff == NULL) {
-            return end;
+/*
+ * Which scans a 1/8-scale decode of a mapped progressive file needs, into `keep`; returns 0 when the shortcut
+ * does not apply. At 1/8 scale libjpeg reduces each block of a full-resolution component (luma) with a 1x1
+ * inverse DCT, which reads only the DC coefficient, so that component's AC scans, most of the file, need not be
+ * Huffman-decoded at all. A subsampled component (the chroma of 4:2:0 files) is reduced by a 2x2 or larger DCT,
+ * which reads AC terms, so its scans are kept and the result is exactly the full decode's.
+ */
+static int sepia_jpeg_dc_only_scans(const sepia_scan_map *map, unsigned char *keep) {
+    int dropped = 0, kept = 0;
+    for (int s = 0; s < map->scan_count; s++) {
+        const sepia_scan *scan = &map->scans[s];
+        if (scan->ss == 0) {
+            keep[s] = 1;
+        } else if (scan->component_count != 1) {
+            return 0;
+        } else {
+            int c = scan->components[0];
+            keep[s] = map->h[c] != map->max_h || map->v[c] != map->max_v;
         }
-        const unsigned char *q = ff + 1;
-        while (q < end && *q == 0xFF) {
-            q++; /* fill bytes before a marker */
-        }
-        if (q >= end) {
-            return end;
-        }
-        if (*q == 0x00 || (*q >= 0xD0 && *q <= 0xD7)) {
-            p = q + 1;
-            continue;
-        }
-        return ff;
+        kept += keep[s];
+        dropped += !keep[s];
     }
-    return end;
+    return dropped > 0 && kept > 0;
 }
 
-/*
- * A copy of a progressive Huffman-coded JPEG without the AC scans a 1/8-scale decode does not read, or NULL
- * when the stream is anything else or is not whole (then the caller decodes the original, with its
- * warnings). At 1/8 scale libjpeg reduces each block of a full-resolution component (luma) with a 1x1
- * inverse DCT, which reads only the DC coefficient, so that component's AC scans, most of the file, need
- * not be Huffman-decoded at all. A subsampled component (the chroma of 4:2:0 files) is reduced by a 2x2 or
- * larger DCT, which reads AC terms, so its scans are kept and the result is exactly the full decode's.
- */
-static unsigned char *sepia_jpeg_dc_only_stream(const unsigned char *data, size_t size, size_t *out_size) {
-    const unsigned char *end = data + size;
-    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
-        return NULL;
+/* Sets `cinfo` to read only the DC scans a 1/8-scale decode needs; returns 0 when it reads the whole file. */
+static int sepia_jpeg_read_dc_only(sepia_jpeg_decoder *decoder, const unsigned char *data, size_t size,
+                                   int max_scans) {
+    sepia_scan_map map;
+    if (sepia_scan_map_parse(data, size, max_scans, &map) != 0) {
+        return 0;
     }
-    unsigned char *out = (unsigned char *)malloc(size);
-    if (out == NULL) {
-        return NULL;
+    unsigned char *keep = malloc((size_t)map.scan_count);
+    decoder->dc_ranges = malloc((size_t)(map.scan_count + 1) * sizeof(sepia_byte_range));
+    int used = keep != NULL && decoder->dc_ranges != NULL && sepia_jpeg_dc_only_scans(&map, keep);
+    if (used) {
+        int count = sepia_scan_map_ranges(&map, data, keep, decoder->dc_ranges);
+        sepia_range_source_install(&decoder->cinfo, &decoder->dc_source, decoder->dc_ranges, count);
     }
-    size_t n = 0;
-    memcpy(out, data, 2);
-    n = 2;
-    const unsigned char *p = data + 2;
-    int progressive = 0, dropped = 0, kept = 0;
-    int component_count = 0, max_h = 0, max_v = 0;
-    int component_id[4], component_full[4];
-    int component_h[4], component_v[4];
-    for (;;) {
-        if (p + 2 > end || p[0] != 0xFF) {
-            break;
-        }
-        while (p + 1 < end && p[1] == 0xFF) {
-            p++;
-        }
-        if (p + 2 > end) {
-            break;
-        }
-        unsigned char marker = p[1];
-        if (marker == 0xD9) {
-            if (!progressive || dropped == 0 || kept == 0) {
-                break;
-            }
-            out[n++] = 0xFF;
-            out[n++] = 0xD9;
-            *out_size = n;
-            return out;
-        }
-        if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7) || p + 4 > end) {
-            break;
-        }
-        size_t length = (size_t)p[2] << 8 | p[3];
-        if (length < 2 || p + 2 + length > end) {
-            break;
-        }
-        const unsigned char *segment_end = p + 2 + length;
-        if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
-            if (marker != 0xC2 || progressive || length < 8) {
-                break; /* baseline, lossless, hierarchical or arithmetic-coded: not this shortcut */
-            }
-            component_count = p[9];
-            if (component_count < 1 || component_count > 4 || length != 8 + 3 * (size_t)component_count) {
-                break;
-            }
-            for (int c = 0; c < component_count; c++) {
-                component_id[c] = p[10 + 3 * c];
-                component_h[c] = p[11 + 3 * c] >> 4;
-                component_v[c] = p[11 + 3 * c] & 15;
-                max_h = component_h[c] > max_h ? component_h[c] : max_h;
-                max_v = component_v[c] > max_v ? component_v[c] : max_v;
-            }
-            for (int c = 0; c < component_count; c++) {
-                component_full[c] = component_h[c] == max_h && component_v[c] == max_v;
-            }
-            progressive = 1;
-        }
-        if (marker == 0xDA) {
-            if (!progressive || length < 6) {
-                break;
-            }
-            size_t components = p[4];
-            if (length != 6 + 2 * components) {
-                break;
-            }
-            int ss = p[5 + 2 * components];
-            const unsigned char *scan_end = sepia_scan_end(segment_end, end);
-            if (scan_end >= end) {
-                break; /* the file ends inside a scan */
-            }
-            int needed = ss == 0;
-            if (!needed) {
-                /* An AC scan holds one component; it is needed unless that component is at full resolution. */
-                int known = 0;
-                for (int c = 0; c < component_count; c++) {
-                    if (components == 1 && component_id[c] == p[5]) {
-                        known = 1;
-                        needed = !component_full[c];
-                    }
-                }
-                if (!known) {
-                    break;
-                }
-            }
-            if (needed) {
-                memcpy(out + n, p, (size_t)(scan_end - p));
-                n += (size_t)(scan_end - p);
-                kept++;
-            } else {
-                dropped++;
-            }
-            p = scan_end;
-            continue;
-        }
-        memcpy(out + n, p, 2 + length);
-        n += 2 + length;
-        p = segment_end;
-    }
-    free(out);
-    return NULL;
+    free(keep);
+    sepia_scan_map_free(&map);
+    return used;
 }
 
 /* Progressive files can declare thousands of scans, each a full pass over the coefficients. */
@@ -262,7 +91,7 @@ static void sepia_progress_monitor(j_common_ptr cinfo) {
 }
 
 int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_denom, int strict, int dc_only,
-                              unsigned long max_memory, int max_scans, sepia_jpeg_decoder **out,
+                              int threads, unsigned long max_memory, int max_scans, sepia_jpeg_decoder **out,
                               sepia_jpeg_header *header, char *message, size_t message_size) {
     *out = NULL;
     sepia_jpeg_decoder *decoder = (sepia_jpeg_decoder *)calloc(1, sizeof(sepia_jpeg_decoder));
@@ -287,15 +116,18 @@ int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_
     decoder->progress.max_scans = max_scans > 0 ? max_scans : 1000;
     cinfo->progress = &decoder->progress.pub;
 
-    if (dc_only && scale_denom == 8 && !strict) {
-        size_t dc_size = 0;
-        decoder->dc_stream = sepia_jpeg_dc_only_stream(data, size, &dc_size);
-        if (decoder->dc_stream != NULL) {
-            data = decoder->dc_stream;
-            size = dc_size;
+    int reads_dc_only = dc_only && scale_denom == 8 && !strict && sepia_jpeg_read_dc_only(decoder, data, size, max_scans);
+    if (!reads_dc_only && threads > 1) {
+        sepia_scan_map map;
+        if (sepia_scan_map_parse(data, size, decoder->progress.max_scans, &map) == 0) {
+            decoder->lanes = sepia_scan_lanes_plan(&map, data, strict);
         }
     }
-    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    if (decoder->lanes != NULL) {
+        sepia_scan_lanes_attach(decoder->lanes, cinfo);
+    } else if (!reads_dc_only) {
+        jpeg_mem_src(cinfo, data, (unsigned long)size);
+    }
     jpeg_read_header(cinfo, TRUE);
 
     switch (cinfo->jpeg_color_space) {
@@ -313,12 +145,22 @@ int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)(scale_denom > 0 ? scale_denom : 1);
     cinfo->dct_method = JDCT_ISLOW;
-    if (decoder->dc_stream != NULL) {
+    if (reads_dc_only) {
         /* Smoothing would estimate the skipped AC terms of the luma blocks' neighbours from their DC values,
          * work whose result the 1x1 inverse DCT never reads. */
         cinfo->do_block_smoothing = FALSE;
     }
-    jpeg_start_decompress(cinfo);
+    if (decoder->lanes != NULL) {
+        /* Buffered-image mode stops between reading the scans and the output pass, where the lanes meet. The
+         * progression is complete, so smoothing would change nothing, and it would judge by lane A's scans. */
+        cinfo->buffered_image = TRUE;
+        cinfo->do_block_smoothing = FALSE;
+        jpeg_start_decompress(cinfo);
+        sepia_scan_lanes_run(decoder->lanes, cinfo);
+        jpeg_start_output(cinfo, cinfo->input_scan_number);
+    } else {
+        jpeg_start_decompress(cinfo);
+    }
 
     header->image_width = (int)cinfo->image_width;
     header->image_height = (int)cinfo->image_height;
@@ -360,10 +202,17 @@ int sepia_jpeg_decoder_read_rows(sepia_jpeg_decoder *decoder, unsigned char *des
     *rows_read = done;
     if (cinfo->output_scanline >= cinfo->output_height && !decoder->finished) {
         decoder->finished = 1;
+        if (cinfo->buffered_image) {
+            jpeg_finish_output(cinfo);
+        }
         /* Reads to EOI so that trailing corruption is reported too. */
         jpeg_finish_decompress(cinfo);
     }
     return SEPIA_JPEG_OK;
+}
+
+int sepia_jpeg_decoder_scan_threads(const sepia_jpeg_decoder *decoder) {
+    return decoder->lanes != NULL ? 2 : 1;
 }
 
 int sepia_jpeg_decoder_warning_count(const sepia_jpeg_decoder *decoder) {
@@ -378,10 +227,12 @@ void sepia_jpeg_decoder_destroy(sepia_jpeg_decoder *decoder) {
     if (decoder == NULL) {
         return;
     }
+    /* Lane B writes into this decompressor's buffers: it stops first. */
+    sepia_scan_lanes_destroy(decoder->lanes);
     if (decoder->created) {
         jpeg_destroy_decompress(&decoder->cinfo);
     }
-    free(decoder->dc_stream);
+    free(decoder->dc_ranges);
     free(decoder);
 }
 

@@ -17,13 +17,19 @@ public struct DecodeOptions: Sendable, Hashable {
     /// chroma of subsampled files loses detail within 2x2 output pixels (libjpeg's block smoothing estimates
     /// it). Strict mode always decodes every scan, so damage anywhere is found.
     public var progressiveDCShortcut: Bool
+    /// When true (the default) and the machine has two cores or more, a whole progressive JPEG has its scans
+    /// Huffman-decoded on two threads where the file's progression lets them overlap. The pixels are the same
+    /// either way; a batch that already decodes one file per core may turn it off to save the threads' overhead.
+    public var parallelProgressiveScans: Bool
 
     /// Creates options; the defaults are the limits above, lenient.
     public init(
         maximumPixels: Int = 100_000_000, maximumDimension: Int = 65_535, maximumFileBytes: Int = 256 << 20,
-        maximumProgressiveScans: Int = 500, strict: Bool = false, progressiveDCShortcut: Bool = true
+        maximumProgressiveScans: Int = 500, strict: Bool = false, progressiveDCShortcut: Bool = true,
+        parallelProgressiveScans: Bool = true
     ) {
         self.progressiveDCShortcut = progressiveDCShortcut
+        self.parallelProgressiveScans = parallelProgressiveScans
         self.maximumPixels = maximumPixels
         self.maximumDimension = maximumDimension
         self.maximumFileBytes = maximumFileBytes

@@ -50,14 +50,19 @@ typedef struct sepia_jpeg_encoder sepia_jpeg_encoder;
  * `max_memory` bounds libjpeg's own allocations (progressive coefficient buffers). When `strict` is
  * non-zero, warnings that mean corrupt or missing entropy-coded data become errors. When `dc_only` is
  * non-zero, a whole, lenient, progressive Huffman-coded file decoded at 1/8 scale reads only its DC scans.
+ * When `threads` is 2 or more, a whole progressive Huffman-coded file has its scans decoded on two threads where
+ * that pays (see scan_lanes.h); the pixels are the same.
  */
 int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_denom, int strict, int dc_only,
-                              unsigned long max_memory, int max_scans, sepia_jpeg_decoder **out,
+                              int threads, unsigned long max_memory, int max_scans, sepia_jpeg_decoder **out,
                               sepia_jpeg_header *header, char *message, size_t message_size);
 
 /* Decodes up to `max_rows` further rows into `dest`. `*rows_read` is 0 only at the end of the image. */
 int sepia_jpeg_decoder_read_rows(sepia_jpeg_decoder *decoder, unsigned char *dest, size_t row_stride,
                                  int max_rows, int *rows_read, char *message, size_t message_size);
+
+/* 2 when the file's scans were decoded on two threads, else 1. */
+int sepia_jpeg_decoder_scan_threads(const sepia_jpeg_decoder *decoder);
 
 /* Number of libjpeg warnings seen so far, and the text of the first one. */
 int sepia_jpeg_decoder_warning_count(const sepia_jpeg_decoder *decoder);

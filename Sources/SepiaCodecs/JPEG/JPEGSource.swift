@@ -1,4 +1,5 @@
 internal import CJPEG
+internal import Foundation
 public import SepiaImage
 
 /// A JPEG file, decoded by libjpeg-turbo row by row, with DCT-domain shrinking (1/2, 1/4, 1/8) when a
@@ -132,9 +133,10 @@ final class JPEGRowDecoder: RowDecoder {
         var message = [CChar](repeating: 0, count: 256)
         var handle: OpaquePointer?
         let options = source.options
+        let threads = options.parallelProgressiveScans ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
         let status = sepia_jpeg_decoder_create(
             source.bytes.base.assumingMemoryBound(to: UInt8.self), source.bytes.count, Int32(scale),
-            options.strict ? 1 : 0, options.progressiveDCShortcut ? 1 : 0, 0, Int32(options.maximumProgressiveScans),
+            options.strict ? 1 : 0, options.progressiveDCShortcut ? 1 : 0, Int32(threads), 0, Int32(options.maximumProgressiveScans),
             &handle, &header, &message, message.count)
         guard status == SEPIA_JPEG_OK, let handle else {
             throw Self.error(status, message)
@@ -151,6 +153,8 @@ final class JPEGRowDecoder: RowDecoder {
 
     var color: SourceColor { cmyk ? .sRGB : source.sourceColor }
     var decodesIncrementally: Bool { true }
+    /// 2 when the file's progressive scans were Huffman-decoded on two threads, else 1.
+    var scanThreads: Int { decoder.map { Int(sepia_jpeg_decoder_scan_threads($0)) } ?? 1 }
 
     func readRows(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws -> Int {
         guard let decoder, let base = buffer.baseAddress else { return 0 }
