@@ -174,6 +174,25 @@ struct HEVCDirectDecodeTests {
             }
         }
     }
+
+    @Test("a stored thumbnail is read straight through libde265 too, upright, as libheif decodes it", arguments: [0, 1, 2, 3])
+    func storedThumbnail(quarterTurns: UInt8) throws {
+        // The iPhone's 320x240 thumbnail, and the Samsung's 384x512 one, with every rotation of the iPhone's.
+        for (name, turns) in [("heic-avif/IMG_2682.heic", quarterTurns), ("heic-avif/Samsung_SM-G975F_irot.heic", nil)] {
+            let original = try Self.bytes(name)
+            let file = try Self.open(turns.map { Self.rotated(original, quarterTurns: $0) } ?? original)
+            let thumbnail = try #require(file.thumbnail, "\(name)")
+            let layout = try #require(thumbnail.layout, "\(name): the thumbnail is one coded image")
+            #expect(layout.tiles.count == 1 && layout.displayed == thumbnail.size)
+            let decoder = try file.makeDecoder(scale: StoredThumbnail.scale)
+            #expect(decoder is HEVCRowDecoder && decoder.size == thumbnail.size)
+            let direct = try HEIFPlanarDecodeTests.rows(decoder)
+            let libheif = try HEIFPlanarDecodeTests.rows(HEIFFrameDecoder(source: file, thumbnail: thumbnail))
+            #expect(direct.count == libheif.count && direct.count == thumbnail.size.width * thumbnail.size.height * 3)
+            let largest = zip(direct, libheif).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(largest <= 1, "\(name), \(layout.quarterTurns) quarter turns: largest difference \(largest)")
+        }
+    }
 }
 
 /// A source that always decodes the whole image: ``ImageSource``'s default `makeDecoder(scale:region:)`.

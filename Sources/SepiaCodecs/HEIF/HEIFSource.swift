@@ -61,21 +61,28 @@ public struct HEIFSource: EncodedImage {
         if let name = described.profile { metadata.colorProfile = name }
         metadata.warnings += described.warnings
         let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
-        thumbnail = Self.thumbnail(of: handle, width: w, height: h, alpha: hasAlpha)
+        let depth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+        // The direct HEVC path, for what ``reducesPlanes`` covers, when the container reads as libheif reads it.
+        let items = format == .heic ? HEIFItems(file: UnsafeRawBufferPointer(start: bytes.base, count: bytes.count)) : nil
+        let layout = !hasAlpha && depth == 8 ? items.flatMap { HEVCImageLayout(items: $0, image: $0.primary) } : nil
+        self.layout = layout?.displayed == IntSize(width: w, height: h) ? layout : nil
+        var thumbnail = Self.thumbnail(of: handle, width: w, height: h, alpha: hasAlpha)
+        if let stored = thumbnail, !hasAlpha, stored.bitDepth == 8, let items,
+            let thumbnailLayout = HEVCImageLayout(items: items, image: stored.id), thumbnailLayout.displayed == stored.size
+        {
+            thumbnail?.layout = thumbnailLayout
+        }
+        self.thumbnail = thumbnail
         self.file = file
         self.bytes = bytes
         self.format = format
         width = w
         height = h
         alpha = hasAlpha
-        bitDepth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+        bitDepth = depth
         sourceColor = described.color
         topLevelImages = Int(heif_context_get_number_of_top_level_images(context.context))
         self.metadata = metadata
-        // The direct HEVC path, for what ``reducesPlanes`` covers, when the container reads as libheif reads it.
-        let file = UnsafeRawBufferPointer(start: bytes.base, count: bytes.count)
-        let layout = format == .heic && !hasAlpha && bitDepth == 8 ? HEVCImageLayout(file: file) : nil
-        self.layout = layout?.displayed == IntSize(width: w, height: h) ? layout : nil
     }
 
     private static func nclxName(primaries: Int, transfer: Int) -> String {
@@ -127,7 +134,10 @@ public struct HEIFSource: EncodedImage {
 
     /// A decoder of the primary image at `scale`, or of its stored thumbnail at ``StoredThumbnail/scale``.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
-        if scale == StoredThumbnail.scale, let thumbnail { return HEIFFrameDecoder(source: self, thumbnail: thumbnail) }
+        if scale == StoredThumbnail.scale, let thumbnail {
+            if let layout = thumbnail.layout { return HEVCRowDecoder(source: self, thumbnail: thumbnail, layout: layout) }
+            return HEIFFrameDecoder(source: self, thumbnail: thumbnail)
+        }
         if reducesPlanes, let layout { return HEVCRowDecoder(source: self, layout: layout, scale: scale) }
         if reducesPlanes { return HEIFPlanarDecoder(source: self, scale: scale) }
         return HEIFFrameDecoder(source: self, thumbnail: nil)
@@ -198,7 +208,7 @@ public struct HEIFSource: EncodedImage {
                 abs(Double(tw) / Double(th) - Double(width) / Double(height)) <= 0.02 * Double(width) / Double(height)
             else { continue }
             if let best, best.size.width >= tw { continue }
-            best = StoredThumbnail(id: id, size: IntSize(width: tw, height: th), bitDepth: depth, color: color(of: thumb).color)
+            best = StoredThumbnail(id: id, size: IntSize(width: tw, height: th), bitDepth: depth, color: color(of: thumb).color, layout: nil)
         }
         return best
     }
@@ -212,6 +222,8 @@ struct StoredThumbnail: Sendable {
     let size: IntSize
     let bitDepth: Int
     let color: SourceColor
+    /// Where its HEVC data lies, when it can be decoded straight through libde265.
+    var layout: HEVCImageLayout?
 }
 
 /// A libheif context over a file's bytes (which it reads without copying).

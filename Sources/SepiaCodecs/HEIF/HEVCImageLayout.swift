@@ -1,11 +1,12 @@
 import SepiaImage
 
-/// Where the coded HEVC data of a HEIF file's primary image lies, for decoding it straight through libde265:
-/// a grid of tiles (as phones write 12 MP photos: 48 tiles of 512×512) or a single coded image (a grid of one).
+/// Where the coded HEVC data of a HEIF file's image lies (the primary image, or a thumbnail), for decoding it
+/// straight through libde265: a grid of tiles (as phones write 12 MP photos: 48 tiles of 512×512) or a single
+/// coded image (a grid of one).
 ///
 /// Only the common case is described: 8-bit 4:2:0 HEVC, no alpha, and at most a rotation (`irot`) on the
-/// primary image. Anything else (a crop, a mirror, transforms on tiles, other chroma formats or depths, a
-/// colour matrix derived from primaries) makes ``init(file:)`` return `nil`, and libheif decodes the file.
+/// image. Anything else (a crop, a mirror, transforms on tiles, other chroma formats or depths, a colour
+/// matrix derived from primaries) makes ``init(items:image:)`` return `nil`, and libheif decodes the image.
 struct HEVCImageLayout: Sendable {
     /// One coded image: its parameter sets (from `hvcC`) and the extents of its NAL units in the file.
     struct Tile: Sendable {
@@ -35,9 +36,15 @@ struct HEVCImageLayout: Sendable {
 
     /// Reads the layout of `file`'s primary image; `nil` unless it is the common case described above.
     init?(file: UnsafeRawBufferPointer) {
-        guard let items = HEIFItems(file: file), let type = items.types[items.primary] else { return nil }
+        guard let items = HEIFItems(file: file) else { return nil }
+        self.init(items: items, image: items.primary)
+    }
+
+    /// Reads the layout of the image `image` of a parsed file; `nil` unless it is the common case described above.
+    init?(items: HEIFItems, image: UInt32) {
+        guard let type = items.types[image] else { return nil }
         var quarterTurns = 0
-        for property in items.properties[items.primary] ?? [] {
+        for property in items.properties[image] ?? [] {
             switch property.type {
             case "irot":
                 guard let angle = property.payload.first else { return nil }
@@ -48,12 +55,12 @@ struct HEVCImageLayout: Sendable {
                 break
             }
         }
-        // An alpha plane is an auxiliary image that references the primary.
-        for refs in items.references.values where refs["auxl"]?.contains(items.primary) == true { return nil }
+        // An alpha plane is an auxiliary image that references the image.
+        for refs in items.references.values where refs["auxl"]?.contains(image) == true { return nil }
 
         let tileIDs: [UInt32]
         if type == "grid" {
-            guard let descriptor = items.data(of: items.primary), descriptor.count >= 8, descriptor[0] == 0 else { return nil }
+            guard let descriptor = items.data(of: image), descriptor.count >= 8, descriptor[0] == 0 else { return nil }
             rows = Int(descriptor[2]) + 1
             columns = Int(descriptor[3]) + 1
             var r = BoxReader(UnsafeRawBufferPointer(start: nil, count: 0)[...])
@@ -65,13 +72,13 @@ struct HEVCImageLayout: Sendable {
             }
             guard let size else { return nil }
             stored = size
-            tileIDs = items.references[items.primary]?["dimg"] ?? []
+            tileIDs = items.references[image]?["dimg"] ?? []
             guard tileIDs.count == rows * columns else { return nil }
         } else if type == "hvc1" {
             rows = 1
             columns = 1
-            tileIDs = [items.primary]
-            guard let ispe = Self.ispe(items, items.primary) else { return nil }
+            tileIDs = [image]
+            guard let ispe = Self.ispe(items, image) else { return nil }
             stored = ispe
         } else {
             return nil
@@ -84,7 +91,7 @@ struct HEVCImageLayout: Sendable {
             guard items.types[id] == "hvc1", let size = Self.ispe(items, id), size == (tileSize ?? size),
                 let config = items.property("hvcC", of: id), let tile = Self.tile(items, id, config: config)
             else { return nil }
-            if id != items.primary {
+            if id != image {
                 for property in items.properties[id] ?? [] where ["irot", "imir", "clap"].contains(property.type) { return nil }
             }
             tileSize = size

@@ -23,7 +23,9 @@ final class HEVCRowDecoder: RowDecoder {
     /// The part of the stored (unrotated) full-size image the render reads; tiles outside it are not decoded.
     private let storedRegion: IntRect
     private var rows: OrientedRows?
-    private var fallback: HEIFPlanarDecoder?
+    /// Decodes through libheif instead when the bitstream asks for a conversion only libheif makes.
+    private let makeFallback: () -> any RowDecoder
+    private var fallback: (any RowDecoder)?
     private var nextRow = 0
 
     /// `scale` is 1, 2, 4 or 8. Only `region` (of the upright image reduced by `scale`) is read; pixels outside
@@ -36,6 +38,18 @@ final class HEVCRowDecoder: RowDecoder {
         size = source.reduction(scale: scale).size
         color = source.sourceColor
         storedRegion = region.map { Self.storedRegion(of: $0, scale: scale, layout: layout) } ?? IntRect(size: layout.stored)
+        makeFallback = { HEIFPlanarDecoder(source: source, scale: scale) }
+    }
+
+    /// The stored thumbnail `thumbnail`, whose coded image is `layout`, at its own size.
+    init(source: HEIFSource, thumbnail: StoredThumbnail, layout: HEVCImageLayout) {
+        self.source = source
+        self.layout = layout
+        scale = 1
+        size = thumbnail.size
+        color = thumbnail.color
+        storedRegion = IntRect(size: layout.stored)
+        makeFallback = { HEIFFrameDecoder(source: source, thumbnail: thumbnail) }
     }
 
     /// `region` (upright, reduced by `scale`) in the stored full-size image, with a margin of two reduced
@@ -66,16 +80,17 @@ final class HEVCRowDecoder: RowDecoder {
         if rows == nil {
             let file = UnsafeRawBufferPointer(start: source.bytes.base, count: source.bytes.count)
             let decoded: YCbCrPlanes?
+            // Below a megapixel (a stored thumbnail) starting threads would cost more than they save.
+            let threads = layout.stored.width * layout.stored.height >= 1 << 20 ? ProcessInfo.processInfo.activeProcessorCount : 1
             do {
-                decoded = try YCbCrPlanes.decode(
-                    layout, file: file, region: storedRegion, threads: ProcessInfo.processInfo.activeProcessorCount, format: source.format)
+                decoded = try YCbCrPlanes.decode(layout, file: file, region: storedRegion, threads: threads, format: source.format)
             } catch {
                 throw error.naming(source.file)
             }
             guard let decoded else {
-                let planar = HEIFPlanarDecoder(source: source, scale: scale)
-                fallback = planar
-                return try planar.readRows(into: buffer, bytesPerRow: bytesPerRow)
+                let other = makeFallback()
+                fallback = other
+                return try other.readRows(into: buffer, bytesPerRow: bytesPerRow)
             }
             rows = OrientedRows(planes: decoded, scale: scale, quarterTurns: layout.quarterTurns, size: size)
         }
