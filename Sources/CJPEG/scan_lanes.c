@@ -42,7 +42,7 @@ struct sepia_scan_lanes {
     const unsigned char *data;
     int strict;
     unsigned char *lane_of;
-    /* Per scan: the earlier scans that share a component and overlap its band. */
+    /* Per scan: the earlier scans it must follow row by row (scans_conflict). */
     uint64_t *depends;
     /* Per scan and component: rows of blocks finished. */
     JDIMENSION *progress;
@@ -76,8 +76,14 @@ static int scan_has_component(const sepia_scan *scan, int c) {
     return 0;
 }
 
+/*
+ * Whether scan `b` must follow scan `a` row by row: they share a component and both code DC or both code AC
+ * terms. AC scans of one component are kept in order even when their bands do not overlap: with damaged data
+ * libjpeg can write past the end of a scan's band (a run that overshoots it lands on a later coefficient), and
+ * the result must still be that of one decompressor. DC scans write only the DC term and AC scans never do.
+ */
 static int scans_conflict(const sepia_scan *a, const sepia_scan *b) {
-    if (a->se < b->ss || b->se < a->ss) {
+    if ((a->ss == 0) != (b->ss == 0)) {
         return 0;
     }
     for (int i = 0; i < a->component_count; i++) {

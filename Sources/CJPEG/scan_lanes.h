@@ -3,14 +3,16 @@
  *
  * A progressive file is a series of scans, each a pass over the image adding some coefficients (a band of the
  * zig-zag order, or one more bit of them) of one or more components. libjpeg decodes them one after another on
- * one thread, and that is nearly all of the time a progressive decode takes. But scans that touch different
- * components or different bands are independent, and a scan that refines another can follow it row by row.
+ * one thread, and that is nearly all of the time a progressive decode takes. But scans of different components
+ * are independent, so are a component's DC and AC scans, and a scan that follows another of the same kind (a
+ * refinement, or the next band) can trail it row by row.
  *
  * So the scans are split between two lanes, each a libjpeg decompressor fed the whole file without the other
  * lane's scans (scan_map.h). Lane A is the caller's decompressor, in buffered-image mode, and owns the coefficient
  * buffers; lane B runs on a thread of its own with buffers of one block, and its accesses to them are sent to
  * lane A's. Before a lane touches rows of a component in a scan, it waits until every earlier scan of the other
- * lane that shares that component and overlaps that band has finished those rows. The coefficients that result
+ * lane that shares that component, and codes DC terms if this one does or AC terms if this one does, has
+ * finished those rows. The coefficients that result
  * are exactly those of one decompressor reading every scan in order, and lane A's output pass turns them into
  * the same pixels.
  */
