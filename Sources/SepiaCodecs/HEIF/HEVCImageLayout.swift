@@ -34,12 +34,6 @@ struct HEVCImageLayout: Sendable {
         quarterTurns % 2 == 0 ? stored : IntSize(width: stored.height, height: stored.width)
     }
 
-    /// Reads the layout of `file`'s primary image; `nil` unless it is the common case described above.
-    init?(file: UnsafeRawBufferPointer) {
-        guard let items = HEIFItems(file: file) else { return nil }
-        self.init(items: items, image: items.primary)
-    }
-
     /// Reads the layout of the image `image` of a parsed file; `nil` unless it is the common case described above.
     init?(items: HEIFItems, image: UInt32) {
         guard let type = items.types[image] else { return nil }
