@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SepiaLibrary
+import Synchronization
 import Testing
 
 @testable import SepiaServer
@@ -85,6 +86,75 @@ struct AuthTests {
             let unknown = try await anonymous.request(.post, "/api/v1/session", json: #"{"username": "nobody", "password": "correct horse battery"}"#)
             #expect(unknown.status == .unauthorized)
         }
+    }
+
+    @Test("twelve simultaneous wrong passwords for one account: five are checked, seven refused before checking")
+    func concurrentLoginThrottle() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            _ = try await Client.createOwner(client, setupToken: token!)
+            let http = RawHTTP(port: try #require(client.port))
+            let statuses = try await RawHTTP.concurrently(12) { _ in
+                try http.request(
+                    "POST", "/api/v1/session", headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"username": "owner", "password": "wrong password!"}"#.utf8)
+                ).status
+            }
+            #expect(statuses.filter { $0 == 401 }.count == 5, "\(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count == 7, "\(statuses)")
+            // The right password is refused too until the window passes.
+            let locked = try await Client(client).request(
+                .post, "/api/v1/session", json: #"{"username": "owner", "password": "correct horse battery"}"#)
+            #expect(locked.status == .tooManyRequests)
+        }
+    }
+
+    @Test("the current password of a password change is throttled like a sign-in, also when guessed concurrently")
+    func passwordChangeThrottle() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let http = RawHTTP(port: try #require(client.port))
+            let headers = ["Content-Type": "application/json", "Cookie": "sepia_session=" + owner.cookie!, "X-CSRF-Token": owner.csrf!]
+            let statuses = try await RawHTTP.concurrently(12) { i in
+                try http.request(
+                    "PUT", "/api/v1/account/password", headers: headers,
+                    body: Data(#"{"currentPassword": "guess \#(i)", "newPassword": "a new long password"}"#.utf8)
+                ).status
+            }
+            #expect(statuses.filter { $0 == 403 }.count == 5, "\(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count == 7, "\(statuses)")
+            let right = try await owner.request(
+                .put, "/api/v1/account/password", json: #"{"currentPassword": "correct horse battery", "newPassword": "a new long password"}"#)
+            #expect(right.status == .tooManyRequests)
+            // Signing in is counted apart.
+            #expect(
+                try await owner.anonymous.request(.post, "/api/v1/session", json: #"{"username": "owner", "password": "correct horse battery"}"#)
+                    .status == .ok)
+        }
+    }
+
+    @Test("a sign-in that succeeds gives its place back: five right passwords in a row do not lock the account")
+    func successfulSignInsDoNotCount() async throws {
+        let throttle = LoginThrottle(accountLimit: 2, addressLimit: 3)
+        for _ in 0..<10 {
+            let keys = throttle.signInKeys(username: "owner", address: "192.0.2.1")
+            guard case .success(let reservation) = throttle.reserve(keys) else {
+                Issue.record("a right password was refused")
+                return
+            }
+            throttle.release(reservation, clearing: [keys[0]])
+        }
+        let keys = throttle.signInKeys(username: "owner", address: "192.0.2.1")
+        for _ in 0..<2 { _ = throttle.reserve(keys) }
+        guard case .failure(let refusal) = throttle.reserve(keys) else {
+            Issue.record("a third wrong password was checked")
+            return
+        }
+        #expect(refusal.seconds > 0)
+        // The address's own limit holds across accounts.
+        #expect((try? throttle.reserve(throttle.signInKeys(username: "other", address: "192.0.2.1")).get()) != nil)
+        #expect((try? throttle.reserve(throttle.signInKeys(username: "third", address: "192.0.2.1")).get()) == nil)
     }
 
     @Test("state-changing requests with the session cookie need its CSRF token")
@@ -172,5 +242,52 @@ struct AuthTests {
             let users = try await owner.json(Users.self, .get, "/api/v1/users")
             #expect(users.users.map(\.username).sorted() == ["guest", "owner"])
         }
+    }
+}
+
+@Suite("Revoking a credential while it is being looked up")
+struct RevocationRaceTests {
+    @Test("a look-up that read the token before its revocation does not keep it: revocation wins, every time")
+    func revocationWins() async throws {
+        try await TestServer().withOwnerAndServices { owner, services in
+            let accounts = services.accounts
+            let user = try #require(try accounts.user(username: "owner"))
+            var stale = 0
+            for _ in 0..<60 {
+                let created = try await owner.json(
+                    TokenBody.self, .post, "/api/v1/tokens", json: #"{"name": "race", "accessLevel": "read"}"#, expect: .created)
+                let secret = try #require(created.token)
+                // One thread looks the token up again and again, each time from the database; the test revokes
+                // it meanwhile, then lets the thread finish the look-up it is in.
+                let revoked = Atomic<Bool>(false)
+                let looking = Thread.detachNewThreadReturning {
+                    while !revoked.load(ordering: .acquiring) {
+                        accounts.clearCache()
+                        _ = try? accounts.token(secret: secret)
+                    }
+                }
+                usleep(2000)
+                #expect(try accounts.deleteToken(id: created.id, userID: user.id))
+                revoked.store(true, ordering: .releasing)
+                await looking.value
+                if accounts.cachedCredential(bearer: secret, cookie: nil).map({ if case .token = $0 { true } else { false } }) ?? false {
+                    stale += 1
+                }
+                #expect(try accounts.token(secret: secret) == nil)
+            }
+            #expect(stale == 0, "a revoked token stayed in the credential cache in \(stale) of 60 tries")
+        }
+    }
+}
+
+extension Thread {
+    /// Runs `body` on a new thread; the task ends when it returns.
+    static func detachNewThreadReturning(_ body: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        Thread.detachNewThread {
+            body()
+            continuation.finish()
+        }
+        return Task { for await _ in stream {} }
     }
 }

@@ -476,11 +476,19 @@ final class AccountStore: Sendable {
 
     // MARK: - Credential cache
 
+    /// The credential under `key`, from the cache or the database. A look-up that a revocation overtook (the
+    /// generation moved while it read the database) answers its own request but is not kept: what it read may
+    /// be the credential as it was before the revocation, and keeping it would let the revoked credential in
+    /// until the entry's lifetime ends.
     private func cached(_ key: String, fetch: (any SQLSession) throws -> CachedCredential) throws -> CachedCredential {
         let now = Date()
         if let hit = credentialCache.withLock({ $0[key] }), now.timeIntervalSince(hit.time) < cacheLifetime { return hit.value }
+        let generation = credentialGeneration
         let value = try read { db in try fetch(db) }
         credentialCache.withLock { cache in
+            // Revocations raise the generation while holding this lock, so the comparison and the store are one
+            // step with respect to them.
+            guard forgetting.load(ordering: .acquiring) == generation else { return }
             if cache.count > 10_000 { cache.removeAll() }
             cache[key] = (value, now)
         }
@@ -488,12 +496,17 @@ final class AccountStore: Sendable {
     }
 
     private func forget(_ key: String) {
-        _ = credentialCache.withLock { $0.removeValue(forKey: key) }
-        forgetting.add(1, ordering: .releasing)
+        credentialCache.withLock { cache in
+            cache.removeValue(forKey: key)
+            forgetting.add(1, ordering: .releasing)
+        }
     }
 
-    private func clearCache() {
-        credentialCache.withLock { $0.removeAll() }
-        forgetting.add(1, ordering: .releasing)
+    /// Forgets every credential kept in memory (after a reconnection to the database, and in tests).
+    func clearCache() {
+        credentialCache.withLock { cache in
+            cache.removeAll()
+            forgetting.add(1, ordering: .releasing)
+        }
     }
 }

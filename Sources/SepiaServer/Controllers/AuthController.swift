@@ -79,21 +79,31 @@ struct AuthController {
         guard username.count <= 64, body.password.utf8.count <= 4096 else {
             throw APIError.unauthorized("the name or the password is wrong")
         }
-        if let wait = services.throttle.retryAfter(username: username, address: context.clientAddress) {
+        // The attempt counts before the password is checked, so that simultaneous guesses cannot all pass.
+        let keys = services.throttle.signInKeys(username: username, address: context.clientAddress)
+        let reservation: LoginThrottle.Reservation
+        switch services.throttle.reserve(keys) {
+        case .success(let granted): reservation = granted
+        case .failure(let refusal):
             throw APIError.tooManyRequests(
-                "too many failed sign-ins; try again in \(Self.describe(seconds: wait))", retryAfter: wait)
+                "too many failed sign-ins; try again in \(Self.describe(seconds: refusal.seconds))", retryAfter: refusal.seconds)
         }
-        guard let user = try services.accounts.user(username: username) else {
+        let user: UserRecord?
+        do {
+            user = try services.accounts.user(username: username)
+        } catch {
+            services.throttle.release(reservation)
+            throw error
+        }
+        guard let user else {
             await services.hasher.verifyNothing(body.password)
-            services.throttle.recordFailure(username: username, address: context.clientAddress)
             throw APIError.unauthorized("the name or the password is wrong")
         }
         guard await services.hasher.verify(body.password, hash: user.passwordHash) else {
-            services.throttle.recordFailure(username: username, address: context.clientAddress)
             context.logger.notice("failed sign-in", metadata: ["sepia.user": "\(username)", "sepia.client": "\(context.clientAddress ?? "?")"])
             throw APIError.unauthorized("the name or the password is wrong")
         }
-        services.throttle.recordSuccess(username: username)
+        services.throttle.release(reservation, clearing: [keys[0]])
         return try signIn(user, status: .ok, request: request, context: context)
     }
 
@@ -116,11 +126,28 @@ struct AuthController {
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let body = try await services.json.decode(PasswordRequest.self, from: request)
-        guard let user = try services.accounts.user(id: identity.user.id),
-            await services.hasher.verify(body.currentPassword, hash: user.passwordHash)
-        else {
+        // A stolen session must not be a way to guess the password: the checks of the current password are
+        // throttled like sign-ins to the account.
+        let key = LoginThrottle.Key.passwordChange(userID: identity.user.id, limit: services.throttle.accountLimit)
+        let reservation: LoginThrottle.Reservation
+        switch services.throttle.reserve([key]) {
+        case .success(let granted): reservation = granted
+        case .failure(let refusal):
+            throw APIError.tooManyRequests(
+                "too many wrong current passwords; try again in \(Self.describe(seconds: refusal.seconds))", retryAfter: refusal.seconds)
+        }
+        let found: UserRecord?
+        do {
+            found = try services.accounts.user(id: identity.user.id)
+        } catch {
+            services.throttle.release(reservation)
+            throw error
+        }
+        guard let user = found, await services.hasher.verify(body.currentPassword, hash: user.passwordHash) else {
+            context.logger.notice("wrong current password", metadata: ["sepia.user": "\(identity.user.username)"])
             throw APIError.forbidden("the current password is wrong")
         }
+        services.throttle.release(reservation, clearing: [key])
         try Self.checkNewPassword(body.newPassword)
         let hash = await services.hasher.hash(body.newPassword)
         try services.accounts.setPassword(userID: user.id, hash: hash, keepingSession: identity.session?.tokenHash)

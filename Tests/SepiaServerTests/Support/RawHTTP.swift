@@ -39,13 +39,15 @@ struct RawHTTP {
     }
 
     /// Sends a request whose body goes out in `chunks` pieces `pause` apart, and reads the answer.
+    /// `replacingHost` sends the `Host` of `headers` instead of the server's own.
     func request(
         _ method: String, _ path: String, headers: [String: String] = [:], body: Data = Data(), chunks: Int = 1, pause: TimeInterval = 0,
-        afterFirstChunk: () -> Void = {}
+        replacingHost: Bool = false, afterFirstChunk: () -> Void = {}
     ) throws -> Response {
         let fd = try connect()
         defer { close(fd) }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\n" + (replacingHost ? "" : "Host: 127.0.0.1:\(port)\r\n")
+        head += "Connection: close\r\nContent-Length: \(body.count)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         try send(fd, Data(head.utf8))
@@ -89,6 +91,32 @@ struct RawHTTP {
         return try connection.answers(count)
     }
 
+    /// Runs `body` `count` times at once, each on a thread of its own with a connection of its own, released
+    /// together, so that the server sees the requests concurrently; returns the results in order.
+    static func concurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> T) async throws -> [T] {
+        let start = DispatchSemaphore(value: 0)
+        let results = try await withThrowingTaskGroup(of: (Int, T).self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int, T), any Error>) in
+                        Thread.detachNewThread {
+                            start.wait()
+                            do {
+                                continuation.resume(returning: (index, try body(index)))
+                            } catch {
+                                continuation.resume(throwing: error)
+                            }
+                        }
+                    }
+                }
+            }
+            // The semaphore counts: a thread that starts after the signals goes at once.
+            for _ in 0..<count { start.signal() }
+            return try await group.reduce(into: [(Int, T)]()) { $0.append($1) }
+        }
+        return results.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
     /// Opens a connection kept for several exchanges.
     func open() throws -> Connection {
         Connection(fd: try connect())
@@ -109,18 +137,79 @@ struct RawHTTP {
             try RawHTTP.send(fd, bytes)
         }
 
+        /// Reads until the server closes the connection, for at most `limit` seconds: how long that took and
+        /// what arrived meanwhile, or nil when it stayed open.
+        func waitForClose(within limit: TimeInterval) -> (seconds: TimeInterval, received: Data)? {
+            let start = Date()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var received = data
+            while Date().timeIntervalSince(start) < limit {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let remaining = max(1, Int32((limit - Date().timeIntervalSince(start)) * 1000))
+                guard poll(&poller, 1, min(remaining, 100)) > 0 else { continue }
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { return (Date().timeIntervalSince(start), received) }
+                received.append(contentsOf: buffer[0..<n])
+            }
+            return nil
+        }
+
+        /// Reads `count` answers without keeping their bodies: each answer's status and body length.
+        func drainAnswers(_ count: Int) throws -> [(status: Int, bodyBytes: Int)] {
+            var results: [(status: Int, bodyBytes: Int)] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var head = Data()
+            var bodyLeft = 0
+            var current = 0
+            var pendingBytes = data
+            data = Data()
+            while results.count < count {
+                if pendingBytes.isEmpty {
+                    let n = recv(fd, &buffer, buffer.count, 0)
+                    if n <= 0 { throw Failure(description: "the connection ended after \(results.count) of \(count) answers") }
+                    pendingBytes = Data(buffer[0..<n])
+                }
+                if bodyLeft > 0 {
+                    let take = min(bodyLeft, pendingBytes.count)
+                    bodyLeft -= take
+                    pendingBytes = pendingBytes.dropFirst(take)
+                    if bodyLeft == 0 { results[results.count - 1].bodyBytes = current }
+                    continue
+                }
+                head.append(pendingBytes)
+                pendingBytes = Data()
+                guard let split = RawHTTP.headEnd(in: head, from: 0) else { continue }
+                let response = RawHTTP.parseHead(head[..<split.lowerBound])
+                current = response.status == 304 ? 0 : Int(response.headers["content-length"] ?? "0") ?? 0
+                results.append((response.status, current))
+                pendingBytes = Data(head[split.upperBound...])
+                head = Data()
+                bodyLeft = current
+            }
+            data = pendingBytes
+            return results
+        }
+
         func answers(_ count: Int) throws -> [Response] {
             var responses: [Response] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
+            // Answers are read from `start` on; what was read is dropped once, at the end. A head whose body
+            // is still arriving is kept, so that its bytes are not searched again.
+            var start = data.startIndex
+            var pending: (response: Response, bodyStart: Int)?
+            defer { data = Data(data[start...]) }
             while responses.count < count {
-                if let split = data.range(of: Data("\r\n\r\n".utf8)) {
-                    let response = RawHTTP.parseHead(data[..<split.lowerBound])
+                if pending == nil, let split = RawHTTP.headEnd(in: data, from: start - data.startIndex) {
+                    pending = (RawHTTP.parseHead(data[start..<split.lowerBound]), split.upperBound)
+                }
+                if let (response, bodyStart) = pending {
                     let length = response.status == 304 ? 0 : Int(response.headers["content-length"] ?? "0") ?? 0
-                    if data.count - split.upperBound >= length {
+                    if data.endIndex - bodyStart >= length {
                         var complete = response
-                        complete.body = Data(data[split.upperBound..<(split.upperBound + length)])
+                        complete.body = Data(data[bodyStart..<(bodyStart + length)])
                         responses.append(complete)
-                        data = Data(data[(split.upperBound + length)...])
+                        start = bodyStart + length
+                        pending = nil
                         continue
                     }
                 }
@@ -129,6 +218,21 @@ struct RawHTTP {
                 data.append(contentsOf: buffer[0..<n])
             }
             return responses
+        }
+    }
+
+    /// Where the first `CRLF CRLF` at or after the offset `start` is (Foundation's `range(of:in:)` copies the
+    /// whole buffer each time, which many answers read into one buffer cannot afford).
+    fileprivate static func headEnd(in data: Data, from start: Int) -> Range<Int>? {
+        data.withUnsafeBytes { raw -> Range<Int>? in
+            var i = start
+            while i + 3 < raw.count {
+                if raw[i] == 13, raw[i + 1] == 10, raw[i + 2] == 13, raw[i + 3] == 10 {
+                    return (data.startIndex + i)..<(data.startIndex + i + 4)
+                }
+                i += 1
+            }
+            return nil
         }
     }
 
