@@ -2,6 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
+import SepiaImage
+import SepiaLibrary
 import Testing
 
 @testable import SepiaServer
@@ -124,6 +127,81 @@ struct EarlyRenditionTests {
             try viaCookie.send(session)
             #expect(try viaCookie.answers(1).map(\.status) == [401])
         }
+    }
+
+    /// The process's resident memory, in bytes.
+    static func residentBytes() -> Int {
+        let fields = ((try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "").split(separator: " ")
+        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    @Test("10 000 URLs for one rendition (unknown parameters, other sizes of the same bucket) keep one answer in memory")
+    func distinctTargetsShareOneAnswer() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let reader = try await owner.token("read")
+            let secret = try #require(reader.bearer)
+            let upload = try await owner.upload(TestImages.jpeg(11, width: 1024, height: 768), filename: "large.jpg")
+            let id = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: upload.body)).id
+            let asset = try await reader.json(AssetBody.self, .get, "/api/v1/assets/\(id)")
+            let base = "/api/v1/assets/\(id)/image?v=\(asset.version)&size=1024"
+            let first = try await reader.request(.get, base)
+            #expect(first.status == .ok)
+            #expect(first.body.readableBytes > 100_000, "a rendition large enough for copies of it to show")
+            let http = RawHTTP(port: try #require(client.port))
+            func burst(_ range: Range<Int>) throws -> [(status: Int, bodyBytes: Int)] {
+                let requests = range.map { j in
+                    // Unknown parameters, and sizes that snap to the same bucket as 1024.
+                    let target = j.isMultiple(of: 2) ? base + "&j=\(j)" : "/api/v1/assets/\(id)/image?v=\(asset.version)&size=\(769 + j % 255)"
+                    return "GET \(target) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(secret)\r\n\r\n"
+                }
+                let connection = try http.open()
+                try connection.send(Data(requests.joined().utf8))
+                return try connection.drainAnswers(requests.count)
+            }
+            // Whatever the first thousands of answers allocate for good (buffers, the allocator's arenas) is
+            // allocated before the measure.
+            for start in stride(from: 0, to: 2_000, by: 500) {
+                _ = try await reader.request(.get, "/api/v1/session")
+                _ = try burst(start..<(start + 500))
+            }
+            let before = try await Self.earlyAnswers(owner)
+            let resident = Self.residentBytes()
+            var answered = 0
+            for start in stride(from: 2_000, to: 12_000, by: 500) {
+                // The credential stays in the server's cache (a request the application answers refreshes it),
+                // so that nearly every request of the burst is answered early.
+                _ = try await reader.request(.get, "/api/v1/session")
+                let answers = try burst(start..<(start + 500))
+                answered += answers.count
+                #expect(answers.allSatisfy { $0.status == 200 && $0.bodyBytes == first.body.readableBytes })
+            }
+            let growth = Self.residentBytes() - resident
+            #expect(answered == 10_000)
+            let early = try await Self.earlyAnswers(owner) - before
+            #expect(early >= 9_000, "\(early) of the requests were answered early; the rendition has \(first.body.readableBytes) bytes")
+            #expect(growth < 8 << 20, "resident memory grew by \(growth >> 20) MB for one rendition")
+        }
+    }
+
+    @Test("the early answers' memory is bounded in bytes, whatever the number of renditions")
+    func preparedAnswersAreBounded() {
+        let answers = CachedRenditionResolver.PreparedAnswers(budget: 1 << 20)
+        let allocator = ByteBufferAllocator()
+        let library = ObjectIdentifier(answers)
+        for i in 0..<1000 {
+            let key = CachedRenditionResolver.PreparedAnswers.Key(
+                library: library,
+                rendition: RenditionKey(assetID: "a\(i)", version: "original", size: IntSize(width: 256, height: 256), mode: .aspectFit))
+            answers.store(
+                CachedRenditionResolver.PreparedAnswer(
+                    assetID: "a\(i)", version: "original", contentTag: "t", generation: 0, okHead: allocator.buffer(capacity: 0),
+                    notModifiedHead: allocator.buffer(capacity: 0), body: allocator.buffer(repeating: 0, count: 10_000)),
+                for: key)
+            #expect(answers.bytes <= 1 << 20)
+        }
+        #expect(answers.bytes > 900_000, "the budget is used")
     }
 
     @Test("requests on one connection keep their order and framing: bodies, split and pipelined heads, chunked bodies")

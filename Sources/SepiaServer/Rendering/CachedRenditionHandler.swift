@@ -30,6 +30,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private let resolver: CachedRenditionResolver
     private let ledger: ResponseLedger
+    private let activity: ConnectionActivity
     private var memo: CachedRenditionResolver.ConnectionMemo
     private var framing = Framing.head
     /// Bytes received and not yet answered or passed on: an incomplete head, or input held while the
@@ -44,9 +45,10 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// Whether a read was asked for while input was held back.
     private var readWanted = false
 
-    init(resolver: CachedRenditionResolver, ledger: ResponseLedger, eventLoop: any EventLoop) {
+    init(resolver: CachedRenditionResolver, ledger: ResponseLedger, activity: ConnectionActivity, eventLoop: any EventLoop) {
         self.resolver = resolver
         self.ledger = ledger
+        self.activity = activity
         memo = .init(counters: resolver.services.metrics.earlyAnswerCounters(for: eventLoop))
     }
 
@@ -118,6 +120,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
                 switch RequestHead.scan(buffer, searched: searched) {
                 case .incomplete:
                     searched = buffer.readableBytes
+                    activity.headPending()
                     return
                 case .unsupported:
                     searched = 0
@@ -135,6 +138,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
                         context.write(wrapOutboundOut(.byteBuffer(answer.head)), promise: nil)
                         if let body = answer.body { context.write(wrapOutboundOut(.byteBuffer(body)), promise: nil) }
                         unflushed = true
+                        activity.answeredEarly()
                     } else {
                         let bytes = buffer.readSlice(length: head.length)!
                         input = buffer.readableBytes > 0 ? buffer : nil

@@ -13,10 +13,20 @@ import Synchronization
 /// (`v=`), from a credential found in the credential cache that may read the whole library (not add-only, not
 /// limited to albums), for an asset in that user's asset cache, when the exact rendition is in the memory
 /// cache. Anything else is the application's.
+///
+/// Answers are kept by the rendition they show — library, asset, version, snapped size, mode and format —
+/// never by the URL as sent: parameters the application ignores (`&j=1`, `&j=2`, …) and sizes that snap to the
+/// same bucket name one answer, whose body is shared by every request for it. What they hold is bounded in
+/// bytes (``ServerConfiguration/earlyAnswerBytes``).
 struct CachedRenditionResolver: Sendable {
     let services: ServerServices
-    /// Answers made before, by library and URL.
-    let prepared = PreparedAnswers()
+    /// Answers made before, by the rendition they show.
+    let prepared: PreparedAnswers
+
+    init(services: ServerServices) {
+        self.services = services
+        prepared = PreparedAnswers(budget: services.configuration.earlyAnswerBytes)
+    }
     static let route = "/api/v1/assets/{id}/image"
     private static let prefix = "/api/v1/assets/"
     private static let suffix = "/image"
@@ -53,6 +63,9 @@ struct CachedRenditionResolver: Sendable {
             self.body = body
         }
 
+        /// The bytes it holds.
+        var cost: Int { body.readableBytes + okHead.readableBytes + notModifiedHead.readableBytes + 256 }
+
         /// The same answer, known to hold at `generation`.
         func restamped(_ generation: Int64) -> PreparedAnswer {
             PreparedAnswer(
@@ -61,33 +74,67 @@ struct CachedRenditionResolver: Sendable {
         }
     }
 
-    /// The prepared answers, in shards so that event-loop threads seldom wait for each other; a shard is
-    /// emptied when it grows past a few hundred answers (thumbnails of a few screens).
+    /// The prepared answers, in shards so that event-loop threads seldom wait for each other. Each shard holds
+    /// at most its part of the budget in bytes; past it, the answers prepared first go first.
     final class PreparedAnswers: Sendable {
         struct Key: Hashable {
             var library: ObjectIdentifier
-            var target: String
+            var rendition: RenditionKey
+        }
+
+        private struct Contents {
+            var answers: [Key: PreparedAnswer] = [:]
+            /// The keys in the order their answers were first stored; `start` is the oldest still kept.
+            var order: [Key] = []
+            var start = 0
+            var bytes = 0
         }
 
         private final class Shard: Sendable {
-            let answers = Mutex<[Key: PreparedAnswer]>([:])
+            let contents = Mutex(Contents())
         }
 
-        private let shards = (0..<16).map { _ in Shard() }
+        private static let shardCount = 16
+        private let shards = (0..<PreparedAnswers.shardCount).map { _ in Shard() }
+        private let shardBudget: Int
+
+        /// Answers holding at most `budget` bytes in all.
+        init(budget: Int) {
+            shardBudget = max(0, budget / Self.shardCount)
+        }
 
         subscript(key: Key) -> PreparedAnswer? {
-            shards[Self.shard(key)].answers.withLock { $0[key] }
+            shards[Self.shard(key)].contents.withLock { $0.answers[key] }
         }
 
         func store(_ answer: PreparedAnswer, for key: Key) {
-            shards[Self.shard(key)].answers.withLock { answers in
-                if answers.count >= 512 { answers.removeAll(keepingCapacity: true) }
-                answers[key] = answer
+            let budget = shardBudget
+            shards[Self.shard(key)].contents.withLock { contents in
+                if let old = contents.answers.updateValue(answer, forKey: key) {
+                    contents.bytes -= old.cost
+                } else {
+                    contents.order.append(key)
+                }
+                contents.bytes += answer.cost
+                while contents.bytes > budget, contents.start < contents.order.count {
+                    let oldest = contents.order[contents.start]
+                    contents.start += 1
+                    if let removed = contents.answers.removeValue(forKey: oldest) { contents.bytes -= removed.cost }
+                }
+                if contents.start > 64, contents.start * 2 > contents.order.count {
+                    contents.order.removeFirst(contents.start)
+                    contents.start = 0
+                }
             }
         }
 
+        /// The bytes the answers hold.
+        var bytes: Int {
+            shards.reduce(0) { total, shard in total + shard.contents.withLock { $0.bytes } }
+        }
+
         private static func shard(_ key: Key) -> Int {
-            Int(key.target.utf8.reduce(UInt8(0)) { $0 &+ $1 } & 15)
+            Int(UInt(bitPattern: key.rendition.hashValue) % UInt(shardCount))
         }
     }
 
@@ -143,7 +190,8 @@ struct CachedRenditionResolver: Sendable {
             library = opened
         }
 
-        let key = PreparedAnswers.Key(library: ObjectIdentifier(library), target: target)
+        guard let named = Self.rendition(named: target, path: path) else { return nil }
+        let key = PreparedAnswers.Key(library: ObjectIdentifier(library), rendition: named)
         let generation = library.library.knownGeneration
         if let answer = prepared[key] {
             if answer.generation == generation { return send(answer, ifNoneMatch: head.ifNoneMatch, now: now, memo: &memo, allocator: allocator) }
@@ -153,9 +201,7 @@ struct CachedRenditionResolver: Sendable {
                 return send(current, ifNoneMatch: head.ifNoneMatch, now: now, memo: &memo, allocator: allocator)
             }
         }
-        guard let answer = prepare(target: target, path: path, library: library, generation: generation, allocator: allocator) else {
-            return nil
-        }
+        guard let answer = prepare(named, library: library, generation: generation, allocator: allocator) else { return nil }
         prepared.store(answer, for: key)
         return send(answer, ifNoneMatch: head.ifNoneMatch, now: now, memo: &memo, allocator: allocator)
     }
@@ -185,30 +231,44 @@ struct CachedRenditionResolver: Sendable {
         return library
     }
 
-    /// The answer for a URL whose asset is in the asset cache, named at its current version, with the
-    /// rendition in the memory cache; nil otherwise.
-    private func prepare(
-        target: String, path: Substring, library: UserLibrary, generation: Int64, allocator: ByteBufferAllocator
-    )
-        -> PreparedAnswer?
-    {
-        let id = String(path.dropFirst(Self.prefix.utf8.count).prefix(36))
+    /// The rendition a URL names, snapped as the application snaps it (not yet bounded by the photo's size,
+    /// which the version fixes): nil when the URL is not one the early answers take on — no `v=`, a value
+    /// written with `%` or `+`, a parameter given twice, a value the application refuses. Parameters other
+    /// than `v`, `size`, `mode` and `format` are ignored, as the application ignores them.
+    static func rendition(named target: String, path: Substring) -> RenditionKey? {
+        let id = String(path.dropFirst(prefix.utf8.count).prefix(36))
         guard Identifier.isValid(id), let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
-        var query: [Substring: Substring] = [:]
+        // v, size, mode, format
+        var values: [Substring?] = [nil, nil, nil, nil]
         for pair in target[target.utf8.index(after: question)...].split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard kv.count == 2, !kv[1].utf8.contains(UInt8(ascii: "%")), !kv[1].utf8.contains(UInt8(ascii: "+")), query[kv[0]] == nil
-            else { return nil }
-            query[kv[0]] = kv[1]
+            let slot: Int
+            switch kv[0] {
+            case "v": slot = 0
+            case "size": slot = 1
+            case "mode": slot = 2
+            case "format": slot = 3
+            default: continue
+            }
+            guard kv.count == 2, values[slot] == nil, !kv[1].utf8.contains(UInt8(ascii: "%")), !kv[1].utf8.contains(UInt8(ascii: "+")) else {
+                return nil
+            }
+            values[slot] = kv[1]
         }
-        guard let version = query["v"], !version.isEmpty, let asset = library.assets.cached(id), asset.contentVersion == version else {
-            return nil
-        }
-        guard
-            let wanted = try? RenditionRequest(
-                size: query["size"].map(String.init), mode: query["mode"].map(String.init), format: query["format"].map(String.init)
-            ).bounded(by: IntSize(width: asset.pixelWidth, height: asset.pixelHeight))
+        let (version, size, mode, format) = (values[0], values[1], values[2], values[3])
+        guard let version, !version.isEmpty,
+            let wanted = try? RenditionRequest(size: size.map(String.init), mode: mode.map(String.init), format: format.map(String.init))
         else { return nil }
+        return RenditionKey(assetID: id, version: String(version), size: wanted.size, mode: wanted.mode, format: wanted.format)
+    }
+
+    /// The answer for a rendition of an asset in the asset cache, named at its current version, when the
+    /// rendition is in the memory cache; nil otherwise.
+    private func prepare(_ named: RenditionKey, library: UserLibrary, generation: Int64, allocator: ByteBufferAllocator) -> PreparedAnswer? {
+        let id = named.assetID
+        guard let asset = library.assets.cached(id), asset.contentVersion == named.version else { return nil }
+        let wanted = RenditionRequest(size: named.size, mode: named.mode, format: named.format)
+            .bounded(by: IntSize(width: asset.pixelWidth, height: asset.pixelHeight))
         let key = RenditionKey(assetID: id, version: asset.contentVersion, size: wanted.size, mode: wanted.mode, format: wanted.format)
         guard let rendition = library.library.imageStore.memoryRendition(for: key) else { return nil }
         var fields: HTTPFields = [

@@ -12,6 +12,13 @@ struct RenditionRequest: Sendable, Hashable {
     /// The long sides renditions are made at.
     static let buckets = [64, 128, 256, 512, 768, 1024, 1440, 2048, 3072, 4096]
 
+    /// A request for a box already snapped to a bucket.
+    init(size: IntSize, mode: ContentMode, format: ImageFormat) {
+        self.size = size
+        self.mode = mode
+        self.format = format
+    }
+
     /// Reads the query; sizes are `W`, `WxH`, each 1…8192.
     init(size: String?, mode: String?, format: String?, defaultSize: Int = 256) throws {
         let requested = try Self.parseSize(size) ?? IntSize(width: defaultSize, height: defaultSize)
