@@ -10,6 +10,8 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The address of the peer that opened the connection.
     let peerAddress: String?
+    /// The server's own address and port that the connection reached.
+    let localAddress: SocketAddress?
     /// The client's address: the peer's, or the one a trusted proxy forwarded.
     var clientAddress: String?
     /// Whether the client reached the server over HTTPS (directly or through a trusted proxy).
@@ -23,6 +25,7 @@ public struct AppRequestContext: RequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peerAddress = source.channel.remoteAddress?.ipAddress
+        localAddress = source.channel.localAddress
         clientAddress = peerAddress
     }
 

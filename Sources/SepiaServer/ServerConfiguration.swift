@@ -35,6 +35,22 @@ public struct ServerConfiguration: Sendable {
     public var renditionCacheBytes: Int
     /// The in-memory rendition cache's budget per library, in bytes.
     public var memoryCacheBytes: Int
+    /// The budget, in bytes, of the answers prepared for renditions asked for again and again (a grid's
+    /// thumbnails), which the server sends without routing; one for the whole server.
+    public var earlyAnswerBytes: Int
+    /// How long a client has to send a whole request head, from its first byte; a silent new connection is
+    /// closed after as long.
+    public var headerTimeout: Duration
+    /// How long a kept-alive connection may wait, idle, for its next request.
+    public var idleTimeout: Duration
+    /// The longest pause allowed between two reads of a request body.
+    public var bodyTimeout: Duration
+    /// How long an answer may wait for a client that does not read it.
+    public var sendTimeout: Duration
+    /// The most connections one client address may hold open at once (trusted proxies are not limited).
+    public var maximumConnectionsPerAddress: Int
+    /// The most live change streams one account may hold open at once, on this server.
+    public var maximumChangeStreamsPerUser: Int
     /// The bcrypt cost of password hashes (at least 10).
     public var passwordCost: Int
     /// How long a setup link works.
@@ -89,6 +105,13 @@ public struct ServerConfiguration: Sendable {
         maximumRecipeSteps = 64
         renditionCacheBytes = 4 << 30
         memoryCacheBytes = 128 << 20
+        earlyAnswerBytes = 32 << 20
+        headerTimeout = .seconds(30)
+        idleTimeout = .seconds(75)
+        bodyTimeout = .seconds(60)
+        sendTimeout = .seconds(60)
+        maximumConnectionsPerAddress = 128
+        maximumChangeStreamsPerUser = 16
         passwordCost = 12
         setupLinkLifetime = 24 * 3600
         sessionLifetime = 30 * 24 * 3600

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import SepiaImage
 
 /// What the controllers share: the configuration, the account store, the libraries, the password hasher,
@@ -23,6 +24,8 @@ struct ServerServices: Sendable {
     let jobs: JobQueue
     /// Wakes this server's idle job workers when it adds a job.
     let jobWakeUps = JobWakeUps()
+    /// The live change streams open on this server, per account.
+    let changeStreams: ChangeStreamSlots
 
     /// One entry of the catalog with where it comes from.
     struct CatalogEntry: Sendable {
@@ -57,13 +60,53 @@ struct ServerServices: Sendable {
         }
     }
 
-    /// The base of links the server prints and shares: the public URL, else what the client used.
+    /// The base of links the server prints and shares: the public URL, else the address the client reached.
+    ///
+    /// The `Host` header is the client's to choose, so a link built from whatever it sends could point anywhere
+    /// (`Host: evil.example` would make `http://evil.example/s/…`, a link someone then trusts). Without a public
+    /// URL, the header is used only when it names this server as the connection reached it — its IP address,
+    /// or `localhost` on a loopback address, with the port the connection reached; otherwise links use that
+    /// address and port themselves.
     func baseURL(for request: Request, context: AppRequestContext) -> String {
         if let url = configuration.publicURL?.absoluteString {
             return url.hasSuffix("/") ? String(url.dropLast()) : url
         }
-        let host = request.head.authority ?? "\(configuration.host):\(configuration.port)"
-        return (context.isSecure ? "https://" : "http://") + host
+        let scheme = context.isSecure ? "https://" : "http://"
+        guard let local = context.localAddress, let ip = local.ipAddress, let port = local.port else {
+            return scheme + (configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host) + ":\(configuration.port)"
+        }
+        let reached = (ip.contains(":") ? "[\(ip)]" : ip) + ":\(port)"
+        if let authority = request.head.authority, Self.authority(authority, names: ip, port: port) { return scheme + authority }
+        return scheme + reached
+    }
+
+    /// Whether a `Host` value names the address `ip` and `port`: that address written as a literal (IPv6 in
+    /// brackets), or `localhost` when it is a loopback address; without a port, the port must be 80.
+    static func authority(_ authority: String, names ip: String, port: Int) -> Bool {
+        var host = Substring(authority.lowercased())
+        var given = 80
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return false }
+            let rest = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let number = Int(rest.dropFirst()) else { return false }
+                given = number
+            }
+        } else if let colon = host.lastIndex(of: ":") {
+            guard let number = Int(host[host.index(after: colon)...]) else { return false }
+            given = number
+            host = host[..<colon]
+        }
+        guard given == port else { return false }
+        if host == "localhost" { return ip == "127.0.0.1" || ip == "::1" || ip.hasPrefix("::ffff:127.") || ip.hasPrefix("127.") }
+        return Self.sameAddress(String(host), ip)
+    }
+
+    /// Whether two IP address literals are the same address (IPv6 may be written in several ways).
+    private static func sameAddress(_ a: String, _ b: String) -> Bool {
+        guard let x = try? SocketAddress(ipAddress: a, port: 0), let y = try? SocketAddress(ipAddress: b, port: 0) else { return false }
+        return x.ipAddress == y.ipAddress
     }
 
     /// The `Set-Cookie` value of a session, or of its removal when `secret` is nil.

@@ -78,6 +78,59 @@ struct ChangeStreamTests {
             #expect(await stream.next { $0.event == "reset" || $0.event == "change" }?.event == "reset")
         }
     }
+
+    @Test("a token limited to an album hears nothing of commits outside it, not even empty events")
+    func limitedTokenHearsOnlyItsAlbums() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Shared"}"#, expect: .created)
+            let limited = try await owner.token("read", albums: [album.id])
+            let stream = try EventStreamClient(
+                port: try #require(client.port), path: "/api/v1/changes", headers: ["Authorization": "Bearer " + limited.bearer!])
+            defer { stream.close() }
+            _ = try #require(await stream.next { $0.event == "ready" })
+            // Commits outside the album: uploads, a favourite, another album.
+            let outside = try await owner.uploadNew(1)
+            _ = try await owner.request(.patch, "/api/v1/assets/\(outside)", json: #"{"isFavorite": true}"#)
+            _ = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Private"}"#, expect: .created)
+            // Then one inside: the first event the token hears is that one.
+            let inside = try await owner.uploadNew(2, query: "&album=\(album.id)")
+            let event = try #require(await stream.next { $0.event == "change" })
+            #expect(event.data.contains(inside), "\(event.data)")
+            #expect(!event.data.contains(outside))
+            #expect(await stream.next(timeout: .milliseconds(600)) { $0.event == "change" } == nil)
+        }
+    }
+
+    @Test("an account may hold a limited number of change streams at once; a closed one gives its place back")
+    func streamLimitPerAccount() async throws {
+        let (app, token) = try await TestServer { $0.maximumChangeStreamsPerUser = 3 }.build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let reader = try await owner.token("read")
+            let port = try #require(client.port)
+            let headers = ["Authorization": "Bearer " + reader.bearer!]
+            var streams = try (0..<3).map { _ in try EventStreamClient(port: port, path: "/api/v1/changes", headers: headers) }
+            for stream in streams { #expect(await stream.responseStatus() == 200) }
+            let refused = try RawHTTP(port: port).request("GET", "/api/v1/changes", headers: headers)
+            #expect(refused.status == 429)
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("change streams"))
+            #expect(refused.headers["retry-after"] != nil)
+            // The owner's session is the same account: refused too.
+            #expect(try RawHTTP(port: port).request("GET", "/api/v1/changes", headers: ["Cookie": "sepia_session=" + owner.cookie!]).status == 429)
+            streams.removeLast().close()
+            var reopened: EventStreamClient?
+            for _ in 0..<50 where reopened == nil {
+                let attempt = try EventStreamClient(port: port, path: "/api/v1/changes", headers: headers)
+                if await attempt.responseStatus() == 200 { reopened = attempt } else { attempt.close() }
+                if reopened == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(reopened != nil, "the closed stream's place was given back")
+            reopened?.close()
+            for stream in streams { stream.close() }
+        }
+    }
 }
 
 extension PhotoLibrary {

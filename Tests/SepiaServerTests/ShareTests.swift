@@ -53,6 +53,57 @@ struct ShareTests {
         }
     }
 
+    @Test("without --public-url, links never follow a Host the client invents; they use the address the client reached")
+    func linksIgnoreForeignHosts() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let port = try #require(client.port)
+            let id = try await owner.uploadNew(7)
+            func shareURL(host: String) throws -> String {
+                let body = Data(#"{"assetID": "\#(id)"}"#.utf8)
+                let response = try RawHTTP(port: port).request(
+                    "POST", "/api/v1/shares",
+                    headers: [
+                        "Host": host, "Content-Type": "application/json", "Cookie": "sepia_session=" + owner.cookie!, "X-CSRF-Token": owner.csrf!,
+                    ], body: body, replacingHost: true)
+                #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
+                let share = try JSONDecoder.api.decode(Share.self, from: response.body)
+                return share.url
+            }
+            let reached = "http://127.0.0.1:\(port)/s/"
+            #expect(try shareURL(host: "evil.example").hasPrefix(reached))
+            #expect(try shareURL(host: "evil.example:\(port)").hasPrefix(reached))
+            #expect(try shareURL(host: "127.0.0.1:1").hasPrefix(reached), "another port is another server")
+            #expect(try shareURL(host: "127.0.0.1:\(port)").hasPrefix(reached))
+            #expect(try shareURL(host: "localhost:\(port)").hasPrefix("http://localhost:\(port)/s/"))
+            // Invitation links too.
+            struct Invitation: Decodable { var url: String }
+            let invitation = try RawHTTP(port: port).request(
+                "POST", "/api/v1/users/invitations",
+                headers: [
+                    "Host": "evil.example", "Content-Type": "application/json", "Cookie": "sepia_session=" + owner.cookie!,
+                    "X-CSRF-Token": owner.csrf!,
+                ],
+                body: Data("{}".utf8), replacingHost: true)
+            #expect(try JSONDecoder.api.decode(Invitation.self, from: invitation.body).url.hasPrefix("http://127.0.0.1:\(port)/setup?token="))
+        }
+    }
+
+    @Test("a Host names this server only as its own address and port, or localhost on loopback")
+    func hostMatching() {
+        #expect(ServerServices.authority("127.0.0.1:8080", names: "127.0.0.1", port: 8080))
+        #expect(ServerServices.authority("LOCALHOST:8080", names: "127.0.0.1", port: 8080))
+        #expect(ServerServices.authority("[::1]:8080", names: "::1", port: 8080))
+        #expect(ServerServices.authority("[0:0:0:0:0:0:0:1]:8080", names: "::1", port: 8080))
+        #expect(ServerServices.authority("192.0.2.7", names: "192.0.2.7", port: 80))
+        #expect(!ServerServices.authority("192.0.2.7", names: "192.0.2.7", port: 8080))
+        #expect(!ServerServices.authority("localhost:8080", names: "192.0.2.7", port: 8080))
+        #expect(!ServerServices.authority("evil.example:8080", names: "127.0.0.1", port: 8080))
+        #expect(!ServerServices.authority("127.0.0.1:8080@evil.example", names: "127.0.0.1", port: 8080))
+        #expect(!ServerServices.authority("[::1", names: "::1", port: 80))
+    }
+
     @Test("an album's link lists its photos; expired links answer 410")
     func albumLinkAndExpiry() async throws {
         try await TestServer().withOwnerAndServices { owner, services in

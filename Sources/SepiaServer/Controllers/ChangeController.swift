@@ -22,6 +22,8 @@ struct ChangeController {
             var inserted: [String] = []
             var updated: [String] = []
             var deleted: [String] = []
+
+            var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
         }
 
         var generation: Int64
@@ -46,6 +48,14 @@ struct ChangeController {
         }
         let start = try library.currentGeneration()
         let heartbeat = services.configuration.heartbeatInterval
+        // Each stream holds a connection and a task for as long as the client likes: an account may hold a
+        // few (a browser's tabs), not any number.
+        guard let slot = services.changeStreams.open(userID: identity.user.id) else {
+            let limit = services.changeStreams.maximumPerUser
+            throw APIError.tooManyRequests(
+                "this account has \(limit) change streams open, the most it may; close other windows of the web app and try again",
+                retryAfter: 10)
+        }
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", .xAccelBuffering: "no",
         ]
@@ -65,6 +75,7 @@ struct ChangeController {
                 defer {
                     commits.cancel()
                     beats.cancel()
+                    slot.close()
                 }
                 try await withGracefulShutdownHandler {
                     var last = since ?? start
@@ -108,6 +119,12 @@ struct ChangeController {
                 }
             }
             last = newest
+            // A credential limited to albums hears only of what it can see: a commit it cannot see is not
+            // announced at all, not even as an empty event, so that it cannot follow the library's activity.
+            if identity.albumLimit != nil, event.assets.isEmpty, event.albums.isEmpty {
+                if entries.count < 1000 { return }
+                continue
+            }
             let data = try JSONEncoder().encode(event)
             try await writer.write(ByteBuffer(string: "id: \(newest)\nevent: change\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"))
             if entries.count < 1000 { return }

@@ -28,6 +28,10 @@ struct TestServer {
         configuration.heartbeatInterval = .milliseconds(500)
         configuration.changePollInterval = .milliseconds(50)
         configuration.renderContext = Self.renderContext
+        // Hummingbird's in-process test client does not reconnect when the server closes a connection it has
+        // left idle; the deadlines themselves are tested with raw sockets (ConnectionLimitTests).
+        configuration.headerTimeout = .seconds(600)
+        configuration.idleTimeout = .seconds(600)
         configuration.webRoot =
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SepiaServer/Web").path
