@@ -1,5 +1,5 @@
 import Foundation
-import SepiaCodecs
+public import SepiaCodecs
 
 /// Why a library operation failed. Every case's description names what failed and what to do.
 public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -41,6 +41,9 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A related object: for ``Code/duplicate``, the asset that already has the file.
     public var relatedID: String?
 
+    /// For ``Code/unreadableImage``, what the decoder found wrong, when a decoder refused the file.
+    public var codecCode: CodecError.Code?
+
     /// A file a commit needed was removed by a concurrent clean-up: write it again and retry.
     var vanishedFile: StoredFile?
 
@@ -66,7 +69,9 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     static func unreadable(_ error: CodecError, file: String) -> LibraryError {
-        LibraryError(.unreadableImage, error.reason, subject: error.file ?? file)
+        var unreadable = LibraryError(.unreadableImage, error.reason, subject: error.file ?? file)
+        unreadable.codecCode = error.code
+        return unreadable
     }
 
     static func database(_ error: any Error) -> LibraryError {

@@ -29,6 +29,45 @@ struct AssetRoutesTests {
         }
     }
 
+    @Test("a duplicate upload by a credential that may not see the photo learns nothing of it and changes nothing")
+    func duplicateOutsideScope() async throws {
+        try await TestServer().withOwner { owner in
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "A"}"#, expect: .created)
+            // The owner's photo, hidden, in no album.
+            let photo = TestImages.jpeg(21, width: 64, height: 48)
+            let hidden = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: try await owner.upload(photo, filename: "private.jpg").body))
+                .id
+            _ = try await owner.request(.patch, "/api/v1/assets/\(hidden)", json: #"{"isHidden": true}"#)
+            func answer(_ response: TestResponse) throws -> [String: Any] {
+                try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            }
+            for (level, albums) in [("read-write", [album.id]), ("add-only", [album.id]), ("add-only", []), ("read", [album.id])] {
+                let credential = try await owner.token(level, albums: albums)
+                let response = try await credential.upload(photo, filename: "same.jpg")
+                if level == "read" {
+                    #expect(response.status == .forbidden, "a read token cannot upload")
+                    continue
+                }
+                #expect(response.status == .ok, "\(level): \(String(buffer: response.body))")
+                let body = try answer(response)
+                #expect(body["status"] as? String == "duplicate")
+                #expect(body["id"] == nil && body["asset"] == nil, "\(level) \(albums) learnt \(body)")
+                #expect(!String(buffer: response.body).contains(hidden))
+                // Nothing changed: the photo is still in no album, and the credential cannot reach it.
+                let inAlbum = try await owner.json(PageBody.self, .get, "/api/v1/assets?album=\(album.id)&includeHidden=true")
+                #expect(inAlbum.total == 0, "\(level) \(albums) put the photo into its album")
+                #expect(try await credential.request(.get, "/api/v1/assets/\(hidden)").status != .ok)
+                #expect(try await credential.request(.delete, "/api/v1/assets/\(hidden)").status != .noContent)
+            }
+            // A credential that may see the photo gets the usual answer: its identifier, and the photo is added
+            // to the album the upload names.
+            _ = try await owner.request(.post, "/api/v1/albums/\(album.id)/assets", json: #"{"ids": ["\#(hidden)"]}"#)
+            let limited = try await owner.token("read-write", albums: [album.id])
+            let seen = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: try await limited.upload(photo, filename: "same.jpg").body))
+            #expect(seen.status == "duplicate" && seen.id == hidden)
+        }
+    }
+
     @Test(
         "refused uploads get a clear 4xx and leave no file and no row",
         arguments: [
@@ -46,6 +85,11 @@ struct AssetRoutesTests {
             #expect(Int(response.status.code) == status, "\(kind): \(String(buffer: response.body))")
             let error = try JSONDecoder.api.decode(ErrorBody.self, from: Data(buffer: response.body))
             #expect(!error.message.isEmpty)
+            if kind == "truncated" {
+                // Words a person can act on; the decoder's own words only as the detail.
+                #expect(error.message == "The file is incomplete or damaged.")
+                #expect(error.detail?.contains("ends inside") == true, "\(String(describing: error.detail))")
+            }
             #expect(server.storedFiles().isEmpty)
             #expect(try await owner.json(PageBody.self, .get, "/api/v1/assets").total == 0)
         }
@@ -64,7 +108,9 @@ struct AssetRoutesTests {
         try await pixels.withOwner { owner in
             let many = try await owner.upload(TestImages.png(2, width: 64, height: 64))
             #expect(many.status == .unprocessableContent, "\(String(buffer: many.body))")
-            #expect(String(buffer: many.body).contains("limit"))
+            let refusal = try JSONDecoder.api.decode(ErrorBody.self, from: Data(buffer: many.body))
+            #expect(refusal.message == "The photo has more pixels than this server accepts.")
+            #expect(refusal.detail?.contains("limit") == true)
             #expect(pixels.storedFiles().isEmpty)
         }
     }

@@ -13,14 +13,15 @@ import Glibc
 /// `POST /api/v1/assets`: an upload. The body is streamed to a temporary file in the library's `tmp/` folder —
 /// never held in memory — within the byte limit, checked to be a photo format by its content, then imported
 /// exactly as `sepia import` imports a file: decoded within the pixel limit, hashed (a duplicate answers with
-/// the photo already there), its thumbnail rendered, stored, committed. The preview is left to the job queue,
+/// the photo already there, when the credential may see it), its thumbnail rendered, stored, committed. The preview is left to the job queue,
 /// so that a stream of uploads is not held up by rendering. A refused upload leaves no file and no row.
 struct UploadHandler {
     let services: ServerServices
 
     struct UploadResponse: ResponseEncodable {
         var status: String
-        var id: String
+        /// The new or existing photo; absent for a duplicate the credential may not see.
+        var id: String?
         var asset: AssetResponse?
     }
 
@@ -118,13 +119,22 @@ struct UploadHandler {
         }
     }
 
+    /// The answer to an upload whose content the library already has.
+    ///
+    /// A credential learns nothing of a photo outside its scope and gains no access to it: when the photo is one
+    /// it may read (every credential but add-only ones and those limited to albums the photo is not in), it is
+    /// added to the album the upload names and answered with its identifier, as a new upload would be; when it
+    /// is not, nothing changes — the photo is not added to the credential's album, where it would become
+    /// readable — and the answer is `duplicate` without an identifier. That answer says only that the library
+    /// already holds these exact bytes, which the uploader necessarily has.
     private func duplicate(_ existing: Asset, albumID: String?, identity: Identity, bytes: Int) async throws -> EditedResponse<UploadResponse> {
-        if let albumID { try await identity.photoLibrary.performChanges { $0.addAssets([existing.id], to: albumID) } }
         services.metrics.recordUpload(outcome: "duplicate", bytes: bytes)
+        guard identity.allows(.read), (try? identity.visibleAsset(existing.id)) != nil else {
+            return EditedResponse(status: .ok, response: UploadResponse(status: "duplicate", id: nil, asset: nil))
+        }
+        if let albumID { try await identity.photoLibrary.performChanges { $0.addAssets([existing.id], to: albumID) } }
         let current = try identity.photoLibrary.asset(existing.id)
-        return EditedResponse(
-            status: .ok,
-            response: UploadResponse(status: "duplicate", id: current.id, asset: identity.allows(.read) ? AssetResponse(current) : nil))
+        return EditedResponse(status: .ok, response: UploadResponse(status: "duplicate", id: current.id, asset: AssetResponse(current)))
     }
 
     /// Streams `body` into a new file at `path`, refusing it past `limit` bytes; returns the byte count.

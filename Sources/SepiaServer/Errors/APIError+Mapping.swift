@@ -25,14 +25,7 @@ extension APIError {
             default: return .unprocessable(error.description)
             }
         case let error as CodecError:
-            switch error.code {
-            case .unrecognizedFormat, .unsupportedFormat, .emptyInput:
-                return .unsupportedMediaType(error.reason)
-            case .fileTooLarge:
-                return .payloadTooLarge(error.reason)
-            default:
-                return .unprocessable(error.reason)
-            }
+            return from(codec: error.code, detail: error.description)
         case SQLFailure.unavailable(let why):
             return .unavailable("the server database cannot be reached; try again shortly (\(why))")
         case let error as DecodingError:
@@ -52,10 +45,46 @@ extension APIError {
         case .notFound, .objectDeleted: .notFound(error.description)
         case .invalidRequest: .badRequest(error.description)
         case .duplicate: .conflict(error.description)
-        case .unreadableImage, .invalidEditingOutput, .unsupportedAdjustment: .unprocessable(error.description)
+        case .unreadableImage: from(codec: error.codecCode, detail: error.description)
+        case .invalidEditingOutput, .unsupportedAdjustment: .unprocessable(error.description)
         case .database: .unavailable("the library database is busy or failed; try again (\(error.reason))")
         case .storageUnavailable: .unavailable("object storage failed or cannot be reached; try again (\(error.reason))")
         case .cannotOpen, .newerSchema, .fileSystem: .internalError(error.description)
+        }
+    }
+
+    /// A file a decoder refused: a sentence a person can act on, and the decoder's own words as the detail.
+    static func from(codec code: CodecError.Code?, detail: String) -> APIError {
+        switch code {
+        case .emptyInput:
+            APIError(.unsupportedMediaType, "unsupported_media_type", "The file is empty.", detail: detail)
+        case .unrecognizedFormat:
+            APIError(
+                .unsupportedMediaType, "unsupported_media_type",
+                "The file is not a photo Sepia can read. It accepts JPEG, PNG, WebP, HEIC and AVIF.", detail: detail)
+        case .unsupportedFormat:
+            APIError(
+                .unsupportedMediaType, "unsupported_media_type",
+                "This kind of file is not supported. Sepia accepts JPEG, PNG, WebP, HEIC and AVIF.", detail: detail)
+        case .unsupportedFeature:
+            APIError(
+                .unprocessableContent, "unprocessable",
+                "The photo is saved in a variant of its format that Sepia cannot read. Export it again as an ordinary JPEG or PNG.",
+                detail: detail)
+        case .tooManyPixels:
+            APIError(.unprocessableContent, "unprocessable", "The photo has more pixels than this server accepts.", detail: detail)
+        case .fileTooLarge:
+            APIError(.contentTooLarge, "payload_too_large", "The file is larger than this server accepts.", detail: detail)
+        case .truncatedData, .damagedData:
+            APIError(.unprocessableContent, "unprocessable", "The file is incomplete or damaged.", detail: detail)
+        case .corruptData:
+            APIError(.unprocessableContent, "unprocessable", "The file is damaged and cannot be read.", detail: detail)
+        case .encodingFailed:
+            APIError(.internalServerError, "internal", "The photo could not be saved.", detail: detail)
+        case .fileSystem:
+            APIError(.internalServerError, "internal", "The file could not be read.", detail: detail)
+        case nil:
+            APIError(.unprocessableContent, "unprocessable", "The file is not a photo Sepia can read.", detail: detail)
         }
     }
 

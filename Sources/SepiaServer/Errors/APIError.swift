@@ -2,8 +2,10 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 
-/// An error answered as JSON: `{"error": "<code>", "message": "<a sentence>"}` with an HTTP status. The
-/// message says what failed and, when it can, what to do.
+/// An error answered as JSON: `{"error": "<code>", "message": "<a sentence>"}` with an HTTP status, and
+/// `"detail"` when there are technical words behind the message. The message says what failed and, when it
+/// can, what to do, in words a person can act on; the detail (a decoder's own words, say) is for a disclosure
+/// or a log.
 public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
     /// The status.
     public var status: HTTPResponse.Status
@@ -13,24 +15,27 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
     public var message: String
     /// Extra headers (`Retry-After`, `WWW-Authenticate`).
     public var headers: HTTPFields
+    /// The technical words behind the message, when there are any.
+    public var detail: String?
 
     /// An error with a status, a code and a message.
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:]) {
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:], detail: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.detail = detail
     }
 
-    /// `<status>: <message>`.
-    public var description: String { "\(status.code) \(code): \(message)" }
+    /// `<status> <code>: <message> (<detail>)`.
+    public var description: String { "\(status.code) \(code): \(message)" + (detail.map { " (\($0))" } ?? "") }
 
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        let body = ErrorBody(error: code, message: message)
+        let body = ErrorBody(error: code, message: message, detail: detail)
         let data = (try? JSONEncoder().encode(body)) ?? Data(#"{"error":"internal","message":"error"}"#.utf8)
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -38,6 +43,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
     private struct ErrorBody: Encodable {
         var error: String
         var message: String
+        var detail: String?
     }
 
     // MARK: - Common errors

@@ -255,6 +255,7 @@ struct AlbumBody: Decodable {
 struct ErrorBody: Decodable {
     var error: String
     var message: String
+    var detail: String?
 }
 
 extension JSONDecoder {
