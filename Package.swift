@@ -62,6 +62,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -160,12 +161,13 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaLibraryCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary"],
+            name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaLibraryCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary", "SepiaObjectStore"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

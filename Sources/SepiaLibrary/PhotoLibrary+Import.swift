@@ -158,7 +158,8 @@ extension PhotoLibrary {
         for key in keys where await imageStore.anyRendition(for: key) == nil { missing = true }
         guard missing else { return false }
         let image = try await ImageManager(library: self).fullImage(asset, version: version)
-        try await renderer.storeStandardRenditions(of: image, assetID: assetID, version: version, in: imageStore)
+        // What another process stored first stays: a rendition is never rewritten.
+        try await renderer.storeStandardRenditions(of: image, assetID: assetID, version: version, in: imageStore, missingOnly: true)
         return true
     }
 }

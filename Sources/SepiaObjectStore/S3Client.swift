@@ -8,7 +8,8 @@ import NIOHTTP1
 /// by range or into a file, listed, deleted, and presigned URLs. Requests are signed with Signature V4; the
 /// body of every write is hashed into the signature and sent with its `Content-MD5`, so the store refuses
 /// anything that arrives damaged. Requests that are safe to repeat are retried when the store was unreachable
-/// or answered 5xx or 429.
+/// or answered 5xx or 429, for at most ``maximumRetryDuration``; a store that refuses the connection (it is not
+/// running) fails the request at once.
 ///
 /// ```swift
 /// let location = try S3Location(parsing: "s3://photos?endpoint=http://127.0.0.1:9000&region=us-east-1")
@@ -23,6 +24,9 @@ public struct S3Client: Sendable {
     let http: HTTPClient
     /// How many times a request that may be repeated is sent before its error is given up to the caller.
     public var maximumAttempts = 4
+    /// How long after a request's first attempt a new attempt may still start: the bound on the time retries
+    /// add. A refused connection is not retried at all.
+    public var maximumRetryDuration: Duration = .seconds(10)
     /// The size of the parts of a multipart upload, and the size above which ``upload(fileAt:key:contentType:metadata:)``
     /// uses one (at least 5 MiB, S3's smallest part).
     public var partSize = 16 << 20
@@ -271,13 +275,18 @@ public struct S3Client: Sendable {
     /// whose status is in `accepting`; any other answer becomes an ``S3Error`` naming the operation.
     func send(_ request: Request, accepting: Set<Int> = []) async throws(S3Error) -> Response {
         var attempt = 1
+        let start = ContinuousClock.now
         while true {
             do {
                 return try await sendOnce(request, accepting: accepting)
             } catch {
-                guard request.repeatable, error.isTransient, attempt < maximumAttempts, !Task.isCancelled else { throw error }
+                guard request.repeatable, error.isTransient, !error.isRefusedConnection, attempt < maximumAttempts, !Task.isCancelled else {
+                    throw error
+                }
                 let delay = 100_000_000 * UInt64(1 << (2 * (attempt - 1)))
-                try? await Task.sleep(nanoseconds: delay / 2 + UInt64.random(in: 0...delay / 2))
+                let pause = Duration.nanoseconds(Int64(delay / 2 + UInt64.random(in: 0...delay / 2)))
+                guard ContinuousClock.now - start + pause < maximumRetryDuration else { throw error }
+                try? await Task.sleep(for: pause)
                 attempt += 1
             }
         }
@@ -308,6 +317,11 @@ public struct S3Client: Sendable {
         do {
             response = try await http.execute(outgoing, deadline: deadline)
         } catch {
+            if S3Error.isRefusedConnection(error) {
+                var refused = S3Error(.unreachable, "cannot \(request.operation): the store refused the connection", subject: subject)
+                refused.isRefusedConnection = true
+                throw refused
+            }
             throw S3Error(.unreachable, "cannot \(request.operation): \(error)", subject: subject)
         }
         let status = Int(response.status.code)
@@ -391,11 +405,16 @@ public struct S3Client: Sendable {
     }
 }
 
-/// The HTTP client of every ``S3Client`` that is not given one: it lives as long as the process, connects
-/// within 5 s (retrying a refused connection meanwhile), gives up on a store silent for 60 s, and never follows redirects (a signed request must go
-/// where it was signed for).
-private let objectStorageHTTPClient = HTTPClient(
-    eventLoopGroupProvider: .singleton,
-    configuration: HTTPClient.Configuration(
-        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(60)),
-        connectionPool: .init(idleTimeout: .seconds(60))))
+/// The HTTP client of every ``S3Client`` that is not given one: it lives as long as the process, gives up on
+/// a connection not made within 5 s or a store silent for 60 s, and never follows redirects (a signed request
+/// must go where it was signed for). A connection that cannot be made fails its request at once rather than
+/// being tried again until the connect timeout: ``S3Client/send(_:accepting:)`` decides what to retry, and a
+/// refused connection is not retried.
+private let objectStorageHTTPClient: HTTPClient = {
+    var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60))
+    pool.retryConnectionEstablishment = false
+    return HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(60)), connectionPool: pool))
+}()

@@ -1,3 +1,10 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What went wrong talking to object storage: which operation on which object, what the store said, and
 /// whether trying again may help.
 public struct S3Error: Error, Sendable, CustomStringConvertible {
@@ -29,6 +36,9 @@ public struct S3Error: Error, Sendable, CustomStringConvertible {
     public var status: Int?
     /// The store's own error code (`NoSuchKey`, `SignatureDoesNotMatch`, …), when it sent one.
     public var code: String?
+    /// Whether the store's address refused the connection: nothing listens there (the store is stopped), so
+    /// trying again at once would only be refused again.
+    public var isRefusedConnection = false
 
     /// An error of `kind`, with the reason in words and what it concerns.
     public init(_ kind: Kind, _ reason: String, subject: String? = nil, status: Int? = nil, code: String? = nil) {
@@ -46,6 +56,18 @@ public struct S3Error: Error, Sendable, CustomStringConvertible {
         case .unreachable: true
         case .failed: status.map { $0 >= 500 || $0 == 429 } ?? false
         default: false
+        }
+    }
+
+    /// Whether a connection failure was a refusal (`ECONNREFUSED`), for every address tried.
+    static func isRefusedConnection(_ error: any Error) -> Bool {
+        switch error {
+        case let error as IOError:
+            return error.errnoCode == ECONNREFUSED
+        case let error as NIOConnectionError:
+            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { isRefusedConnection($0.error) }
+        default:
+            return false
         }
     }
 

@@ -136,6 +136,56 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: library.folder.cacheFolder(assetID: id)))
     }
 
+    @Test("a rendition's bytes depend on its key alone, not on which renditions were stored when it was made")
+    func renditionsAreDeterministic() async throws {
+        let photo = TestLibrary.uniqueJPEG(77, width: 1700, height: 1100)
+        let requests: [(IntSize, ContentMode)] = [
+            (IntSize(width: 256, height: 256), .aspectFit), (IntSize(width: 64, height: 64), .aspectFit),
+            (IntSize(width: 128, height: 96), .aspectFill), (IntSize(width: 512, height: 512), .aspectFit),
+            (IntSize(width: 1440, height: 1440), .aspectFit), (IntSize(width: 2048, height: 2048), .aspectFit),
+            (IntSize(width: 300, height: 300), .scaleToFill),
+        ]
+        /// The renditions of one import: its thumbnail alone or both standard renditions made at import, the
+        /// job's work done first or half-way, the caches emptied or not, the requests in either order.
+        func renditions(deferringPreview: Bool, runJobFirst: Bool, clearCaches: Bool, reversed: Bool) async throws -> [[UInt8]] {
+            let folder = TestLibrary.temporaryFolder()
+            let library = try TestLibrary.open(at: folder)
+            defer { library.close() }
+            let file = folder + "-p.jpg"
+            try photo.write(to: URL(fileURLWithPath: file))
+            let prepared = try await library.prepareAsset(fileAt: file, deferringPreview: deferringPreview)
+            try await library.performChanges { $0.createAsset(from: prepared) }
+            let asset = try library.asset(prepared.localIdentifier)
+            if runJobFirst { try await library.prepareStandardRenditions(ofAsset: asset.id) }
+            if clearCaches {
+                library.imageStore.removeAllFromMemory()
+                try? FileManager.default.removeItem(atPath: folder + "/cache")
+            }
+            let manager = ImageManager(library: library)
+            var results: [Int: [UInt8]] = [:]
+            for index in reversed ? Array(requests.indices.reversed()) : Array(requests.indices) {
+                let (size, mode) = requests[index]
+                let result = try await manager.image(
+                    for: asset, targetSize: size, contentMode: mode,
+                    options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact))
+                results[index] = result.rendition.data
+                if index == 3, !runJobFirst { try await library.prepareStandardRenditions(ofAsset: asset.id) }
+            }
+            return requests.indices.map { results[$0]! }
+        }
+        let reference = try await renditions(deferringPreview: false, runJobFirst: false, clearCaches: false, reversed: false)
+        for (deferring, job, clear, reversed) in [
+            (true, false, false, false), (true, true, false, true), (false, false, true, true), (true, false, true, false),
+        ] {
+            let other = try await renditions(deferringPreview: deferring, runJobFirst: job, clearCaches: clear, reversed: reversed)
+            for index in requests.indices {
+                #expect(
+                    other[index] == reference[index],
+                    "\(requests[index]) differs (deferring preview \(deferring), job first \(job), caches cleared \(clear), reversed \(reversed))")
+            }
+        }
+    }
+
     @Test("the caching manager prepares images ahead and can be stopped")
     func caching() async throws {
         let library = try TestLibrary.open()

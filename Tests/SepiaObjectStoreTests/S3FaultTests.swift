@@ -8,6 +8,10 @@ import Testing
 
 @testable import SepiaObjectStore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The client against a store that misbehaves on purpose: a Hummingbird server on loopback that answers
 /// what each test scripts (failures, damaged data, dropped multipart uploads), and records what it was sent.
 struct S3FaultTests {
@@ -53,6 +57,48 @@ struct S3FaultTests {
         Response(
             status: status, headers: [.contentType: "application/xml"],
             body: .init(byteBuffer: ByteBuffer(string: "<Error><Code>\(code)</Code><Message>scripted \(code)</Message></Error>")))
+    }
+
+    @Test("a store that refuses the connection (it is not running) fails the request at once, without retrying")
+    func refusedConnectionFailsFast() async throws {
+        // A port nothing listens on: bind one, then close it.
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        close(probe)
+        let s3 = S3Client(
+            location: try S3Location(parsing: "s3://bucket?endpoint=http://127.0.0.1:\(port)"),
+            credentials: S3Credentials(accessKeyID: "key", secretAccessKey: "secret"))
+        let start = ContinuousClock.now
+        do {
+            try await s3.put(Data("x".utf8), key: "a")
+            Issue.record("a put to a closed port succeeded")
+        } catch {
+            #expect(error.kind == .unreachable)
+            #expect(error.isRefusedConnection, "\(error)")
+            #expect(error.description.contains("refused the connection"), "\(error)")
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed < .seconds(1), "a refused connection took \(elapsed) to report")
+    }
+
+    @Test("retries stop once the retry budget is spent, whatever the attempt count")
+    func retryBudget() async throws {
+        try await withFakeStore({ _, _ in Self.error(.serviceUnavailable, code: "SlowDown") }) { s3, log in
+            var client = s3
+            client.maximumAttempts = 100
+            client.maximumRetryDuration = .milliseconds(900)
+            let start = ContinuousClock.now
+            await #expect(throws: S3Error.self) { try await client.put(Data("x".utf8), key: "a") }
+            let elapsed = ContinuousClock.now - start
+            #expect(elapsed < .seconds(2), "retrying took \(elapsed)")
+            #expect(log.all.count >= 2 && log.all.count < 10, "\(log.all.count) attempts")
+        }
     }
 
     @Test func transientFailuresAreRetried() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SepiaObjectStore
 import Synchronization
 import Testing
 
@@ -117,6 +118,107 @@ struct MultiServerTests {
                         #expect(try await owner.json(AssetBody.self, .get, "/api/v1/assets/\(id)").isFavorite)
                     }
                 }
+            }
+        }
+    }
+
+    @Test("one rendition URL has one set of bytes and one strong ETag on both servers, whichever server made it and when")
+    func renditionsAgreeAcrossServers() async throws {
+        // On object storage when the suite has a store (each server then keeps its own library folder, as two
+        // machines would), else on the shared library folder.
+        let bucket: S3Client? =
+            ProcessInfo.processInfo.environment["SEPIA_S3_ENDPOINT"] == nil
+            ? nil : try await ObjectStorageRoutesTests.bucket(prefix: "pair-\(UUID().uuidString)/")
+        let a = TestServer { $0.objectStorage = bucket }
+        let b = TestServer { configuration in
+            configuration.database = a.configuration.database
+            configuration.objectStorage = bucket
+            if bucket == nil { configuration.libraryPath = a.configuration.libraryPath }
+        }
+        let (appA, token, servicesA) = try a.buildWithServices()
+        let (appB, _) = try await b.build()
+        try await appA.test(.live) { clientA in
+            try await appB.test(.live) { clientB in
+                let ownerA = try await Client.createOwner(clientA, setupToken: token!)
+                let ownerB = Client(clientB, cookie: ownerA.cookie, csrf: ownerA.csrf)
+                let photo = TestImages.jpeg(31, width: 1600, height: 1200)
+                let id = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: try await ownerA.upload(photo, filename: "p.jpg").body)).id
+                // A answers the thumbnail from what the upload made, before the preview job runs.
+                let sizes = ["256x256", "256", "64x64", "128x96&mode=fill", "512", "1440", "2048"]
+                var fromA: [String: TestResponse] = [:]
+                fromA["256x256"] = try await ownerA.request(.get, "/api/v1/assets/\(id)/image?size=256x256")
+                // The job renders the standard renditions (on A, the only server with workers here).
+                let deadline = Date() + 30
+                while try servicesA.jobs.counts().waiting > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+                #expect(try servicesA.jobs.counts().waiting == 0, "the upload's job ran")
+                // B is asked first for half the sizes, A for the others; then each for what the other made.
+                for (index, size) in sizes.enumerated() where fromA[size] == nil {
+                    if index.isMultiple(of: 2) {
+                        _ = try await ownerB.request(.get, "/api/v1/assets/\(id)/image?size=\(size)")
+                    }
+                    fromA[size] = try await ownerA.request(.get, "/api/v1/assets/\(id)/image?size=\(size)")
+                }
+                for size in sizes {
+                    let answerA = try #require(fromA[size])
+                    let answerB = try await ownerB.request(.get, "/api/v1/assets/\(id)/image?size=\(size)")
+                    #expect(answerA.status == .ok && answerB.status == .ok, "\(size)")
+                    #expect(answerA.headers[.eTag] == answerB.headers[.eTag], "\(size): ETags differ")
+                    #expect(Data(buffer: answerA.body) == Data(buffer: answerB.body), "\(size): bytes differ")
+                    // Revalidation works behind a load balancer: A's ETag is B's.
+                    let etag = try #require(answerA.headers[.eTag])
+                    let again = try await ownerB.request(.get, "/api/v1/assets/\(id)/image?size=\(size)", headers: [.ifNoneMatch: etag])
+                    #expect(again.status == .notModified, "\(size): B answered \(again.status) to A's ETag")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a stopped object store is reported at once: an upload, an original and a new rendition answer 503 within seconds, nothing half-written",
+        .enabled(if: ProcessInfo.processInfo.environment["SEPIA_S3_ENDPOINT"] != nil, "needs a store: scripts/object-store"))
+    func stoppedStoreFailsFast() async throws {
+        let real = try await ObjectStorageRoutesTests.bucket(prefix: "stopped-\(UUID().uuidString)/")
+        let endpoint = try #require(URL(string: ProcessInfo.processInfo.environment["SEPIA_S3_ENDPOINT"] ?? ""))
+        let forwarder = try await TCPForwarder(to: endpoint.host ?? "127.0.0.1", port: endpoint.port ?? 80)
+        var location = real.location
+        location.endpoint = URL(string: "http://127.0.0.1:\(forwarder.port)")!
+        let environment = ProcessInfo.processInfo.environment
+        let bucket = S3Client(
+            location: location,
+            credentials: S3Credentials(
+                accessKeyID: environment["SEPIA_S3_ACCESS_KEY_ID"] ?? "", secretAccessKey: environment["SEPIA_S3_SECRET_ACCESS_KEY"] ?? ""))
+        let a = TestServer { $0.objectStorage = bucket }
+        let b = TestServer { configuration in
+            configuration.database = a.configuration.database
+            configuration.objectStorage = bucket
+        }
+        let (appA, token) = try await a.build()
+        let (appB, _) = try await b.build()
+        try await appA.test(.live) { clientA in
+            try await appB.test(.live) { clientB in
+                let ownerA = try await Client.createOwner(clientA, setupToken: token!)
+                let ownerB = Client(clientB, cookie: ownerA.cookie, csrf: ownerA.csrf)
+                let id = try await ownerA.uploadNew(41)
+                let before = try await ownerA.json(PageBody.self, .get, "/api/v1/assets").total
+                try await forwarder.stop()
+
+                func timed(_ what: String, _ request: () async throws -> TestResponse) async throws -> TestResponse {
+                    let start = ContinuousClock.now
+                    let response = try await request()
+                    let elapsed = ContinuousClock.now - start
+                    #expect(elapsed < .seconds(3), "\(what) took \(elapsed) to report the stopped store")
+                    return response
+                }
+                let upload = try await timed("an upload") { try await ownerA.upload(TestImages.jpeg(42), filename: "new.jpg") }
+                #expect(upload.status == .serviceUnavailable, "\(String(buffer: upload.body))")
+                #expect(String(buffer: upload.body).contains("object storage"))
+                #expect(try await ownerA.json(PageBody.self, .get, "/api/v1/assets").total == before, "no row for the refused upload")
+                #expect(a.storedFiles().isEmpty, "nothing left in the library folder")
+                // B has no copy of A's original, nor this rendition: both are in the stopped store.
+                let original = try await timed("an original") { try await ownerB.request(.get, "/api/v1/assets/\(id)/original") }
+                #expect(original.status == .serviceUnavailable, "\(String(buffer: original.body))")
+                let rendition = try await timed("a new rendition") { try await ownerB.request(.get, "/api/v1/assets/\(id)/image?size=777") }
+                #expect(rendition.status == .serviceUnavailable, "\(String(buffer: rendition.body))")
             }
         }
     }

@@ -155,17 +155,18 @@ public final class ImageManager: Sendable {
             return ImageResult(rendition: stored, isDegraded: false, origin: .disk)
         }
         let rendition = try await coalesced(plan.exactKey) {
-            // Render from the smallest stored rendition that is large enough, else from the full image.
-            var source: Image?
-            for key in plan.standardKeys where self.covers(self.standardSize(key, plan), plan) && plan.needed != plan.sourceSize {
-                if let stored = await self.store.anyRendition(for: key) {
-                    source = try stored.image()
-                    break
-                }
-            }
+            // Render from the smallest standard rendition large enough — made first if no tier has it — else
+            // from the full image. The choice depends on the plan alone, never on what happens to be stored, so
+            // that every process makes the same bytes for the same key.
             let image: Image
-            if let source {
-                image = source
+            if plan.needed != plan.sourceSize, let key = plan.standardKeys.first(where: { self.covers(self.standardSize($0, plan), plan) }),
+                !plan.standardKeys.contains(plan.exactKey)
+            {
+                if await self.store.anyRendition(for: key) == nil { try await self.rebuildStandardRenditions(asset, plan) }
+                guard let stored = await self.store.anyRendition(for: key) else {
+                    throw LibraryError(.fileSystem, "the standard rendition \(key) could not be kept", subject: asset.id)
+                }
+                image = try stored.image()
             } else {
                 image = try await self.fullImage(asset, version: plan.version)
             }
@@ -180,7 +181,8 @@ public final class ImageManager: Sendable {
     private func rebuildStandardRenditions(_ asset: Asset, _ plan: Plan) async throws {
         _ = try await coalesced(plan.standardKeys[1]) {
             try await self.library.renderer.storeStandardRenditions(
-                of: try await self.fullImage(asset, version: plan.version), assetID: asset.id, version: plan.version, in: self.store)
+                of: try await self.fullImage(asset, version: plan.version), assetID: asset.id, version: plan.version, in: self.store,
+                missingOnly: true)
             return Rendition(data: [], pixelSize: IntSize(width: 0, height: 0))
         }
     }

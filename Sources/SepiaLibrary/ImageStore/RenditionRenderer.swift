@@ -2,6 +2,12 @@ import SepiaCodecs
 import SepiaImage
 
 /// Makes renditions: an upright image resized for a target size and mode, encoded as JPEG.
+///
+/// A rendition's bytes are a function of the version's image and the rendition's key alone — never of which
+/// renditions happened to be stored when it was made — so that every process of a deployment that makes the
+/// same rendition makes the same bytes, and a URL's strong ETag holds on every server behind a load balancer.
+/// The standard renditions are each rendered from the full image; other renditions are derived as
+/// ``ImageManager`` decides from the plan alone.
 struct RenditionRenderer: Sendable {
     let context: RenderContext
     let quality: Int
@@ -17,13 +23,13 @@ struct RenditionRenderer: Sendable {
         return try encode(bitmap, as: format)
     }
 
-    /// The preview and the thumbnail of `image`: the thumbnail is resized from the preview's pixels, so the
-    /// source is decoded once.
+    /// The preview and the thumbnail of `image`, each rendered from the full image exactly as
+    /// ``render(_:size:mode:format:)`` renders it, so that they are the same bytes whichever path makes them (a
+    /// decoder that shrinks while it decodes makes the thumbnail's second decode cheap).
     func standardRenditions(of image: Image) async throws -> (preview: Rendition, thumbnail: Rendition) {
-        let large = try await context.renderBitmap(image.thumbnail(size: Self.preview, mode: .aspectFit), layout: .rgb)
-        let small = try await context.renderBitmap(
-            Image(bitmap: large).thumbnail(size: Self.thumbnail, mode: .aspectFit), layout: .rgb)
-        return (try encode(large), try encode(small))
+        let preview = try await render(image, size: Self.preview, mode: .aspectFit)
+        let thumbnail = try await render(image, size: Self.thumbnail, mode: .aspectFit)
+        return (preview, thumbnail)
     }
 
     func encode(_ bitmap: Bitmap, as format: ImageFormat = .jpeg) throws -> Rendition {
@@ -34,12 +40,15 @@ struct RenditionRenderer: Sendable {
     }
 
     /// Renders and stores the standard renditions of one version of an asset on disk (and in the bucket of a
-    /// library on object storage).
-    func storeStandardRenditions(of image: Image, assetID: String, version: String, in store: ImageStore) async throws {
-        let (preview, thumbnail) = try await standardRenditions(of: image)
-        try await store.storeDurably(preview, for: RenditionKey(assetID: assetID, version: version, size: Self.preview, mode: .aspectFit))
-        try await store.storeDurably(
-            thumbnail, for: RenditionKey(assetID: assetID, version: version, size: Self.thumbnail, mode: .aspectFit))
+    /// library on object storage); with `missingOnly`, only those no tier has yet.
+    func storeStandardRenditions(
+        of image: Image, assetID: String, version: String, in store: ImageStore, missingOnly: Bool = false
+    ) async throws {
+        for size in [Self.preview, Self.thumbnail] {
+            let key = RenditionKey(assetID: assetID, version: version, size: size, mode: .aspectFit)
+            if missingOnly, await store.anyRendition(for: key) != nil { continue }
+            try await store.storeDurably(try await render(image, size: size, mode: .aspectFit), for: key)
+        }
     }
 
     /// Renders and stores only the thumbnail of one version of an asset, straight from `image` (a decoder that
