@@ -1,4 +1,5 @@
 package import ArgumentParser
+import SepiaImage
 
 /// What both executables say about `sepia`, and the commands `sepia` runs itself.
 package enum CommandSet {
@@ -10,7 +11,7 @@ package enum CommandSet {
         be written, 74 the library could not be read or written.
         """
 
-    package static let version = "0.1.0"
+    package static let version = SepiaVersion.current
 
     /// The commands that need only the engine and the codecs.
     package static let imageCommands: [any ParsableCommand.Type] = [

@@ -45,6 +45,10 @@ public struct LibraryConfiguration: Sendable {
     public var storage: LibraryStorage
     /// Where the database is.
     public var database: LibraryDatabase
+    /// The part of the library's object-storage prefix that Sepia adds to the location a person gives
+    /// (`libraries/owner/` for the owner's library of a deployment), so that advice about `--storage` names what
+    /// to type.
+    public var storagePathAdded = ""
 
     /// The defaults: strict imports with the standard limits, a 128 MiB memory cache, a 4 GiB disk cache, q82
     /// renditions, q92 edits, 250 ms change polling, the database and files in the library folder.

@@ -106,7 +106,7 @@ public final class PhotoLibrary: Sendable {
                 case .postgreSQL(let location): try PostgresDatabase(location: location)
                 }
             store = SQLLibraryStore(database: database)
-            try Self.checkStorage(configuration.storage, of: store, at: folder)
+            try Self.checkStorage(configuration.storage, of: store, at: folder, added: configuration.storagePathAdded)
             // Stored files left by an interrupted import are removed here only when this process alone can
             // be writing them: a library folder with its own database. Shared storage is swept instead.
             let ownsFiles = blobs is FolderBlobStore && database is SQLiteDatabase
@@ -123,7 +123,10 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Makes sure the library is opened with the storage its files are in, recording it for a new library.
-    private static func checkStorage(_ storage: LibraryStorage, of store: any LibraryStore, at folder: LibraryFolder) throws(LibraryError) {
+    /// The advice names the location as a person gives it: without `added`, the part Sepia appends.
+    private static func checkStorage(
+        _ storage: LibraryStorage, of store: any LibraryStore, at folder: LibraryFolder, added: String
+    ) throws(LibraryError) {
         let wanted: String? =
             switch storage {
             case .libraryFolder: nil
@@ -133,8 +136,17 @@ public final class PhotoLibrary: Sendable {
         if recorded == wanted { return }
         if try store.recordStorage(wanted) { return }
         let place = recorded.map { "in object storage at \($0)" } ?? "in its folder"
-        let fix = recorded.map { "open it with --storage \($0)?endpoint=…" } ?? "open it without --storage"
+        let fix = recorded.map { "open it with --storage \(Self.givenLocation($0, added: added))?endpoint=…" } ?? "open it without --storage"
         throw LibraryError(.cannotOpen, "the library keeps its files \(place); \(fix)", subject: folder.root)
+    }
+
+    /// `s3://BUCKET/PREFIX` as a person gives it to `--storage`: the recorded identity without the path Sepia
+    /// added and without a trailing slash (`s3://sepia/libraries/owner/` → `s3://sepia`).
+    static func givenLocation(_ identity: String, added: String) -> String {
+        var location = identity
+        if !added.isEmpty, location.hasSuffix(added) { location.removeLast(added.count) }
+        while location.hasSuffix("/") && !location.hasSuffix("://") { location.removeLast() }
+        return location
     }
 
     /// Whether other processes, on other machines, may write this library's files: with object storage or a

@@ -42,10 +42,11 @@ struct CommandRunner {
         }
     }
 
-    static func runBlocking(_ arguments: [String], executable: URL = executable) throws -> Result {
+    static func runBlocking(_ arguments: [String], executable: URL = executable, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -49,6 +49,16 @@ import Testing
         #expect(lost.stderr.contains("same folder"), "\(lost.stderr)")
     }
 
+    @Test("both executables print the one version, the one the server's /health reports")
+    func version() async throws {
+        let sepia = try await CommandRunner.run(["--version"])
+        #expect(sepia.status == 0)
+        #expect(sepia.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == SepiaVersion.current)
+        let library = try CommandRunner.runBlocking(
+            ["--version"], executable: CommandRunner.executable.deletingLastPathComponent().appendingPathComponent("sepia-library"))
+        #expect(library.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == SepiaVersion.current)
+    }
+
     @Test("exit codes: 65 for undecodable input, 66 for a missing file, 64 for usage")
     func exitCodes() async throws {
         #expect(try await CommandRunner.run(["info", CommandRunner.fixture("malformed/lottapixel.jpg")]).status == 65)

@@ -159,6 +159,17 @@ struct ObjectStorageTests {
     }
 }
 
+@Suite("Advice about --storage")
+struct StorageAdviceTests {
+    @Test("the location in advice is the one a person types: without the path Sepia adds, without a trailing slash")
+    func givenLocation() {
+        #expect(PhotoLibrary.givenLocation("s3://sepia/libraries/owner/", added: "libraries/owner/") == "s3://sepia")
+        #expect(PhotoLibrary.givenLocation("s3://sepia/photos/libraries/owner/", added: "libraries/owner/") == "s3://sepia/photos")
+        #expect(PhotoLibrary.givenLocation("s3://sepia/photos/", added: "") == "s3://sepia/photos")
+        #expect(PhotoLibrary.givenLocation("s3://sepia/other/", added: "libraries/owner/") == "s3://sepia/other")
+    }
+}
+
 /// The store `scripts/object-store` started, from its variables.
 enum ObjectStore {
     static let environment = ProcessInfo.processInfo.environment

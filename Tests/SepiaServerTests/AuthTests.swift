@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SepiaImage
 import SepiaLibrary
 import Synchronization
 import Testing
@@ -85,6 +86,14 @@ struct AuthTests {
             // An unknown account is refused like a wrong password.
             let unknown = try await anonymous.request(.post, "/api/v1/session", json: #"{"username": "nobody", "password": "correct horse battery"}"#)
             #expect(unknown.status == .unauthorized)
+        }
+    }
+
+    @Test("/health reports the version the command line prints")
+    func healthVersion() async throws {
+        try await TestServer().withOwner { owner in
+            let health = try await owner.anonymous.request(.get, "/health")
+            #expect(String(buffer: health.body).contains(#""version":"\#(SepiaVersion.current)""#), "\(String(buffer: health.body))")
         }
     }
 

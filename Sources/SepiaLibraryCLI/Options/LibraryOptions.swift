@@ -92,6 +92,7 @@ struct LibraryOptions: ParsableArguments {
         // The owner's library, where `sepia serve` keeps it: its files under `libraries/owner/` of the bucket,
         // its tables in the deployment's `<schema>_owner`.
         if let client = try objectStorage() { configuration.storage = .objectStorage(client.appending("libraries/owner/")) }
+        configuration.storagePathAdded = "libraries/owner/"
         if let deployment = try postgreSQL() {
             configuration.database = .postgreSQL(try deployment.schema(deployment.schema + "_owner"))
         }

@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import SepiaImage
 import SepiaLibrary
 
 /// Health and metrics: `GET /health`, `GET /metrics`.
 struct OperationsController {
     let services: ServerServices
-    static let version = "0.2.0"
+    static let version = SepiaVersion.current
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)

@@ -50,6 +50,7 @@ final class LibraryRegistry: Sendable {
         if let bucket = configuration.objectStorage {
             libraryConfiguration.storage = .objectStorage(bucket.appending(Self.storagePrefix(for: user)))
         }
+        libraryConfiguration.storagePathAdded = Self.storagePrefix(for: user)
         if let database = configuration.database {
             libraryConfiguration.database = .postgreSQL(try database.schema(Self.schema(for: user, base: database.schema)))
         }
