@@ -66,4 +66,51 @@ struct TruncatedPNGTests {
             try await context.renderBitmap(try ImageDecoding.open(path: Corpus.path("malformed/truncated_image.png")).image)
         }
     }
+
+    /// A PNG of noise made by the encoder: several IDAT chunks, the last one ending the zlib stream.
+    static func noisePNG() throws -> [UInt8] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let bytes = (0..<(160 * 120 * 3)).map { _ -> UInt8 in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
+        return try ImageEncoding.encode(Bitmap(width: 160, height: 120, layout: .rgb, bytes: bytes), as: .png, options: EncodeOptions())
+    }
+
+    @Test("a complete image followed by the header of a further IDAT cut off after 8 bytes decodes in lenient mode; the count is not negative")
+    func completeDataThenACutIDATHeader() async throws {
+        let bytes = try Self.noisePNG()
+        let chunks = Self.chunks(bytes)
+        #expect(chunks.filter { $0.type == "IDAT" }.count >= 2, "the encoder splits the image data")
+        let lastData = try #require(chunks.last { $0.type == "IDAT" })
+        let original = try await context.renderBitmap(try ImageDecoding.open(data: Data(bytes)).image)
+        // 30286 bytes declared, none present: the chunk's length and type, then the end of the file.
+        let cut = Array(bytes[..<lastData.end]) + [0, 0, 0x76, 0x4E] + Array("IDAT".utf8)
+        let lenient = try ImageDecoding.open(data: Data(cut))
+        #expect(try await context.renderBitmap(lenient.image) == original)
+        #expect(lenient.metadata.warnings.contains { $0.contains("30286 bytes declared, 0 present") }, "\(lenient.metadata.warnings)")
+        do {
+            _ = try ImageDecoding.open(data: Data(cut), options: DecodeOptions(strict: true))
+            Issue.record("strict mode accepted a file cut inside a chunk")
+        } catch {
+            #expect(error.description.contains("30286 bytes declared, 0 present"), "\(error)")
+        }
+        // A few bytes of the further chunk present: still the whole image.
+        let partial = cut + [0x78, 0x9C, 0x01]
+        #expect(try await context.renderBitmap(try ImageDecoding.open(data: Data(partial)).image) == original)
+        // The last chunk of the image data itself cut in half: the data is incomplete, refused in either mode.
+        let inside = Array(bytes[..<((lastData.start + lastData.end) / 2)])
+        await #expect(throws: CodecError.self) { try await context.renderBitmap(try ImageDecoding.open(data: Data(inside)).image) }
+    }
+
+    @Test("a wrong IHDR CRC is refused, as libpng refuses it, even where the row decoder reads the file without libpng")
+    func wrongHeaderCRC() throws {
+        var bytes = try Self.noisePNG()
+        bytes[8 + 8 + 13] ^= 0x01  // the IHDR's CRC
+        for strict in [false, true] {
+            #expect(throws: CodecError.self) { _ = try ImageDecoding.open(data: Data(bytes), options: DecodeOptions(strict: strict)) }
+        }
+    }
 }

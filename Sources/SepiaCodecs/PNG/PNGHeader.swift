@@ -19,8 +19,9 @@ struct PNGHeader {
 
     /// Chunks libpng needs, as (type, range of the whole chunk including length and CRC).
     private(set) var criticalChunks: [(String, Range<Int>)] = []
-    /// In lenient mode, the data of an IDAT chunk whose CRC the file ends inside: it goes to libpng with its
-    /// CRC computed again.
+    /// In lenient mode, the data of the last IDAT chunk when the file ends inside it (its CRC, or its data after
+    /// earlier image data): it goes to libpng with its CRC computed again, and the image decodes only if the
+    /// image data is complete without what is missing.
     private(set) var partialImageData: Range<Int>?
     private(set) var colorChunks: [(String, Range<Int>)] = []
 
@@ -62,12 +63,19 @@ struct PNGHeader {
             }
             let end = offset + 12 + length
             guard end <= data.count else {
-                // Lenient mode keeps a file cut after its image data: inside a later chunk, or inside the CRC of
-                // an IDAT chunk whose data is all there. A cut inside the image data itself is refused.
-                if lenient && sawIHDR && (type == "IDAT" ? offset + 8 + length <= data.count : sawIDAT) {
+                // Lenient mode keeps a file cut after its image data: inside a later chunk, inside the CRC of an
+                // IDAT chunk whose data is all there, or inside an IDAT chunk after earlier ones (a file whose
+                // image data ended before the cut, as writers that flush a last chunk leave it). Whether the image
+                // data is complete is then the decoder's to find: a cut inside it is refused there.
+                let present = max(0, data.count - offset - 8)
+                if lenient && sawIHDR && (type == "IDAT" ? (present >= length || sawIDAT) : sawIDAT) {
                     if type == "IDAT" {
-                        header.partialImageData = (offset + 8)..<(offset + 8 + length)
-                        header.problems.append("the file ends inside the CRC of the last IDAT chunk; the image data is complete")
+                        header.partialImageData = (offset + 8)..<(offset + 8 + min(length, present))
+                        header.problems.append(
+                            present >= length
+                                ? "the file ends inside the CRC of the last IDAT chunk; the image data is complete"
+                                : "the file ends inside the last IDAT chunk (\(length) bytes declared, \(present) present); "
+                                    + "what was there is decoded")
                         sawIDAT = true
                     } else {
                         header.problems.append("the file ends inside the \(type) chunk, after the image data; the chunk is ignored")
@@ -75,8 +83,7 @@ struct PNGHeader {
                     break
                 }
                 throw CodecError(
-                    .truncatedData, format: .png,
-                    "the file ends inside the \(type) chunk (\(length) bytes declared, \(data.count - offset - 12) present)")
+                    .truncatedData, format: .png, "the file ends inside the \(type) chunk (\(length) bytes declared, \(present) present)")
             }
             let payload = (offset + 8)..<(offset + 8 + length)
             let whole = offset..<end
@@ -86,6 +93,11 @@ struct PNGHeader {
             switch type {
             case "IHDR":
                 guard !sawIHDR, length == 13 else { throw CodecError(.corruptData, format: .png, "invalid IHDR chunk") }
+                // The size and format every later check trusts: a wrong CRC is refused, as libpng refuses it.
+                let stored = UInt32(truncatingIfNeeded: be32(payload.upperBound))
+                guard CRC32.checksum(Array(data[(offset + 4)..<payload.upperBound])) == stored else {
+                    throw CodecError(.corruptData, format: .png, "IHDR: CRC error")
+                }
                 sawIHDR = true
                 let p = payload.lowerBound
                 header.width = be32(p)
