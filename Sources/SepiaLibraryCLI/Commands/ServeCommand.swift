@@ -55,6 +55,25 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheSize: String?
 
     @Option(
+        name: .customLong("header-timeout"),
+        help: ArgumentHelp(
+            "Seconds a client has to send a whole request head, from its first byte; a silent new connection is closed after as long (default 30).",
+            valueName: "seconds"))
+    var headerTimeout: Int?
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Seconds a kept-alive connection may wait, idle, for its next request (default 75).", valueName: "seconds"))
+    var idleTimeout: Int?
+
+    @Option(
+        name: .customLong("max-connections-per-address"),
+        help: ArgumentHelp(
+            "The most connections one client address may hold open; trusted proxies are not counted (default 128, 0 for no limit).",
+            valueName: "n"))
+    var maximumConnectionsPerAddress: Int?
+
+    @Option(
         name: .customLong("job-workers"),
         help: ArgumentHelp(
             "How many deferred jobs (upload previews) this server does at once; 0 leaves them to the other servers (default 1).", valueName: "n"))
@@ -85,6 +104,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let maximumUploadBytes, maximumUploadBytes < 1024 { throw ValidationError("--max-upload-bytes must be at least 1024") }
         if let maximumPixels, maximumPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if let jobWorkers, !(0...64).contains(jobWorkers) { throw ValidationError("--job-workers must be from 0 to 64") }
+        if let headerTimeout, !(1...3600).contains(headerTimeout) { throw ValidationError("--header-timeout must be from 1 to 3600 seconds") }
+        if let idleTimeout, !(1...86400).contains(idleTimeout) { throw ValidationError("--idle-timeout must be from 1 to 86400 seconds") }
+        if let maximumConnectionsPerAddress, maximumConnectionsPerAddress < 0 {
+            throw ValidationError("--max-connections-per-address must be 0 (no limit) or more")
+        }
         if let jobLease, !(1...86400).contains(jobLease) { throw ValidationError("--job-lease must be from 1 to 86400 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -100,6 +124,9 @@ struct ServeCommand: AsyncParsableCommand {
             if let maximumPixels { configuration.maximumPixels = maximumPixels }
             if let size = cacheSize.flatMap(Self.bytes) { configuration.renditionCacheBytes = size }
             if let jobWorkers { configuration.jobWorkers = jobWorkers }
+            if let headerTimeout { configuration.headerTimeout = .seconds(headerTimeout) }
+            if let idleTimeout { configuration.idleTimeout = .seconds(idleTimeout) }
+            if let maximumConnectionsPerAddress { configuration.maximumConnectionsPerAddress = maximumConnectionsPerAddress }
             if let jobLease { configuration.jobLease = TimeInterval(jobLease) }
             if let bucket = try library.objectStorage() {
                 // Fail at start, with the store's own words, rather than on the first upload.
