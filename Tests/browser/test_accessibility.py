@@ -250,7 +250,7 @@ def test_editor(library):
     b = library["browser"]
     b.open_app(f"#/edit/{library['ids'][2]}")
     b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
-    b.click(tid("filter-tile", **{"data-name": "Sepia Tone"}))
+    b.click(tid("filter-tile", **{"data-name": "Sepia"}))
     b.wait(lambda: not b.find(tid("preview-busy")).is_displayed(), "the preview")
     audit(b, "the editor")
 

@@ -205,7 +205,7 @@ export function mountEditor(container, params, ctx) {
         changed();
         const item = catalog[i];
         if (hasSlider(item)) slider.input.focus({ preventScroll: true });
-        strip.tiles[i].b.focus();
+        strip.tileFor(i)?.b.focus();
       },
     });
     stripHolder.replaceChildren(strip.el);
