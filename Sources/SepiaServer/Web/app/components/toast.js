@@ -2,6 +2,7 @@
 // and have a close button. toast('Saved'), toast.error(err), toast('…', {action: {label, run}}).
 import { h } from '../util.js';
 import { icon } from '../icons.js';
+import { errorMessage } from './error-text.js';
 
 function region() {
   let el = document.getElementById('toasts');
@@ -37,10 +38,11 @@ export function toast(message, { kind = 'info', timeout, action } = {}) {
   return dismiss;
 }
 
-/** Shows an error in words: an ApiError's message, or `fallback`. */
+/** Shows an error in words: its message (an ApiError's, as the server wrote it), or `fallback`. The
+ *  server's technical detail, if any, is in the console (api.js): a toast has no room for it. */
 toast.error = (err, fallback = 'Something went wrong.') => {
   if (err?.name === 'AbortError') return () => {};
-  const message = typeof err === 'string' ? err : (err?.message || fallback);
+  const message = errorMessage(err, fallback);
   if (err && typeof err !== 'string') console.warn(err);
   return toast(message, { kind: 'error' });
 };

@@ -1,9 +1,11 @@
 // UploadQueue: uploads files (at most 3 at once) and shows a panel with a progress bar per file and
-// overall. Refused files keep the server's message; duplicates link to the photo already there.
+// overall. A refused file says why in the server's words for people, its technical detail in a closed
+// disclosure; duplicates link to the photo already there.
 import { api } from '../api.js';
 import { h, formatBytes, plural } from '../util.js';
 import { icon } from '../icons.js';
 import { toast } from './toast.js';
+import { errorDetails } from './error-text.js';
 
 const CONCURRENCY = 3;
 export const ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif,.heic,.heif,.avif';
@@ -66,6 +68,7 @@ class UploadQueue {
     } catch (e) {
       item.state = e.error === 'aborted' ? 'cancelled' : 'error';
       item.message = e.message || 'The upload failed.';
+      item.error = e;
       item.httpStatus = e.status;
     } finally {
       this.running--;
@@ -129,6 +132,8 @@ class UploadQueue {
     item.cancel.hidden = done;
     item.bar.hidden = done && item.state !== 'done' && item.state !== 'duplicate';
     item.extra.replaceChildren();
+    item.detailsEl?.remove();
+    item.detailsEl = null;
     switch (item.state) {
       case 'waiting': item.statusEl.textContent = `Waiting · ${formatBytes(item.size)}`; break;
       case 'uploading': this.renderProgress(item); break;
@@ -143,8 +148,11 @@ class UploadQueue {
         if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link', 'data-testid': 'upload-duplicate-link' }, 'Show the photo'));
         break;
       case 'error':
+        // The server's sentence as it is (it may name the file); its technical words folded away under it.
         item.statusEl.textContent = item.message;
         item.statusEl.setAttribute('role', 'alert');
+        item.detailsEl = errorDetails(item.error);
+        if (item.detailsEl) item.el.append(item.detailsEl);
         break;
       case 'cancelled': item.statusEl.textContent = 'Cancelled'; break;
       default: break;

@@ -7,6 +7,7 @@ import { h, dpr, download, isTypingTarget, formatDate } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
+import { errorContent } from '../components/error-text.js';
 import { confirmDialog } from '../components/dialog.js';
 import { FilterStrip } from '../components/filter-strip.js';
 import { intensitySlider, LatestRequest } from '../components/intensity-slider.js';
@@ -107,7 +108,7 @@ export function mountEditor(container, params, ctx) {
       onError: (e) => {
         cropBox?.el.classList.remove('waiting');
         stageError.hidden = false;
-        stageError.textContent = `The preview could not be rendered: ${e.message}`;
+        stageError.replaceChildren(...errorContent(e, { prefix: 'The preview could not be rendered: ' }).filter(Boolean));
         lastPreviewKey = '';
       },
       onBusy: (b) => { busy.hidden = !b; stage.classList.toggle('busy', b); },
@@ -188,7 +189,7 @@ export function mountEditor(container, params, ctx) {
       if (!alive) return;
       stage.replaceChildren(h('div', { class: 'empty', role: 'alert' }, icon('warning', { cls: 'empty-icon' }),
         h('h2', {}, e.status === 404 ? 'This photo is not in your library' : 'The editor could not open this photo'),
-        h('p', {}, e.message), h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => ctx.back() }, 'Back'))));
+        h('div', { class: 'empty-text' }, errorContent(e)), h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => ctx.back() }, 'Back'))));
     }
   }
 
