@@ -51,7 +51,8 @@ export function mountEditor(container, params, ctx) {
   const busy = h('div', { class: 'render-badge', role: 'status', 'data-testid': 'preview-busy' }, h('span', { class: 'spinner' }), 'Rendering…');
   busy.hidden = true;
   const stageError = h('div', { class: 'stage-error', role: 'alert', hidden: true });
-  const stage = h('div', { class: 'editor-stage', 'data-testid': 'editor-stage' }, img, busy, stageError);
+  // Toasts sit over the preview's bottom edge (toast.js), clear of the toolbar, the strip and the slider.
+  const stage = h('div', { class: 'editor-stage', 'data-testid': 'editor-stage', 'data-toast-anchor': '12' }, img, busy, stageError);
   const notice = h('p', { class: 'editor-notice', role: 'note', 'data-testid': 'other-edits-notice', hidden: true },
     icon('info'), 'This photo has other edits; they are kept.');
 
