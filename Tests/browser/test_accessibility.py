@@ -194,6 +194,27 @@ def test_upload_panel_with_a_refused_file(library, tmp_path):
     audit(b, "the upload panel with a refused file")
 
 
+def test_editor_with_the_docked_upload_bar_and_a_refusals_details(library, tmp_path):
+    b = library["browser"]
+    b.open_app("#/library")
+    data = photo_bytes(7200)
+    cut = tmp_path / "cut-off.jpg"
+    cut.write_bytes(data[: len(data) * 3 // 5])
+    b.upload_files([cut])
+    b.wait_uploads_finished(1)
+    b.go(f"#/edit/{library['ids'][2]}")
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    b.wait_visible(f'{tid("upload-panel")}.docked')
+    audit(b, "the editor with the docked upload bar")
+    b.click(tid("upload-toggle"))
+    b.wait_visible(tid("upload-item"))
+    b.click(f'{tid("error-detail")} summary')
+    b.wait_visible(f'{tid("error-detail")} .error-detail-text')
+    audit(b, "the docked upload list with a refusal's details open")
+    b.click(tid("upload-close"))
+    b.wait_gone(tid("upload-panel"))
+
+
 def test_albums(library):
     b = library["browser"]
     b.open_app("#/albums")
@@ -250,7 +271,7 @@ def test_editor(library):
     b = library["browser"]
     b.open_app(f"#/edit/{library['ids'][2]}")
     b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
-    b.click(tid("filter-tile", **{"data-name": "Sepia Tone"}))
+    b.click(tid("filter-tile", **{"data-name": "Sepia"}))
     b.wait(lambda: not b.find(tid("preview-busy")).is_displayed(), "the preview")
     audit(b, "the editor")
 

@@ -73,27 +73,67 @@ def choose(b, name, previous_src):
     return wait_preview_settled(b, previous_src)
 
 
+def rendered_by(entry):
+    """What a catalog entry renders, whatever the slider: its filter and its preset parameters but the
+    slider's keys."""
+    keys = {s["key"] for s in entry.get("slider", [])}
+    return entry["filter"], tuple(sorted((k, repr(v)) for k, v in entry.get("parameters", {}).items() if k not in keys))
+
+
+def distinct(catalog):
+    """The catalog entries the strip shows: each look once, the first entry that has it."""
+    seen, out = set(), []
+    for entry in catalog:
+        if rendered_by(entry) not in seen:
+            seen.add(rendered_by(entry))
+            out.append(entry)
+    return out
+
+
+def strip_tiles(b):
+    return b.js("""return [...document.querySelectorAll('[data-testid="filter-tile"]')].map((t) => ({
+        name: t.dataset.name, index: Number(t.dataset.index), text: t.querySelector('.tile-name').textContent,
+        pressed: t.getAttribute('aria-pressed'), image: getComputedStyle(t.querySelector('.tile-img')).backgroundImage,
+        position: t.querySelector('.tile-img').style.backgroundPosition}));""")
+
+
 def test_strip_shows_every_catalog_entry_with_its_name(app, photos, browser_api):
     (asset_id,) = photos.upload(1)
     app.open_app("#/library")
     open_editor(app, asset_id)
     catalog = browser_api.catalog()
     assert len(catalog) == 17
-    tiles = app.js("""return [...document.querySelectorAll('[data-testid="filter-tile"]')].map((t) => ({
-        name: t.dataset.name, index: Number(t.dataset.index), text: t.querySelector('.tile-name').textContent,
-        pressed: t.getAttribute('aria-pressed'), image: getComputedStyle(t.querySelector('.tile-img')).backgroundImage,
-        position: t.querySelector('.tile-img').style.backgroundPosition}));""")
-    assert [t["name"] for t in tiles] == [c["name"] for c in catalog]
-    assert [t["text"] for t in tiles] == [c["name"] for c in catalog]
-    assert [t["index"] for t in tiles] == [c["index"] for c in catalog]
-    assert [t["pressed"] for t in tiles] == ["true"] + ["false"] * 16
+    shown = distinct(catalog)
+    tiles = strip_tiles(app)
+    assert [t["name"] for t in tiles] == [c["name"] for c in shown]
+    assert [t["text"] for t in tiles] == [c["name"] for c in shown]
+    assert [t["index"] for t in tiles] == [c["index"] for c in shown]
+    assert [t["pressed"] for t in tiles] == ["true"] + ["false"] * (len(shown) - 1)
     assert all(t["image"].startswith('url("blob:') for t in tiles), tiles[0]["image"]
-    assert len({t["position"] for t in tiles}) == 17, "tiles show the same part of the strip"
+    assert len({t["position"] for t in tiles}) == len(shown), "tiles show the same part of the strip"
     # "None" has nothing to adjust, and says so.
     assert not app.find(tid("intensity")).is_enabled()
     assert app.text(tid("intensity-note")) == "Choose a filter below to adjust its intensity."
     assert not app.find(tid("save-edit")).is_enabled()
     assert not app.find(tid("revert")).is_enabled()
+
+
+def test_each_filter_shows_once_in_the_strip(app, photos, browser_api):
+    """LetsEat's "Sepia" and Instafilter's "Sepia Tone" are the same Core Image filter (CISepiaTone): two
+    tiles that look alike and save the same recipe. The strip shows each filter once, under one name."""
+    (asset_id,) = photos.upload(1)
+    app.open_app("#/library")
+    open_editor(app, asset_id)
+    catalog = {c["index"]: c for c in browser_api.catalog()}
+    tiles = strip_tiles(app)
+    looks = [rendered_by(catalog[t["index"]]) for t in tiles]
+    assert len(set(looks)) == len(looks), \
+        f"filters shown twice: {[t['name'] for t, k in zip(tiles, looks) if looks.count(k) > 1]}"
+    assert len({t["name"].casefold() for t in tiles}) == len(tiles)
+    # Every look of the catalog is still there.
+    assert set(looks) == {rendered_by(c) for c in catalog.values()}
+    sepia = [t["name"] for t in tiles if catalog[t["index"]]["filter"] == "CISepiaTone"]
+    assert sepia == ["Sepia"], sepia
 
 
 def test_filter_names_are_not_cut_off(app, photos):
@@ -114,17 +154,17 @@ def test_three_filters_change_the_preview(app, photos):
     assert original["chroma"] > 20, original
 
     seen = {}
-    for name in ("Mono", "Noir", "Sepia Tone"):
+    for name in ("Mono", "Noir", "Sepia"):
         src = choose(app, name, src)
         seen[name] = (src, app.js(PIXELS, tid("editor-preview")), app.js_async(PIXEL_SHA, tid("editor-preview"), None))
         assert app.find(tid("save-edit")).is_enabled(), "Save is off after choosing a filter"
     assert seen["Mono"][1]["chroma"] < 3, seen["Mono"][1]
     assert seen["Noir"][1]["chroma"] < 3, seen["Noir"][1]
-    sepia = seen["Sepia Tone"][1]
+    sepia = seen["Sepia"][1]
     assert sum(abs(sepia[k] - original[k]) for k in "rgb") > 10, (sepia, original)
     assert len({s[0] for s in seen.values()}) == 3, "the preview's URL did not change"
     assert len({s[2] for s in seen.values()}) == 3, "two filters gave the same preview"
-    # Mono has no intensity; Sepia Tone has.
+    # Mono has no intensity; Sepia has.
     assert app.find(tid("intensity")).is_enabled()
     choose(app, "Mono", src)
     assert not app.find(tid("intensity")).is_enabled()
@@ -168,10 +208,10 @@ def test_intensity_drag_keeps_one_preview_in_flight_and_ends_on_the_last_value(a
     (asset_id,) = photos.upload(1)
     app.open_app("#/library")
     open_editor(app, asset_id)
-    src = choose(app, "Sepia Tone", app.find(tid("editor-preview")).get_attribute("src"))
+    src = choose(app, "Sepia", app.find(tid("editor-preview")).get_attribute("src"))
     slider = app.find(tid("intensity"))
     assert slider.is_enabled()
-    assert app.text(".slider-row .slider-value") == "50%"
+    assert app.text(".slider-row .slider-value") == "100%"  # LetsEat's Sepia starts at its own intensity
 
     app.js(INSTRUMENT)
     width = slider.size["width"]
@@ -287,7 +327,7 @@ def test_copy_an_edit_and_paste_it_on_two_selected_photos(app, photos, browser_a
     source, first, second = photos.upload(3)
     app.open_app("#/library")
     open_editor(app, source)
-    choose(app, "Sepia Tone", app.find(tid("editor-preview")).get_attribute("src"))
+    choose(app, "Sepia", app.find(tid("editor-preview")).get_attribute("src"))
     app.click(tid("save-edit"))
     app.wait_toast("^Saved")
     app.click(tid("detail-close"))

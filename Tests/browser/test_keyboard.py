@@ -93,16 +93,18 @@ def test_grid_arrows_enter_escape_then_edit_with_keys(app, photos, browser_api):
     assert focused(app)["name"] == "Mono"
     press(app, Keys.ENTER)
     app.wait(lambda: app.find(tid("filter-tile", **{"data-name": "Mono"})).get_attribute("aria-pressed") == "true", "Mono chosen")
-    press(app, Keys.END, Keys.ARROW_LEFT, Keys.ARROW_LEFT)
-    assert focused(app)["name"] == "Sepia Tone"
+    press(app, Keys.END)
+    assert focused(app)["name"] == "Vignette"
+    press(app, Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert focused(app)["name"] == "Sepia"
     press(app, Keys.ENTER)
-    app.wait(lambda: app.find(tid("filter-tile", **{"data-name": "Sepia Tone"})).get_attribute("aria-pressed") == "true", "Sepia Tone chosen")
+    app.wait(lambda: app.find(tid("filter-tile", **{"data-name": "Sepia"})).get_attribute("aria-pressed") == "true", "Sepia chosen")
     assert app.find(tid("filter-tile", **{"data-name": "Mono"})).get_attribute("aria-pressed") == "false"
     tab_until(app, lambda f: f and f["testid"] == "intensity", "the Intensity slider", shift=True)
     start_value = float(app.find(tid("intensity")).get_attribute("value"))
-    press(app, *[Keys.ARROW_RIGHT] * 5)
+    press(app, *[Keys.ARROW_LEFT] * 5)  # Sepia starts at full intensity
     value = float(app.find(tid("intensity")).get_attribute("value"))
-    assert math.isclose(value, start_value + 0.05, abs_tol=1e-9), (start_value, value)
+    assert math.isclose(value, start_value - 0.05, abs_tol=1e-9), (start_value, value)
     app.wait(lambda: app.find(tid("save-edit")).is_enabled(), "Save to be possible")
     chord(app, Keys.CONTROL, "s")
     app.wait_toast("^Saved")

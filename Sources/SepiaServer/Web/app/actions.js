@@ -6,6 +6,7 @@ import { store } from './store.js';
 import { confirmDialog, openDialog } from './components/dialog.js';
 import { toast } from './components/toast.js';
 import { pickAlbum } from './components/album-picker.js';
+import { errorContent } from './components/error-text.js';
 import { parseRecipe, portableSteps, pasteInto, FORMAT } from './recipe.js';
 
 export async function setFavorite(ids, isFavorite) {
@@ -142,7 +143,7 @@ export async function pasteEdits(ids, lookup = () => null) {
     if (err) {
       failed++;
       const name = (lookup(id) || store.assets.get(id))?.originalFilename || id;
-      errors.append(h('li', {}, h('strong', {}, name), ': ', err.message || 'failed'));
+      errors.append(h('li', {}, h('strong', {}, name), ': ', errorContent(err, { fallback: 'The edit could not be saved.' })));
     } else if (updated) {
       store.rememberAssets([updated]);
       store.emit('assets-updated', [updated]);

@@ -1,21 +1,26 @@
 // The one place that talks to the server: fetch for JSON and images, XHR for uploads (progress),
-// EventSource for the change stream. Every error is an ApiError carrying {status, error, message}.
+// EventSource for the change stream. Every error is an ApiError carrying {status, error, message, detail}.
 
 const BASE = '/api/v1';
 let csrfToken = null;
 let unauthorizedHandler = null;
 
-/** An error from the server (or the network) with the API's {status, error, message}. */
+/**
+ * An error from the server (or the network) with the API's {status, error, message, detail}: `message` is a
+ * sentence for people, shown as it is; `detail`, when the server gives one, the technical words (a decoder's,
+ * the engine's) for a disclosure or the console, never the main text.
+ */
 export class ApiError extends Error {
   constructor(status, error, message, extra = {}) {
-    // The server's messages are sentences that start in lower case (they follow what failed in logs); shown
-    // on their own they start with a capital.
-    super(typeof message === 'string' && message ? message[0].toUpperCase() + message.slice(1) : message);
+    super(message);
     this.name = 'ApiError';
     this.status = status;
     this.error = error;
+    this.detail = extra.detail || null;
     this.retryAfter = extra.retryAfter ?? null;
     this.requestID = extra.requestID ?? null;
+    // Every detail reaches the console once, wherever the message is shown (a toast, a form).
+    if (this.detail) console.info(`${message} Details: ${this.detail}` + (this.requestID ? ` (request ${this.requestID})` : ''));
   }
 }
 
@@ -47,29 +52,60 @@ function parseRetryAfter(value) {
   return Number.isFinite(date) ? Math.max(0, Math.round((date - Date.now()) / 1000)) : null;
 }
 
-async function errorFromResponse(response) {
-  let body = null;
-  try {
-    const text = await response.text();
-    body = text ? JSON.parse(text) : null;
-  } catch { body = null; }
-  const extra = {
-    retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
-    requestID: response.headers.get('X-Request-ID'),
-  };
-  return new ApiError(
-    response.status,
-    body?.error || 'http_' + response.status,
-    body?.message || fallbackMessage(response.status),
-    extra,
-  );
+const text = (v) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/**
+ * What an error answer says: {message, detail}. With `detail` present, `message` is the server's sentence for
+ * people and is shown exactly as sent. Servers from before `detail` wrote messages in lower case (they follow
+ * what failed in the log: "a password needs at least 10 characters"): their first word gets a capital when
+ * it is a plain lower-case word followed by a space, so that a message starting with a name
+ * ("truncated.jpg: …", "'ids' …") is never altered.
+ */
+function describe(body, status) {
+  const message = text(body?.message);
+  const detail = text(body?.detail);
+  if (!message) return { message: fallbackMessage(status), detail };
+  if (detail) return { message, detail };
+  return { message: /^[a-z]+ /.test(message) ? message[0].toUpperCase() + message.slice(1) : message, detail: null };
 }
 
-function errorFromXHR(xhr) {
+function parseBody(raw) {
+  try { return raw ? JSON.parse(raw) : null; } catch { return null; }
+}
+
+async function errorFromResponse(response) {
   let body = null;
-  try { body = xhr.responseText ? JSON.parse(xhr.responseText) : null; } catch { body = null; }
-  return new ApiError(xhr.status, body?.error || 'http_' + xhr.status, body?.message || fallbackMessage(xhr.status), {
+  try { body = parseBody(await response.text()); } catch { body = null; }
+  const { message, detail } = describe(body, response.status);
+  return new ApiError(response.status, body?.error || 'http_' + response.status, message, {
+    detail,
+    retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
+    requestID: response.headers.get('X-Request-ID'),
+  });
+}
+
+/** Sentences for a refused upload, by status, where the server gave only technical words. */
+const UPLOAD_REFUSED = {
+  413: 'The file is larger than the server accepts.',
+  415: 'This file is not a photo Sepia can read.',
+  422: 'The file is incomplete or damaged.',
+};
+
+function errorFromXHR(xhr, filename) {
+  const body = parseBody(xhr.responseText);
+  let { message, detail } = describe(body, xhr.status);
+  // Servers from before `detail` answered a file they could not read with its name and the decoder's words
+  // as the message ("photo.jpg: damaged data: Premature end of JPEG file (refused in strict mode)"): those
+  // words become the detail, and the message a sentence for people.
+  const raw = text(body?.message);
+  if (!detail && raw && filename && raw.startsWith(filename + ': ') && UPLOAD_REFUSED[xhr.status]) {
+    message = UPLOAD_REFUSED[xhr.status];
+    detail = raw.slice(filename.length + 2);
+  }
+  return new ApiError(xhr.status, body?.error || 'http_' + xhr.status, message, {
+    detail,
     retryAfter: parseRetryAfter(xhr.getResponseHeader('Retry-After')),
+    requestID: xhr.getResponseHeader('X-Request-ID'),
   });
 }
 
@@ -210,8 +246,9 @@ export const api = {
    */
   upload(file, { filename, modified, album } = {}, onProgress) {
     const xhr = new XMLHttpRequest();
+    const name = filename || file.name || 'photo.jpg';
     const promise = new Promise((resolve, reject) => {
-      xhr.open('POST', `${BASE}/assets` + query({ filename: filename || file.name || 'photo.jpg', modified, album }));
+      xhr.open('POST', `${BASE}/assets` + query({ filename: name, modified, album }));
       xhr.withCredentials = true;
       if (csrfToken) xhr.setRequestHeader('X-CSRF-Token', csrfToken);
       xhr.setRequestHeader('Accept', 'application/json');
@@ -224,7 +261,7 @@ export const api = {
           try { body = JSON.parse(xhr.responseText); } catch { body = {}; }
           resolve({ ...body, httpStatus: xhr.status });
         } else {
-          const err = errorFromXHR(xhr);
+          const err = errorFromXHR(xhr, name);
           if (xhr.status === 401 && unauthorizedHandler) unauthorizedHandler(err);
           reject(err);
         }

@@ -215,6 +215,7 @@ function route(initial) {
       overlay = { name: key, screen, id: r.id };
       if (!previous) base.screen.hide?.();
       document.body.classList.add('has-overlay');
+      uploads.setDocked(true);
     }
     overlay.id = r.id;
     document.title = `${TITLES[r.name]} — Sepia`;
@@ -229,6 +230,7 @@ function route(initial) {
     overlay.screen.unmount();
     overlay = null;
     document.body.classList.remove('has-overlay');
+    uploads.setDocked(false);
   }
   const key = r.name === 'album' ? `album/${r.id}` : r.name;
   if (!base || base.key !== key) {

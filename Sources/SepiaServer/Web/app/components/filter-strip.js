@@ -1,18 +1,44 @@
-// FilterStrip: the LetsEat strip — every catalog entry applied to this photo, as tiles cut from ONE
+// FilterStrip: the LetsEat strip — the catalog's entries applied to this photo, as tiles cut from ONE
 // image (GET …/strip?size=N, tile i at x = i×N) by CSS background-position on a blob URL, each with its
 // name under it. Tap/Enter applies; the chosen one is aria-pressed. Arrow keys move between tiles.
+//
+// Each filter shows once: an entry that renders what an earlier one does (the same Core Image filter with
+// the same preset parameters, the slider's keys aside — Instafilter's "Sepia Tone" is LetsEat's "Sepia")
+// has no tile of its own; choosing the earlier one gives the same recipe, and a saved recipe reads back as
+// the earlier one anyway (recipe.js matches the first entry).
 import { api } from '../api.js';
 import { h, dpr, clamp } from '../util.js';
+
+/**
+ * The catalog positions the strip shows, and for every position the one shown in its place:
+ * {shown: [i…], shownFor: [j…]} (shownFor[i] === i for a shown entry).
+ */
+export function distinctEntries(catalog) {
+  const first = new Map();
+  const shown = [];
+  const shownFor = catalog.map((item, i) => {
+    const sliderKeys = new Set((item.slider || []).map((s) => s.key));
+    const params = Object.entries(item.parameters || {}).filter(([k]) => !sliderKeys.has(k))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const key = JSON.stringify([item.filter, params]);
+    if (!first.has(key)) { first.set(key, i); shown.push(i); }
+    return first.get(key);
+  });
+  return { shown, shownFor };
+}
 
 export class FilterStrip {
   constructor({ assetId, catalog, selected = 0, onSelect }) {
     this.assetId = assetId;
     this.catalog = catalog;
     this.onSelect = onSelect;
-    this.selected = selected;
+    const { shown, shownFor } = distinctEntries(catalog);
+    this.shownFor = shownFor;
+    this.selected = shownFor[selected] ?? selected;
     this.url = null;
     this.el = h('div', { class: 'filter-strip', role: 'toolbar', 'data-testid': 'filter-strip', aria: { label: 'Filters', orientation: 'horizontal' } });
-    this.tiles = catalog.map((item, i) => {
+    this.tiles = shown.map((i) => {
+      const item = catalog[i];
       const img = h('span', { class: 'tile-img skeleton', 'aria-hidden': 'true' });
       const b = h('button', {
         type: 'button', class: 'filter-tile', 'data-testid': 'filter-tile', 'data-index': String(item.index ?? i),
@@ -20,7 +46,7 @@ export class FilterStrip {
         onclick: () => this.select(i, true),
       }, img, h('span', { class: 'tile-name' }, item.name));
       b.title = item.group === 'Instafilter' ? `${item.name} (Instafilter)` : item.name;
-      return { b, img };
+      return { b, img, index: i };
     });
     this.el.append(...this.tiles.map((t) => t.b));
     this.el.addEventListener('keydown', (e) => {
@@ -45,21 +71,28 @@ export class FilterStrip {
     this.tiles[j].b.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
+  /** The tile of a catalog position (or of the entry shown in its place). */
+  tileFor(i) {
+    const j = this.shownFor[i] ?? i;
+    return this.tiles.find((t) => t.index === j) || null;
+  }
+
+  /** Chooses a catalog position. */
   select(i, fromUser = false) {
-    this.selected = i;
+    this.selected = this.shownFor[i] ?? i;
     this.mark();
     if (fromUser) {
       // A tile tapped at the strip's edge comes fully into view.
       const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-      this.tiles[i]?.b.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: reduce ? 'auto' : 'smooth' });
-      this.onSelect?.(i);
+      this.tileFor(i)?.b.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: reduce ? 'auto' : 'smooth' });
+      this.onSelect?.(this.selected);
     }
   }
 
   mark() {
-    this.tiles.forEach((t, k) => {
-      t.b.setAttribute('aria-pressed', String(k === this.selected));
-      t.b.tabIndex = k === this.selected ? 0 : -1;
+    this.tiles.forEach((t) => {
+      t.b.setAttribute('aria-pressed', String(t.index === this.selected));
+      t.b.tabIndex = t.index === this.selected ? 0 : -1;
     });
   }
 
@@ -77,7 +110,8 @@ export class FilterStrip {
       if (this.url) URL.revokeObjectURL(this.url);
       this.url = URL.createObjectURL(blob);
       const n = count || this.catalog.length;
-      this.tiles.forEach((t, i) => {
+      this.tiles.forEach((t) => {
+        const i = t.index;
         t.img.classList.remove('skeleton');
         t.img.style.backgroundImage = `url("${this.url}")`;
         t.img.style.backgroundSize = `${n * 100}% 100%`;
@@ -92,7 +126,7 @@ export class FilterStrip {
   }
 
   scrollToSelected() {
-    this.tiles[this.selected]?.b.scrollIntoView({ block: 'nearest', inline: 'center' });
+    this.tileFor(this.selected)?.b.scrollIntoView({ block: 'nearest', inline: 'center' });
   }
 
   destroy() { if (this.url) URL.revokeObjectURL(this.url); }

@@ -1,12 +1,62 @@
-// Toasts: short messages at the bottom of the screen. Errors stay longer, are announced assertively
-// and have a close button. toast('Saved'), toast.error(err), toast('…', {action: {label, run}}).
+// Toasts: short messages. Errors stay longer, are announced assertively and have a close button.
+// toast('Saved'), toast.error(err), toast('…', {action: {label, run}}).
+//
+// Where they go: never over a control. On a photo, in the editor or the camera they sit over the open
+// screen's picture (the element marked `data-toast-anchor`, whose value is the gap to keep at its bottom in
+// pixels), clear of the toolbars, the filter strip and the slider, and let the pointer through to the picture
+// (a crop box) except on their own buttons. Elsewhere they sit at the bottom of the screen, above the tab bar,
+// and above the upload panel where they would meet it.
 import { h } from '../util.js';
 import { icon } from '../icons.js';
+import { errorMessage } from './error-text.js';
 
 function region() {
   let el = document.getElementById('toasts');
-  if (!el) { el = h('div', { id: 'toasts', class: 'toasts' }); document.body.append(el); }
+  if (!el) { el = h('div', { id: 'toasts', class: 'toasts', role: 'region', aria: { label: 'Notifications' } }); document.body.append(el); }
   return el;
+}
+
+const shown = (el) => !!el && el.isConnected && el.getClientRects().length > 0;
+
+/** Places the toasts (see above); cheap enough to run every frame while toasts show. */
+function place() {
+  const el = region();
+  const anchors = [...document.querySelectorAll('[data-toast-anchor]')].filter(shown);
+  const anchor = anchors[anchors.length - 1];
+  const style = {};
+  if (anchor) {
+    const r = anchor.getBoundingClientRect();
+    const gap = Number(anchor.dataset.toastAnchor) || 12;
+    style.left = `${Math.round(r.left + r.width / 2)}px`;
+    style.width = `${Math.round(Math.max(0, Math.min(560, r.width - 24)))}px`;
+    style.bottom = `${Math.round(innerHeight - r.bottom + gap)}px`;
+  } else {
+    // Above the upload panel where they would meet it (a phone's panel spans the width); the stylesheet's
+    // bottom is max(its own place, --toast-above).
+    const panel = document.querySelector('.upload-panel:not(.docked)');
+    if (shown(panel)) {
+      const p = panel.getBoundingClientRect();
+      const t = el.getBoundingClientRect();
+      if (t.left < p.right && t.right > p.left) style['--toast-above'] = `${Math.round(innerHeight - p.top + 8)}px`;
+    }
+  }
+  for (const key of ['left', 'width', 'bottom']) {
+    const value = style[key] || '';
+    if (el.style[key] !== value) el.style[key] = value;
+  }
+  const above = style['--toast-above'] || '';
+  if (el.style.getPropertyValue('--toast-above') !== above) el.style.setProperty('--toast-above', above);
+  el.classList.toggle('anchored', !!anchor);
+}
+
+let placing = 0;
+function keepPlaced() {
+  if (placing) return;
+  const frame = () => {
+    place();
+    placing = region().childElementCount ? requestAnimationFrame(frame) : 0;
+  };
+  placing = requestAnimationFrame(frame);
 }
 
 export function toast(message, { kind = 'info', timeout, action } = {}) {
@@ -24,11 +74,18 @@ export function toast(message, { kind = 'info', timeout, action } = {}) {
   const close = h('button', { class: 'btn icon small ghost toast-close', type: 'button', aria: { label: 'Dismiss message' }, onclick: () => dismiss() }, icon('close'));
   el.append(close);
   region().append(el);
+  place();
+  keepPlaced();
   requestAnimationFrame(() => el.classList.add('in'));
   const ms = timeout ?? (isError ? 9000 : 4000);
   let timer = setTimeout(dismiss, ms);
-  el.addEventListener('mouseenter', () => clearTimeout(timer));
-  el.addEventListener('mouseleave', () => { timer = setTimeout(dismiss, 2500); });
+  // Kept while the pointer or the keyboard is on it; gone a moment after they leave.
+  const hold = () => clearTimeout(timer);
+  const release = () => { clearTimeout(timer); if (!el.matches(':hover, :focus-within')) timer = setTimeout(dismiss, 2500); };
+  el.addEventListener('mouseenter', hold);
+  el.addEventListener('mouseleave', release);
+  el.addEventListener('focusin', hold);
+  el.addEventListener('focusout', () => requestAnimationFrame(release));
   function dismiss() {
     clearTimeout(timer);
     el.classList.remove('in');
@@ -37,10 +94,11 @@ export function toast(message, { kind = 'info', timeout, action } = {}) {
   return dismiss;
 }
 
-/** Shows an error in words: an ApiError's message, or `fallback`. */
+/** Shows an error in words: its message (an ApiError's, as the server wrote it), or `fallback`. The
+ *  server's technical detail, if any, is in the console (api.js): a toast has no room for it. */
 toast.error = (err, fallback = 'Something went wrong.') => {
   if (err?.name === 'AbortError') return () => {};
-  const message = typeof err === 'string' ? err : (err?.message || fallback);
+  const message = errorMessage(err, fallback);
   if (err && typeof err !== 'string') console.warn(err);
   return toast(message, { kind: 'error' });
 };

@@ -1,9 +1,16 @@
 // UploadQueue: uploads files (at most 3 at once) and shows a panel with a progress bar per file and
-// overall. Refused files keep the server's message; duplicates link to the photo already there.
+// overall. A refused file says why in the server's words for people, its technical detail in a closed
+// disclosure; duplicates link to the photo already there.
+//
+// The panel never covers what a person needs: on the library it floats in a corner, and on a photo, in the
+// editor or the camera it is docked as a bar along the bottom whose room the screen leaves free
+// (body.upload-docked; its list opens above it only when asked). A batch without refusals closes by itself
+// 5 s after it ends, or once the pointer and the keyboard have left the panel.
 import { api } from '../api.js';
 import { h, formatBytes, plural } from '../util.js';
 import { icon } from '../icons.js';
 import { toast } from './toast.js';
+import { errorDetails } from './error-text.js';
 
 const CONCURRENCY = 3;
 export const ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif,.heic,.heif,.avif';
@@ -14,6 +21,9 @@ class UploadQueue {
     this.running = 0;
     this.listeners = new Set();
     this.panel = null;
+    this.docked = false;
+    this.collapsedUndocked = false;
+    this.closeOnLeave = false;
   }
 
   /** Adds files; options: {album, onCreated(asset), navigateToFirst} */
@@ -66,6 +76,7 @@ class UploadQueue {
     } catch (e) {
       item.state = e.error === 'aborted' ? 'cancelled' : 'error';
       item.message = e.message || 'The upload failed.';
+      item.error = e;
       item.httpStatus = e.status;
     } finally {
       this.running--;
@@ -85,20 +96,74 @@ class UploadQueue {
     this.title = h('h2', { class: 'upload-title', id: 'upload-title' }, 'Uploading');
     this.overallBar = h('progress', { class: 'progress', max: '100', value: '0', aria: { label: 'Overall upload progress' }, 'data-testid': 'upload-overall' });
     this.summary = h('p', { class: 'upload-summary', role: 'status' });
-    this.list = h('ul', { class: 'upload-list' });
-    this.toggleBtn = h('button', { type: 'button', class: 'btn icon small ghost', aria: { label: 'Collapse upload list', expanded: 'true' }, onclick: () => this.toggle() }, icon('chevronDown'));
+    this.list = h('ul', { class: 'upload-list', id: 'upload-list' });
+    this.toggleBtn = h('button', { type: 'button', class: 'btn icon small ghost upload-toggle', 'data-testid': 'upload-toggle', aria: { label: 'Hide the upload list', expanded: 'true', controls: 'upload-list' }, onclick: () => this.toggle() }, icon('chevronDown'));
     this.closeBtn = h('button', { type: 'button', class: 'btn icon small ghost', 'data-testid': 'upload-close', aria: { label: 'Close upload panel' }, onclick: () => this.close() }, icon('close'));
     this.panel = h('section', { class: 'upload-panel', 'data-testid': 'upload-panel', aria: { labelledby: 'upload-title' } },
       h('div', { class: 'upload-head' }, this.title, h('div', { class: 'upload-head-btns' }, this.toggleBtn, this.closeBtn)),
       this.overallBar, this.summary, this.list);
+    // Closing waits for the pointer and the keyboard to leave (see closeIfIdle).
+    const left = () => { if (this.closeOnLeave) this.scheduleClose(2000); };
+    this.panel.addEventListener('mouseleave', left);
+    this.panel.addEventListener('focusout', left);
+    // Where the keyboard came from, to go back to when the panel closes under it.
+    this.panel.addEventListener('focusin', (e) => {
+      if (e.relatedTarget && !this.panel.contains(e.relatedTarget)) this.focusBefore = e.relatedTarget;
+    });
+    this.panel.addEventListener('keydown', (e) => {
+      // Escape folds the docked list away (and stays here: the editor's Escape means Cancel).
+      if (e.key === 'Escape' && this.docked && !this.panel.classList.contains('collapsed')) {
+        e.preventDefault();
+        e.stopPropagation();
+        this.setCollapsed(true);
+        this.toggleBtn.focus();
+      }
+    });
+    this.collapsedUndocked = false;
+    if (this.docked) this.setCollapsed(true);
+    this.panel.classList.toggle('docked', this.docked);
     document.body.append(this.panel);
+    this.syncDock();
   }
 
-  toggle() {
-    const collapsed = this.panel.classList.toggle('collapsed');
-    this.toggleBtn.setAttribute('aria-expanded', String(!collapsed));
-    this.toggleBtn.setAttribute('aria-label', collapsed ? 'Expand upload list' : 'Collapse upload list');
+  /** Docked (a bar at the bottom, the list folded) while a photo, the editor or the camera is open. */
+  setDocked(on) {
+    on = !!on;
+    if (this.docked === on) return;
+    this.docked = on;
+    if (this.panel) {
+      if (on) {
+        this.collapsedUndocked = this.panel.classList.contains('collapsed');
+        // Focus in the list (a "View" link just followed) moves to the button that opens it again.
+        if (this.list.contains(document.activeElement)) this.toggleBtn.focus({ preventScroll: true });
+        this.setCollapsed(true);
+      } else {
+        this.setCollapsed(this.collapsedUndocked);
+      }
+      this.panel.classList.toggle('docked', on);
+    }
+    this.syncDock();
   }
+
+  syncDock() {
+    document.body.classList.toggle('upload-docked', this.docked && !!this.panel?.isConnected);
+  }
+
+  toggle() { this.setCollapsed(!this.panel.classList.contains('collapsed')); }
+
+  setCollapsed(collapsed) {
+    if (!this.panel) return;
+    this.panel.classList.toggle('collapsed', collapsed);
+    this.toggleBtn.setAttribute('aria-expanded', String(!collapsed));
+    this.toggleBtn.setAttribute('aria-label', collapsed ? 'Show the upload list' : 'Hide the upload list');
+    // The docked list is a popover: a press elsewhere folds it away.
+    document.removeEventListener('pointerdown', this.outside, true);
+    if (this.docked && !collapsed) document.addEventListener('pointerdown', this.outside, true);
+  }
+
+  outside = (e) => {
+    if (this.panel && !this.panel.contains(e.target)) this.setCollapsed(true);
+  };
 
   close() {
     if (this.active) {
@@ -108,7 +173,35 @@ class UploadQueue {
       }
     }
     this.items = this.items.filter((x) => x.state === 'uploading');
-    if (!this.items.length) { this.panel?.remove(); this.panel = null; }
+    if (!this.items.length) {
+      clearTimeout(this.closeTimer);
+      this.closeOnLeave = false;
+      document.removeEventListener('pointerdown', this.outside, true);
+      const hadFocus = !!this.panel?.contains(document.activeElement);
+      this.panel?.remove();
+      this.panel = null;
+      this.syncDock();
+      if (hadFocus && this.focusBefore?.isConnected) this.focusBefore.focus({ preventScroll: true });
+      this.focusBefore = null;
+    }
+  }
+
+  scheduleClose(ms) {
+    clearTimeout(this.closeTimer);
+    this.closeTimer = setTimeout(() => this.closeIfIdle(), ms);
+  }
+
+  /** Closes a finished batch without refusals, unless the pointer or the keyboard is on the panel: then it
+   *  closes once they have left. */
+  closeIfIdle() {
+    if (!this.panel || !this.finishedClean()) return;
+    if (this.panel.matches(':hover, :focus-within')) { this.closeOnLeave = true; return; }
+    this.close();
+  }
+
+  finishedClean() {
+    const all = this.items;
+    return all.length > 0 && !all.some((x) => x.state === 'waiting' || x.state === 'uploading' || x.state === 'error');
   }
 
   renderItem(item) {
@@ -129,6 +222,8 @@ class UploadQueue {
     item.cancel.hidden = done;
     item.bar.hidden = done && item.state !== 'done' && item.state !== 'duplicate';
     item.extra.replaceChildren();
+    item.detailsEl?.remove();
+    item.detailsEl = null;
     switch (item.state) {
       case 'waiting': item.statusEl.textContent = `Waiting · ${formatBytes(item.size)}`; break;
       case 'uploading': this.renderProgress(item); break;
@@ -143,8 +238,11 @@ class UploadQueue {
         if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link', 'data-testid': 'upload-duplicate-link' }, 'Show the photo'));
         break;
       case 'error':
+        // The server's sentence as it is (it may name the file); its technical words folded away under it.
         item.statusEl.textContent = item.message;
         item.statusEl.setAttribute('role', 'alert');
+        item.detailsEl = errorDetails(item.error);
+        if (item.detailsEl) item.el.append(item.detailsEl);
         break;
       case 'cancelled': item.statusEl.textContent = 'Cancelled'; break;
       default: break;
@@ -188,12 +286,9 @@ class UploadQueue {
     }
     this.panel.classList.toggle('has-errors', failed > 0);
     // A clean batch closes by itself after a moment; refused files keep the panel open until closed.
-    clearTimeout(this.autoClose);
-    if (!pending && !failed && all.length) {
-      this.autoClose = setTimeout(() => {
-        if (this.panel && !this.panel.matches(':hover, :focus-within')) this.close();
-      }, 5000);
-    }
+    clearTimeout(this.closeTimer);
+    this.closeOnLeave = false;
+    if (this.finishedClean()) this.scheduleClose(5000);
   }
 }
 

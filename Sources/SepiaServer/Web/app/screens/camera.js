@@ -123,7 +123,7 @@ export function mountCamera(container, params, ctx) {
     const flip = h('button', { type: 'button', class: 'btn icon on-dark', 'data-testid': 'camera-switch', aria: { label: 'Switch camera' }, onclick: async () => { facing = facing === 'environment' ? 'user' : 'environment'; stopStream(); await start(); } }, icon('switchCamera'));
     navigator.mediaDevices.enumerateDevices().then((d) => { flip.hidden = d.filter((x) => x.kind === 'videoinput').length < 2; }).catch(() => { flip.hidden = true; });
     body.replaceChildren(
-      h('div', { class: 'camera-view' }, video, crosshair),
+      h('div', { class: 'camera-view', 'data-toast-anchor': '12' }, video, crosshair),
       h('div', { class: 'camera-controls' }, h('span', { class: 'control-spacer' }), shutter, flip));
     video.play?.().catch(() => {});
     shutter.focus();
@@ -149,7 +149,7 @@ export function mountCamera(container, params, ctx) {
     const squareId = 'sq-' + Math.random().toString(36).slice(2, 6);
     const squareToggle = h('input', { type: 'checkbox', id: squareId, role: 'switch', 'data-testid': 'square-crop' });
     let cropBox = null;
-    const view = h('div', { class: 'camera-view review' }, canvas);
+    const view = h('div', { class: 'camera-view review', 'data-toast-anchor': '12' }, canvas);
     const place = () => {
       if (!cropBox) return;
       const vr = view.getBoundingClientRect();

@@ -56,7 +56,7 @@ export function mountDetail(container, params, ctx) {
   const prevBtn = h('button', { type: 'button', class: 'nav-arrow prev', 'data-testid': 'detail-prev', aria: { label: 'Previous photo' }, onclick: () => go(-1) }, icon('chevronLeft'));
   const nextBtn = h('button', { type: 'button', class: 'nav-arrow next', 'data-testid': 'detail-next', aria: { label: 'Next photo' }, onclick: () => go(1) }, icon('chevronRight'));
   const position = h('span', { class: 'detail-position', 'aria-live': 'polite' });
-  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage' }, thumb, img, spinner, prevBtn, nextBtn, position);
+  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage', 'data-toast-anchor': '48' }, thumb, img, spinner, prevBtn, nextBtn, position);
   const info = h('aside', { class: 'info-panel', id: 'detail-info-panel', 'data-testid': 'info-panel', aria: { label: 'Photo info' } });
   const body = h('div', { class: 'detail-body' }, stage, info);
   const el = h('section', { class: 'screen overlay-screen detail-screen', 'data-testid': 'detail', aria: { labelledby: 'detail-title' } }, topbar, body);

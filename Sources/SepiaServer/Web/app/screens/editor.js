@@ -7,6 +7,7 @@ import { h, dpr, download, isTypingTarget, formatDate } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
+import { errorContent } from '../components/error-text.js';
 import { confirmDialog } from '../components/dialog.js';
 import { FilterStrip } from '../components/filter-strip.js';
 import { intensitySlider, LatestRequest } from '../components/intensity-slider.js';
@@ -50,7 +51,8 @@ export function mountEditor(container, params, ctx) {
   const busy = h('div', { class: 'render-badge', role: 'status', 'data-testid': 'preview-busy' }, h('span', { class: 'spinner' }), 'Rendering…');
   busy.hidden = true;
   const stageError = h('div', { class: 'stage-error', role: 'alert', hidden: true });
-  const stage = h('div', { class: 'editor-stage', 'data-testid': 'editor-stage' }, img, busy, stageError);
+  // Toasts sit over the preview's bottom edge (toast.js), clear of the toolbar, the strip and the slider.
+  const stage = h('div', { class: 'editor-stage', 'data-testid': 'editor-stage', 'data-toast-anchor': '12' }, img, busy, stageError);
   const notice = h('p', { class: 'editor-notice', role: 'note', 'data-testid': 'other-edits-notice', hidden: true },
     icon('info'), 'This photo has other edits; they are kept.');
 
@@ -107,7 +109,7 @@ export function mountEditor(container, params, ctx) {
       onError: (e) => {
         cropBox?.el.classList.remove('waiting');
         stageError.hidden = false;
-        stageError.textContent = `The preview could not be rendered: ${e.message}`;
+        stageError.replaceChildren(...errorContent(e, { prefix: 'The preview could not be rendered: ' }).filter(Boolean));
         lastPreviewKey = '';
       },
       onBusy: (b) => { busy.hidden = !b; stage.classList.toggle('busy', b); },
@@ -188,7 +190,7 @@ export function mountEditor(container, params, ctx) {
       if (!alive) return;
       stage.replaceChildren(h('div', { class: 'empty', role: 'alert' }, icon('warning', { cls: 'empty-icon' }),
         h('h2', {}, e.status === 404 ? 'This photo is not in your library' : 'The editor could not open this photo'),
-        h('p', {}, e.message), h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => ctx.back() }, 'Back'))));
+        h('div', { class: 'empty-text' }, errorContent(e)), h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => ctx.back() }, 'Back'))));
     }
   }
 
@@ -205,7 +207,7 @@ export function mountEditor(container, params, ctx) {
         changed();
         const item = catalog[i];
         if (hasSlider(item)) slider.input.focus({ preventScroll: true });
-        strip.tiles[i].b.focus();
+        strip.tileFor(i)?.b.focus();
       },
     });
     stripHolder.replaceChildren(strip.el);
