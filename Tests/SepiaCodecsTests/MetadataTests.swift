@@ -124,6 +124,47 @@ import Testing
         #expect(fields.problems.isEmpty)
     }
 
+    /// A big-endian EXIF block whose Exif IFD holds `makerNote` as tag 0x927C.
+    static func withMakerNote(_ makerNote: [UInt8]) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        var out: [UInt8] = [0x4D, 0x4D] + u16(42) + u32(8)
+        out += u16(1) + u16(0x8769) + u16(4) + u32(1) + u32(26) + u32(0)  // IFD0 at 8: the Exif IFD at 26
+        out += u16(1) + u16(0x927C) + u16(7) + u32(makerNote.count) + u32(44) + u32(0)  // Exif IFD at 26: the note at 44
+        return out + makerNote
+    }
+
+    /// An Apple maker note (`Apple iOS`, version 1, big-endian) with a content identifier (tag 0x0011).
+    static func appleMakerNote(_ identifier: String) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let value = Array(identifier.utf8) + [0]
+        var note = Array("Apple iOS\0".utf8) + u16(1) + Array("MM".utf8)
+        note += u16(2)
+        note += u16(0x0001) + u16(9) + u32(1) + u32(14)  // MakerNoteVersion, inline
+        note += u16(0x0011) + u16(2) + u32(value.count) + u32(14 + 2 + 2 * 12 + 4)  // offsets count from the note's start
+        note += u32(0)
+        return note + value
+    }
+
+    @Test("an Apple maker note's content identifier (what pairs a Live Photo's still with its movie) is read")
+    func appleContentIdentifier() {
+        let identifier = "2F1A6E0C-5B7D-4C8E-9A31-0D2E4F6A8B11"
+        #expect(EXIFParser.parse(Self.withMakerNote(Self.appleMakerNote(identifier))).appleContentIdentifier == identifier)
+        // Another maker's note, a cut note and a note whose identifier is not an identifier are left alone.
+        #expect(EXIFParser.parse(Self.withMakerNote(Array("Nikon\0\u{2}\u{0}\0\0MM\0*\0\0\0\u{8}\0\0".utf8))).appleContentIdentifier == nil)
+        #expect(EXIFParser.parse(Self.withMakerNote(Array(Self.appleMakerNote(identifier).prefix(30)))).appleContentIdentifier == nil)
+        let strange = EXIFParser.parse(Self.withMakerNote(Self.appleMakerNote("<script>alert(1)</script>")))
+        #expect(strange.appleContentIdentifier == nil)
+        // Through a whole JPEG: the metadata carries it.
+        let bitmap = Bitmap(width: 8, height: 8, layout: .rgb, bytes: [UInt8](repeating: 90, count: 8 * 8 * 3))
+        let jpeg = try! ImageEncoding.encode(bitmap, as: .jpeg, options: EncodeOptions(quality: 90))
+        let exif = Array("Exif\0\0".utf8) + Self.withMakerNote(Self.appleMakerNote(identifier))
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif
+        let withNote = Array(jpeg.prefix(2)) + app1 + Array(jpeg.dropFirst(2))
+        #expect(try! ImageDecoding.open(data: Data(withNote)).metadata.contentIdentifier == identifier)
+    }
+
     @Test("offsets outside the block, loops and zero denominators lose only their field")
     func hostile() {
         var block = Self.tiff(

@@ -58,6 +58,9 @@ public struct EXIFFields: Sendable, Hashable {
     public var gpsLatitude: Double?
     /// GPS longitude in degrees (signed by its reference).
     public var gpsLongitude: Double?
+    /// The content identifier in an Apple maker note (tag 0x0011): the identifier a Live Photo's still shares
+    /// with its movie (the movie's `com.apple.quicktime.content.identifier`).
+    public var appleContentIdentifier: String?
     /// GPS altitude in metres (signed by its reference).
     public var gpsAltitude: Double?
     /// GPS UTC date `YYYY:MM:DD`.
@@ -142,7 +145,7 @@ private struct TIFFReader {
         return fields
     }
 
-    private enum IFDKind { case primary, exif, gps }
+    private enum IFDKind { case primary, exif, gps, appleMakerNote }
 
     private func u16(_ offset: Int) -> UInt16? {
         guard offset >= 0, offset + 2 <= bytes.count else { return nil }
@@ -238,16 +241,42 @@ private struct TIFFReader {
                 case 0x920A: fields.focalLength = rational(entry, index: 0)
                 case 0xA002: fields.pixelWidth = integer(entry)
                 case 0xA003: fields.pixelHeight = integer(entry)
+                case 0x927C: readAppleMakerNote(entry)
                 default: break
                 }
             case .gps:
                 readGPS(entry)
+            case .appleMakerNote:
+                if tag == 0x0011, let identifier = string(entry), identifier.count <= 64,
+                    identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+                {
+                    fields.appleContentIdentifier = identifier
+                }
             }
         }
         for (pointer, subKind) in subIFDs {
             readIFD(at: pointer, kind: subKind)
         }
         if kind == .gps { finishGPS() }
+    }
+
+    /// Reads an Apple maker note: `Apple iOS\0`, a version, a byte-order mark, then an IFD whose offsets count
+    /// from the note's first byte. Other makers' notes are left alone.
+    private mutating func readAppleMakerNote(_ entry: Entry) {
+        let start = entry.valueOffset
+        let header = Array("Apple iOS\0".utf8)
+        guard entry.count >= 16, start + entry.count <= bytes.count, Array(bytes[start..<(start + header.count)]) == header else { return }
+        var note = TIFFReader(bytes: Array(bytes[start..<(start + entry.count)]))
+        switch (note.bytes[12], note.bytes[13]) {
+        case (0x4D, 0x4D): note.littleEndian = false
+        case (0x49, 0x49): note.littleEndian = true
+        default: return
+        }
+        note.entriesRead = entriesRead
+        note.readIFD(at: 14, kind: .appleMakerNote)
+        entriesRead = note.entriesRead
+        fields.appleContentIdentifier = note.fields.appleContentIdentifier
+        fields.problems += note.fields.problems.map { "Apple maker note: " + $0 }
     }
 
     private var latitudeRef: String?

@@ -32,6 +32,8 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     public var location: GPSLocation?
     /// The embedded colour profile's description, if any.
     public var colorProfile: String?
+    /// The identifier a Live Photo's still shares with its movie (Apple's maker-note `ContentIdentifier`).
+    public var contentIdentifier: String?
     /// Problems found while reading metadata; the image still decodes.
     public var warnings: [String]
 
@@ -61,6 +63,7 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
             m.location = fields.location
             m.gpsDate = fields.gpsDate
             m.captureDate = fields.captureDate
+            m.contentIdentifier = fields.appleContentIdentifier
         }
         let xmpFields = xmp.map(XMPParser.parse)
         let iptcDate = photoshop.flatMap(IPTCParser.captureDate(fromPhotoshopResources:))

@@ -141,6 +141,7 @@ package struct FileReport: Encodable {
             add("location", m.location.map { loc in loc.description + (loc.altitude.map { String(format: ", %.0f m", $0) } ?? "") })
             add("gps time", m.gpsDate?.description)
             add("software", m.software)
+            add("live photo", m.contentIdentifier.map { "content identifier \($0)" })
         }
         for warning in warnings { add("warning", warning) }
         return lines.joined(separator: "\n")
