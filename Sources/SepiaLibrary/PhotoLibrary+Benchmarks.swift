@@ -25,7 +25,10 @@ extension PhotoLibrary {
                 originalFilename: "IMG_\(i).jpg", contentHash: hash, originalFormat: .jpeg, originalByteCount: 3_000_000,
                 originalOrientation: 1, originalWidth: 4000, originalHeight: 3000, cameraMake: "Sepia", cameraModel: "Bench",
                 currentAdjustmentID: nil, revision: 1, rowID: 0)
-            changes.append(.createAsset(NewAsset(asset: asset, file: StoredFile(kind: .original, hash: hash, format: .jpeg))))
+            let resource = AssetResource(
+                assetLocalIdentifier: id, type: .photo, originalFilename: asset.originalFilename, contentHash: hash, format: .jpeg,
+                byteCount: asset.originalByteCount, pixelWidth: 4000, pixelHeight: 3000)
+            changes.append(.createAsset(NewAsset(asset: asset, resources: [resource])))
         }
         let result = try store.commit(changes, files: .exists { _ in true })
         monitor.didChange(generation: result.generation)

@@ -68,7 +68,7 @@ extension PhotoLibrary {
                 let asset = prepared[prepared.count - 1]
                 written.append(asset.file)
                 outcome.createdAssetIDs.append(asset.localIdentifier)
-                changes.append(.createAsset(NewAsset(asset: asset.asset, file: asset.file)))
+                changes.append(.createAsset(NewAsset(asset: asset.asset, resources: [asset.resource])))
             }
         } catch {
             discard(written: written, assets: prepared.map(\.localIdentifier), versions: newVersions)
@@ -82,6 +82,9 @@ extension PhotoLibrary {
                 let sweeps = Dictionary(prepared.map { ($0.file, $0.sweep) }, uniquingKeysWith: min)
                 let result = try store.commit(changes, files: blobs.fileCheck(sweeps: { sweeps[$0] ?? sweep }))
                 outcome.generation = result.generation
+                // A Live Photo's part that joined its partner is reported as that asset.
+                outcome.createdAssetIDs = outcome.createdAssetIDs.map { result.pairedAssets[$0] ?? $0 }
+                outcome.pairedAssetIDs = Set(result.pairedAssets.values)
                 didCommit(result)
                 return outcome
             } catch let error where error.vanishedFile != nil && attempt < 3 {
@@ -115,7 +118,7 @@ extension PhotoLibrary {
         removeUnreferenced(result.releasedFiles)
         for id in result.deletedAssetIDs { imageStore.removeImages(forAsset: id) }
         if !result.reversionedAssetIDs.isEmpty, let assets = try? store.assets(ids: result.reversionedAssetIDs) {
-            for asset in assets { imageStore.removeImages(forAsset: asset.id, keepingVersions: ["original", asset.contentVersion]) }
+            for asset in assets { imageStore.removeImages(forAsset: asset.id, keepingVersions: [asset.originalVersion, asset.contentVersion]) }
         }
     }
 
@@ -125,8 +128,10 @@ extension PhotoLibrary {
         removeUnreferenced(written)
         for id in assets { imageStore.removeImages(forAsset: id) }
         for (assetID, version) in versions {
-            let current = (try? store.assets(ids: [assetID]).first?.contentVersion) ?? "original"
-            if current != version { imageStore.removeImages(forAsset: assetID, keepingVersions: ["original", current]) }
+            guard let asset = try? store.assets(ids: [assetID]).first else { continue }
+            if asset.contentVersion != version {
+                imageStore.removeImages(forAsset: assetID, keepingVersions: [asset.originalVersion, asset.contentVersion])
+            }
         }
     }
 

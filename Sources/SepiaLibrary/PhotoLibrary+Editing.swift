@@ -98,7 +98,8 @@ extension PhotoLibrary {
         do {
             try await renderer.storeStandardRenditions(of: file.image, assetID: assetID, version: id, in: imageStore)
         } catch {
-            imageStore.removeImages(forAsset: assetID, keepingVersions: Set(try store.assets(ids: [assetID]).map(\.contentVersion) + ["original"]))
+            let assets = try store.assets(ids: [assetID])
+            imageStore.removeImages(forAsset: assetID, keepingVersions: Set(assets.map(\.contentVersion) + assets.map(\.originalVersion)))
             throw LibraryError(.invalidEditingOutput, "the rendered image does not decode: \(error)", subject: assetID)
         }
         let hash = ContentHash.of(bytes)

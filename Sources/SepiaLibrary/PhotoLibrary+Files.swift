@@ -1,3 +1,4 @@
+import Foundation
 import SepiaCodecs
 
 extension PhotoLibrary {
@@ -5,6 +6,27 @@ extension PhotoLibrary {
     /// object storage it is a local copy, downloaded on first use.
     public func originalPath(of asset: Asset) async throws(LibraryError) -> String {
         try await blobs.localPath(of: StoredFile(kind: .original, hash: asset.contentHash, format: asset.originalFormat))
+    }
+
+    /// The files an asset is made of (PhotoKit's `PHAssetResource.assetResources(for:)`): its original photo or
+    /// video, a Live Photo's paired video, and, when it is edited, the edit's full-size render and its recipe.
+    public func resources(for asset: Asset) throws(LibraryError) -> [AssetResource] {
+        var resources = try store.resources(assetIDs: [asset.id])
+        if let adjustment = try currentAdjustment(of: asset), let hash = adjustment.renderedContentHash {
+            let stem = (asset.originalFilename as NSString).deletingPathExtension
+            resources.append(
+                AssetResource(
+                    assetLocalIdentifier: asset.id, type: .fullSizePhoto, originalFilename: (stem.isEmpty ? "photo" : stem) + ".jpg",
+                    contentHash: hash, format: .jpeg, byteCount: 0, pixelWidth: adjustment.renderedWidth,
+                    pixelHeight: adjustment.renderedHeight))
+        }
+        return resources
+    }
+
+    /// A path on this machine from which to read a stored resource (``resources(for:)``).
+    public func path(of resource: AssetResource) async throws(LibraryError) -> String {
+        if resource.type == .fullSizePhoto { return try await renderPath(hash: resource.contentHash) }
+        return try await blobs.localPath(of: resource.storedFile)
     }
 
     /// A path on this machine from which to read the file showing an asset's current version: its edit's

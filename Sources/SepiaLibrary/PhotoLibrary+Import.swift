@@ -101,7 +101,8 @@ extension PhotoLibrary {
             modificationDate: now, addedDate: now, location: metadata.location, isFavorite: false, isHidden: false,
             originalFilename: filename, contentHash: hash, originalFormat: file.format, originalByteCount: bytes.count,
             originalOrientation: metadata.exifOrientation ?? 1, originalWidth: size.width, originalHeight: size.height,
-            cameraMake: metadata.cameraMake, cameraModel: metadata.cameraModel, currentAdjustmentID: nil, revision: 1, rowID: 0)
+            cameraMake: metadata.cameraMake, cameraModel: metadata.cameraModel, currentAdjustmentID: nil, revision: 1,
+            contentIdentifier: metadata.contentIdentifier, rowID: 0)
         if let capture = metadata.captureDate {
             asset.creationDate = capture.date
             asset.creationDateOffset = capture.utcOffsetSeconds
@@ -113,7 +114,10 @@ extension PhotoLibrary {
                 case .exifModified: .modified
                 }
         }
-        return PreparedAsset(asset: asset, file: stored, origin: origin, sweep: sweep)
+        let resource = AssetResource(
+            assetLocalIdentifier: id, type: .photo, originalFilename: filename, contentHash: hash, format: file.format, byteCount: bytes.count,
+            pixelWidth: size.width, pixelHeight: size.height)
+        return PreparedAsset(asset: asset, resource: resource, origin: origin, sweep: sweep)
     }
 
     /// Writes a prepared original again (a concurrent clean-up removed it before the commit).

@@ -28,6 +28,44 @@ import Testing
             })
     }
 
+    @Test(
+        "a library written before videos gains its resources when opened: each asset's original becomes its photo resource",
+        .enabled(if: !TestLibrary.onPostgreSQL, "the SQLite file is rolled back by hand"))
+    func resourcesMigration() async throws {
+        let folder = TestLibrary.temporaryFolder()
+        var library: PhotoLibrary? = try TestLibrary.open(at: folder)
+        let ids = try await TestLibrary.addPhotos(3, to: library!)
+        library?.close()
+        library = nil
+        // The database as the previous version left it: without what "v4: media and resources" adds.
+        let queue = try DatabaseQueue(path: folder + "/library.sqlite")
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE resource;
+                    DROP INDEX asset_byContentIdentifier; DROP INDEX asset_byMediaType; DROP INDEX asset_live;
+                    ALTER TABLE asset DROP COLUMN mediaSubtypes; ALTER TABLE asset DROP COLUMN duration;
+                    ALTER TABLE asset DROP COLUMN contentIdentifier; ALTER TABLE asset DROP COLUMN originalVersion;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v4: media and resources';
+                    """)
+        }
+        try queue.close()
+
+        let reopened = try TestLibrary.open(at: folder)
+        defer { reopened.close() }
+        for asset in try reopened.assets(ids) {
+            let resources = try reopened.resources(for: asset)
+            #expect(resources.map(\.type) == [.photo])
+            #expect(resources.first?.contentHash == asset.contentHash && resources.first?.byteCount == asset.originalByteCount)
+            #expect(asset.mediaSubtypes.isEmpty && asset.duration == 0 && asset.originalVersion == "original")
+        }
+        let report = try await reopened.check()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        // Deleting still releases the original, now through its resource.
+        try await reopened.performChanges { $0.deleteAssets([ids[0]]) }
+        #expect(TestLibrary.files(under: folder + "/originals").count == 2)
+    }
+
     @Test("opening a library alone removes files of changes that never committed, and says which")
     func orphansAtOpen() async throws {
         let folder = TestLibrary.temporaryFolder()

@@ -149,8 +149,11 @@ public struct AlbumPlaceholder: Sendable, Hashable {
 
 /// What a ``PhotoLibrary/performChanges(_:)`` did.
 public struct ChangeOutcome: Sendable {
-    /// The identifiers of the assets created, in the order they were requested.
+    /// The identifiers of the assets created, in the order they were requested. A Live Photo's part that joined
+    /// its partner already in the library gives that asset's identifier (it is in ``pairedAssetIDs``).
     public var createdAssetIDs: [String] = []
+    /// The assets already in the library that a new part joined, making them Live Photos.
+    public var pairedAssetIDs: Set<String> = []
     /// The identifiers of the albums created.
     public var createdAlbumIDs: [String] = []
     /// The change generation after the commit.

@@ -70,9 +70,9 @@ public final class ImageManager: Sendable {
     }
 
     private func plan(_ asset: Asset, _ targetSize: IntSize, _ contentMode: ContentMode, _ options: ImageRequestOptions) -> Plan {
-        let version = options.version == .original ? "original" : asset.contentVersion
+        let version = options.version == .original ? asset.originalVersion : asset.contentVersion
         let source =
-            version == "original"
+            version == asset.originalVersion
             ? IntSize(width: asset.originalWidth, height: asset.originalHeight)
             : IntSize(width: asset.pixelWidth, height: asset.pixelHeight)
         var target = IntSize(width: max(1, targetSize.width), height: max(1, targetSize.height))
@@ -190,7 +190,7 @@ public final class ImageManager: Sendable {
     /// The full-size, upright image of one version of an asset.
     func fullImage(_ asset: Asset, version: String) async throws -> Image {
         let path: String
-        if version == "original" {
+        if version == asset.originalVersion {
             path = try await library.originalPath(of: asset)
         } else {
             guard let hash = try library.store.adjustment(id: version)?.renderedContentHash else {

@@ -10,8 +10,10 @@ public struct PreparedAsset: Sendable {
     public var localIdentifier: String { asset.id }
     /// The asset as it will be created.
     public let asset: Asset
+    /// The stored original, as a resource of the asset (or of the asset it will join as a Live Photo's part).
+    let resource: AssetResource
     /// The stored original.
-    let file: StoredFile
+    var file: StoredFile { resource.storedFile }
     /// Where the original came from, to write it again if a concurrent clean-up removed it before the commit.
     let origin: Origin
     /// The latest sweep of shared storage before the original was stored.

@@ -25,9 +25,15 @@ extension PhotoLibrary {
                 "rowID", "localIdentifier", "mediaType", "pixelWidth", "pixelHeight", "creationDate", "creationDateOffset",
                 "creationDateSource", "localYear", "localMonth", "modificationDate", "addedDate", "latitude", "longitude", "altitude",
                 "isFavorite", "isHidden", "originalFilename", "contentHash", "originalFormat", "originalByteCount", "originalOrientation",
-                "originalWidth", "originalHeight", "cameraMake", "cameraModel", "currentAdjustmentID", "revision",
+                "originalWidth", "originalHeight", "cameraMake", "cameraModel", "currentAdjustmentID", "revision", "mediaSubtypes",
+                "duration", "contentIdentifier", "originalVersion",
             ],
             ["isFavorite", "isHidden"]
+        ),
+        (
+            "resource",
+            ["assetRowID", "type", "originalFilename", "contentHash", "format", "byteCount", "pixelWidth", "pixelHeight", "duration"],
+            []
         ),
         (
             "adjustment",

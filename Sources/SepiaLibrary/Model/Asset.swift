@@ -1,8 +1,9 @@
 public import Foundation
 public import SepiaCodecs
 
-/// A photo in the library (PhotoKit's `PHAsset`): an immutable snapshot of its properties. Change an asset
-/// with ``PhotoLibrary/performChanges(_:)``; read its pixels through ``ImageManager``.
+/// A photo or a video in the library (PhotoKit's `PHAsset`): an immutable snapshot of its properties. Change an
+/// asset with ``PhotoLibrary/performChanges(_:)``; read its pixels through ``ImageManager``, its files through
+/// ``PhotoLibrary/resources(for:)``.
 public struct Asset: LibraryObject, Hashable, Codable {
     /// The stable identifier (PhotoKit's `localIdentifier`): a UUID string.
     public var id: String
@@ -52,6 +53,17 @@ public struct Asset: LibraryObject, Hashable, Codable {
     public var currentAdjustmentID: String?
     /// Incremented by every change to the asset; with ``id`` it names one state of it (an ETag).
     public var revision: Int
+    /// What kind of photo or video it is beyond ``mediaType``: a Live Photo, a high-frame-rate video, …
+    public var mediaSubtypes: MediaSubtypes = []
+    /// A video's length in seconds; 0 for photos, Live Photos included (PhotoKit's `duration`).
+    public var duration: Double = 0
+    /// The identifier a Live Photo's still and movie share (Apple's content identifier), when the file that
+    /// made the asset carries one: how the other part finds it, whichever is imported first.
+    public var contentIdentifier: String?
+    /// The name of the original's version, under which its renditions are cached: `original`, or, once a
+    /// still has joined a movie that came first (making it a Live Photo), a name of its own, so that nothing
+    /// made from the movie's poster is taken for the still's.
+    public var originalVersion = "original"
 
     /// The row's integer key: what fetch results hold. Never reused, so a deleted asset's key never names
     /// another asset.
@@ -60,13 +72,52 @@ public struct Asset: LibraryObject, Hashable, Codable {
     /// The asset has a live edit.
     public var hasAdjustments: Bool { currentAdjustmentID != nil }
 
+    /// Whether it is a Live Photo: a still with the movie taken with it.
+    public var isLivePhoto: Bool { mediaSubtypes.contains(.photoLive) }
+
     /// The current version: the adjustment's identifier, or `original`. Renditions are cached under it.
-    public var contentVersion: String { currentAdjustmentID ?? "original" }
+    public var contentVersion: String { currentAdjustmentID ?? originalVersion }
 
     /// The creation date as a calendar date and time in the place it was taken (UTC when unknown).
     public var localCreationDate: DateComponents {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: creationDateOffset ?? 0) ?? TimeZone(identifier: "UTC")!
         return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: creationDate)
+    }
+}
+
+extension Asset {
+    /// Reads an asset, also one recorded by a version of Sepia that did not know videos (the change log keeps
+    /// deleted assets' snapshots): what it lacks takes the values of a still photo.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        mediaType = try c.decode(MediaType.self, forKey: .mediaType)
+        pixelWidth = try c.decode(Int.self, forKey: .pixelWidth)
+        pixelHeight = try c.decode(Int.self, forKey: .pixelHeight)
+        creationDate = try c.decode(Date.self, forKey: .creationDate)
+        creationDateOffset = try c.decodeIfPresent(Int.self, forKey: .creationDateOffset)
+        creationDateSource = try c.decode(CreationDateSource.self, forKey: .creationDateSource)
+        modificationDate = try c.decode(Date.self, forKey: .modificationDate)
+        addedDate = try c.decode(Date.self, forKey: .addedDate)
+        location = try c.decodeIfPresent(GPSLocation.self, forKey: .location)
+        isFavorite = try c.decode(Bool.self, forKey: .isFavorite)
+        isHidden = try c.decode(Bool.self, forKey: .isHidden)
+        originalFilename = try c.decode(String.self, forKey: .originalFilename)
+        contentHash = try c.decode(String.self, forKey: .contentHash)
+        originalFormat = try c.decode(ImageFormat.self, forKey: .originalFormat)
+        originalByteCount = try c.decode(Int.self, forKey: .originalByteCount)
+        originalOrientation = try c.decode(Int.self, forKey: .originalOrientation)
+        originalWidth = try c.decode(Int.self, forKey: .originalWidth)
+        originalHeight = try c.decode(Int.self, forKey: .originalHeight)
+        cameraMake = try c.decodeIfPresent(String.self, forKey: .cameraMake)
+        cameraModel = try c.decodeIfPresent(String.self, forKey: .cameraModel)
+        currentAdjustmentID = try c.decodeIfPresent(String.self, forKey: .currentAdjustmentID)
+        revision = try c.decode(Int.self, forKey: .revision)
+        rowID = try c.decode(Int64.self, forKey: .rowID)
+        mediaSubtypes = try c.decodeIfPresent(MediaSubtypes.self, forKey: .mediaSubtypes) ?? []
+        duration = try c.decodeIfPresent(Double.self, forKey: .duration) ?? 0
+        contentIdentifier = try c.decodeIfPresent(String.self, forKey: .contentIdentifier)
+        originalVersion = try c.decodeIfPresent(String.self, forKey: .originalVersion) ?? "original"
     }
 }

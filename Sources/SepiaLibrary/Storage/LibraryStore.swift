@@ -25,8 +25,10 @@ protocol LibraryStore: Sendable {
     func assets(ids: [String]) throws(LibraryError) -> [Asset]
     /// Assets whose identifier starts with `prefix` (at most `limit`).
     func assets(idPrefix: String, limit: Int) throws(LibraryError) -> [Asset]
-    /// The asset whose original has this hash.
+    /// The asset one of whose files has this hash.
     func asset(contentHash: String) throws(LibraryError) -> Asset?
+    /// The stored files of these assets, by asset then type.
+    func resources(assetIDs: [String]) throws(LibraryError) -> [AssetResource]
     /// User albums by identifier or exact title.
     func albums(matching idOrTitle: String) throws(LibraryError) -> [Album]
     /// The number of visible assets in each smart album.
@@ -164,11 +166,21 @@ enum StoredChange: Sendable {
     case recordImportSource(ImportSource)
 }
 
-/// A new asset, its original already stored.
+/// A new asset, its files already stored. When it is one part of a Live Photo whose other part is in the
+/// library already, the commit attaches it to that asset instead of creating one (see ``LivePhotoPairing``).
 struct NewAsset: Sendable {
     var asset: Asset
-    /// The stored original.
-    var file: StoredFile
+    /// Its files, the primary one (``Asset/contentHash``) first.
+    var resources: [AssetResource]
+
+    /// A new asset of one file.
+    init(asset: Asset, resources: [AssetResource]) {
+        self.asset = asset
+        self.resources = resources
+    }
+
+    /// The stored files.
+    var files: [StoredFile] { resources.map(\.storedFile) }
 }
 
 /// A new adjustment, its render already stored.
@@ -192,4 +204,7 @@ struct CommitResult: Sendable {
     var deletedAssetIDs: [String] = []
     /// Assets whose current version changed (edit, revert): renditions of older versions go.
     var reversionedAssetIDs: [String] = []
+    /// New assets that joined one already in the library instead of being created (a Live Photo's part that
+    /// found its partner), by the identifier they were prepared with.
+    var pairedAssets: [String: String] = [:]
 }

@@ -129,6 +129,33 @@ extension PostgresDatabase {
               ('hiddenAssets', (SELECT CAST(count(*) AS TEXT) FROM asset WHERE isHidden));
             """
         ),
+        (
+            "v4: media and resources",
+            """
+            ALTER TABLE asset ADD COLUMN mediaSubtypes BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE asset ADD COLUMN duration DOUBLE PRECISION NOT NULL DEFAULT 0;
+            ALTER TABLE asset ADD COLUMN contentIdentifier TEXT COLLATE "C";
+            ALTER TABLE asset ADD COLUMN originalVersion TEXT COLLATE "C" NOT NULL DEFAULT 'original';
+            CREATE INDEX asset_byContentIdentifier ON asset(contentIdentifier) WHERE contentIdentifier IS NOT NULL;
+            CREATE INDEX asset_byMediaType ON asset(mediaType, creationDate);
+            CREATE INDEX asset_live ON asset(creationDate) WHERE (mediaSubtypes & 8) <> 0;
+            CREATE TABLE resource (
+              assetRowID BIGINT NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+              type BIGINT NOT NULL,
+              originalFilename TEXT COLLATE "C" NOT NULL,
+              contentHash TEXT COLLATE "C" NOT NULL UNIQUE,
+              format TEXT NOT NULL,
+              byteCount BIGINT NOT NULL,
+              pixelWidth BIGINT NOT NULL,
+              pixelHeight BIGINT NOT NULL,
+              duration DOUBLE PRECISION NOT NULL DEFAULT 0,
+              PRIMARY KEY (assetRowID, type)
+            );
+            INSERT INTO resource (assetRowID, type, originalFilename, contentHash, format, byteCount, pixelWidth, pixelHeight)
+              SELECT rowID, CASE mediaType WHEN 2 THEN 2 ELSE 1 END, originalFilename, contentHash, originalFormat,
+                originalByteCount, originalWidth, originalHeight FROM asset;
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

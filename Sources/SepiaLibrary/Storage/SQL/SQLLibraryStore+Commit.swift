@@ -30,7 +30,7 @@ extension SQLLibraryStore {
     ) throws {
         switch change {
         case .createAsset(let new):
-            try insert(new, db: db, fileExists: fileExists)
+            try insert(new, db: db, now: now, fileExists: fileExists, result: &result)
         case .deleteAssets(let ids):
             for id in ids {
                 try delete(assetID: id, db: db, result: &result)
@@ -188,12 +188,24 @@ extension SQLLibraryStore {
         case fileVanished(StoredFile)
     }
 
-    private static func insert(_ new: NewAsset, db: any SQLSession, fileExists: (StoredFile) throws -> Bool) throws {
+    private static func insert(
+        _ new: NewAsset, db: any SQLSession, now: Double, fileExists: (StoredFile) throws -> Bool, result: inout CommitResult
+    ) throws {
         let a = new.asset
-        if let existing = try db.value("SELECT localIdentifier FROM asset WHERE contentHash = ?", [a.contentHash], as: String.self) {
-            throw LibraryError(.duplicate, "the file is already in the library as asset \(existing)", subject: a.originalFilename)
+        for resource in new.resources {
+            if let existing = try db.value(
+                "SELECT a.localIdentifier FROM resource r JOIN asset a ON a.rowID = r.assetRowID WHERE r.contentHash = ?", [resource.contentHash],
+                as: String.self)
+            {
+                throw LibraryError(.duplicate, "the file is already in the library as asset \(existing)", subject: resource.originalFilename)
+            }
         }
-        guard try fileExists(new.file) else { throw StoreRetry.fileVanished(new.file) }
+        for file in new.files { guard try fileExists(file) else { throw StoreRetry.fileVanished(file) } }
+        if let partner = try LivePhotoPairing.partner(of: a, db: db) {
+            try pair(new, with: partner, db: db, now: now)
+            result.pairedAssets[a.id] = partner.id
+            return
+        }
         let (year, month) = localYearMonth(a.creationDate, offset: a.creationDateOffset)
         let rowID: Int64 =
             try db.value(
@@ -201,16 +213,18 @@ extension SQLLibraryStore {
                 INSERT INTO asset (localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, creationDateOffset,
                   creationDateSource, localYear, localMonth, modificationDate, addedDate, latitude, longitude, altitude,
                   isFavorite, isHidden, originalFilename, contentHash, originalFormat, originalByteCount, originalOrientation,
-                  originalWidth, originalHeight, cameraMake, cameraModel)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowID
+                  originalWidth, originalHeight, cameraMake, cameraModel, mediaSubtypes, duration, contentIdentifier)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowID
                 """,
                 [
                     a.id, a.mediaType.rawValue, a.pixelWidth, a.pixelHeight, a.creationDate.timeIntervalSince1970,
                     a.creationDateOffset, a.creationDateSource.rawValue, year, month, a.modificationDate.timeIntervalSince1970,
                     a.addedDate.timeIntervalSince1970, a.location?.latitude, a.location?.longitude, a.location?.altitude,
                     a.isFavorite, a.isHidden, a.originalFilename, a.contentHash, a.originalFormat.rawValue, a.originalByteCount,
-                    a.originalOrientation, a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel,
+                    a.originalOrientation, a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.mediaSubtypes.rawValue,
+                    a.duration, a.contentIdentifier,
                 ]) ?? 0
+        for resource in new.resources { try insertResource(resource, assetRowID: rowID, db: db) }
         try log(db, entity: "asset", rowID: rowID, identifier: a.id, operation: "insert")
         try adjustAssetCounts(db, visible: a.isHidden ? 0 : 1, hidden: a.isHidden ? 1 : 0)
     }
@@ -220,7 +234,9 @@ extension SQLLibraryStore {
         else { throw LibraryError.notFound(asset: assetID) }
         let asset = Self.asset(from: row)
         try touchAlbums(containing: assetID, db: db)
-        result.releasedFiles.append(StoredFile(kind: .original, hash: asset.contentHash, format: asset.originalFormat))
+        for row in try db.fetch("SELECT contentHash, format FROM resource WHERE assetRowID = ?", [asset.rowID]) {
+            result.releasedFiles.append(StoredFile(kind: .original, hash: row[0], format: ImageFormat(rawValue: row[1]) ?? .jpeg))
+        }
         for hash in try db.values(
             "SELECT renderedContentHash FROM adjustment WHERE assetRowID = ? AND renderedContentHash IS NOT NULL", [asset.rowID], as: String.self)
         {

@@ -7,7 +7,8 @@ extension SQLLibraryStore {
         a.rowID, a.localIdentifier, a.mediaType, a.pixelWidth, a.pixelHeight, a.creationDate, a.creationDateOffset,
         a.creationDateSource, a.modificationDate, a.addedDate, a.latitude, a.longitude, a.altitude, a.isFavorite,
         a.isHidden, a.originalFilename, a.contentHash, a.originalFormat, a.originalByteCount, a.originalOrientation,
-        a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.currentAdjustmentID, a.revision
+        a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.currentAdjustmentID, a.revision, a.mediaSubtypes,
+        a.duration, a.contentIdentifier, a.originalVersion
         """
 
     static func asset(from row: SQLRow) -> Asset {
@@ -22,7 +23,38 @@ extension SQLLibraryStore {
             location: location, isFavorite: row[13], isHidden: row[14], originalFilename: row[15], contentHash: row[16],
             originalFormat: ImageFormat(rawValue: row[17]) ?? .jpeg, originalByteCount: row[18], originalOrientation: row[19],
             originalWidth: row[20], originalHeight: row[21], cameraMake: row[22], cameraModel: row[23],
-            currentAdjustmentID: row[24], revision: row[25], rowID: row[0])
+            currentAdjustmentID: row[24], revision: row[25], mediaSubtypes: MediaSubtypes(rawValue: row[26]),
+            duration: row[27], contentIdentifier: row[28], originalVersion: row[29], rowID: row[0])
+    }
+
+    static let resourceColumns =
+        "a.localIdentifier, r.type, r.originalFilename, r.contentHash, r.format, r.byteCount, r.pixelWidth, r.pixelHeight, r.duration"
+
+    static func resource(from row: SQLRow) -> AssetResource? {
+        guard let type = AssetResourceType(rawValue: row[1]) else { return nil }
+        return AssetResource(
+            assetLocalIdentifier: row[0], type: type, originalFilename: row[2], contentHash: row[3],
+            format: ImageFormat(rawValue: row[4]) ?? .jpeg, byteCount: row[5], pixelWidth: row[6], pixelHeight: row[7], duration: row[8])
+    }
+
+    func resources(assetIDs: [String]) throws(LibraryError) -> [AssetResource] {
+        guard !assetIDs.isEmpty else { return [] }
+        return try readStatement { db in
+            try db.fetch(
+                """
+                SELECT \(Self.resourceColumns) FROM resource r JOIN asset a ON a.rowID = r.assetRowID
+                WHERE \(db.dialect.inList("a.localIdentifier")) ORDER BY a.localIdentifier, r.type
+                """, [SQLValue.texts(assetIDs)]
+            ).compactMap(Self.resource(from:))
+        }
+    }
+
+    func asset(contentIdentifier: String) throws(LibraryError) -> Asset? {
+        try readStatement { db in
+            try db.fetchOne(
+                "SELECT \(Self.assetColumns) FROM asset a WHERE a.contentIdentifier = ? ORDER BY a.rowID LIMIT 1", [contentIdentifier]
+            ).map(Self.asset(from:))
+        }
     }
 
     // MARK: - Snapshots
@@ -227,7 +259,9 @@ extension SQLLibraryStore {
 
     func asset(contentHash: String) throws(LibraryError) -> Asset? {
         try read { db in
-            try db.fetchOne("SELECT \(Self.assetColumns) FROM asset a WHERE a.contentHash = ?", [contentHash]).map(Self.asset(from:))
+            try db.fetchOne(
+                "SELECT \(Self.assetColumns) FROM asset a JOIN resource r ON r.assetRowID = a.rowID WHERE r.contentHash = ?", [contentHash]
+            ).map(Self.asset(from:))
         }
     }
 

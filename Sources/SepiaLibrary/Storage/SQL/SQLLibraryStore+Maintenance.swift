@@ -11,7 +11,7 @@ extension SQLLibraryStore {
             for file in Set(files) {
                 let sql =
                     file.kind == .original
-                    ? "SELECT 1 FROM asset WHERE contentHash = ?"
+                    ? "SELECT 1 FROM resource WHERE contentHash = ?"
                     : "SELECT 1 FROM adjustment WHERE renderedContentHash = ?"
                 if try db.value(sql, [file.hash], as: Int.self) == nil { unreferenced.append(file) }
             }
@@ -66,7 +66,7 @@ extension SQLLibraryStore {
     func allFileReferences() throws(LibraryError) -> [StoredFile] {
         try read { db in
             var files: [StoredFile] = []
-            for row in try db.fetch("SELECT contentHash, originalFormat FROM asset") {
+            for row in try db.fetch("SELECT contentHash, format FROM resource") {
                 files.append(StoredFile(kind: .original, hash: row[0], format: ImageFormat(rawValue: row[1]) ?? .jpeg))
             }
             for hash in try db.values("SELECT renderedContentHash FROM adjustment WHERE renderedContentHash IS NOT NULL", as: String.self) {
@@ -104,6 +104,11 @@ extension SQLLibraryStore {
                 """
             ) {
                 problems.append("asset \(row[0] as String): the edit its current edit builds on has no render")
+            }
+            for row in try db.fetch(
+                "SELECT a.localIdentifier FROM asset a LEFT JOIN resource r ON r.assetRowID = a.rowID AND r.contentHash = a.contentHash WHERE r.assetRowID IS NULL"
+            ) {
+                problems.append("asset \(row[0] as String): its original is not among its resources")
             }
             for (key, condition) in [("visibleAssets", "NOT isHidden"), ("hiddenAssets", "isHidden")] {
                 let kept = try db.value("SELECT value FROM libraryInfo WHERE key = ?", [key], as: Int.self) ?? 0

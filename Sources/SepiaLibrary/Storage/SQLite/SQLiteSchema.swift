@@ -131,6 +131,37 @@ extension SQLiteDatabase {
                       ('hiddenAssets', (SELECT CAST(count(*) AS TEXT) FROM asset WHERE isHidden));
                     """)
         }
+        migrator.registerMigration("v4: media and resources") { db in
+            // Videos and Live Photos (DESIGN §11): an asset's media subtypes and duration, the content
+            // identifier that pairs a Live Photo's still with its movie, and its files as typed resources. The
+            // asset's own original columns stay its primary resource's, which every existing asset gets here.
+            try db.execute(
+                sql: """
+                    ALTER TABLE asset ADD COLUMN mediaSubtypes INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE asset ADD COLUMN duration DOUBLE NOT NULL DEFAULT 0;
+                    ALTER TABLE asset ADD COLUMN contentIdentifier TEXT;
+                    ALTER TABLE asset ADD COLUMN originalVersion TEXT NOT NULL DEFAULT 'original';
+                    CREATE INDEX asset_byContentIdentifier ON asset(contentIdentifier) WHERE contentIdentifier IS NOT NULL;
+                    CREATE INDEX asset_byMediaType ON asset(mediaType, creationDate);
+                    CREATE INDEX asset_live ON asset(creationDate) WHERE (mediaSubtypes & 8) <> 0;
+
+                    CREATE TABLE resource (
+                      assetRowID INTEGER NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+                      type INTEGER NOT NULL,
+                      originalFilename TEXT NOT NULL,
+                      contentHash TEXT NOT NULL UNIQUE,
+                      format TEXT NOT NULL,
+                      byteCount INTEGER NOT NULL,
+                      pixelWidth INTEGER NOT NULL,
+                      pixelHeight INTEGER NOT NULL,
+                      duration DOUBLE NOT NULL DEFAULT 0,
+                      PRIMARY KEY (assetRowID, type)
+                    ) WITHOUT ROWID;
+                    INSERT INTO resource (assetRowID, type, originalFilename, contentHash, format, byteCount, pixelWidth, pixelHeight)
+                      SELECT rowID, CASE mediaType WHEN 2 THEN 2 ELSE 1 END, originalFilename, contentHash, originalFormat,
+                        originalByteCount, originalWidth, originalHeight FROM asset;
+                    """)
+        }
         return migrator
     }
 }

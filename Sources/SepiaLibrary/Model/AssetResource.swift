@@ -1,0 +1,71 @@
+public import SepiaCodecs
+
+/// The kinds of file an asset is made of (PhotoKit's `PHAssetResourceType`, same raw values).
+public enum AssetResourceType: Int, Sendable, Hashable, Codable, CaseIterable {
+    /// The original still photo.
+    case photo = 1
+    /// The original video.
+    case video = 2
+    /// An original audio recording.
+    case audio = 3
+    /// A second version of a photo taken at the same time: the RAW of a RAW+JPEG pair.
+    case alternatePhoto = 4
+    /// The current version of an edited photo: the edit's full-size render.
+    case fullSizePhoto = 5
+    /// The current version of an edited video.
+    case fullSizeVideo = 6
+    /// The edit's recipe.
+    case adjustmentData = 7
+    /// A Live Photo's motion: the movie taken with the still.
+    case pairedVideo = 9
+
+    /// Whether the asset's original files include it (as opposed to the files an edit makes).
+    public var isOriginal: Bool {
+        switch self {
+        case .photo, .video, .audio, .alternatePhoto, .pairedVideo: true
+        case .fullSizePhoto, .fullSizeVideo, .adjustmentData: false
+        }
+    }
+}
+
+/// One stored file of an asset (PhotoKit's `PHAssetResource`): a Live Photo is one asset with a `photo` and a
+/// `pairedVideo` resource, stored, verified, exported and deleted together.
+public struct AssetResource: Sendable, Hashable, Codable {
+    /// The asset it belongs to.
+    public var assetLocalIdentifier: String
+    /// What it is.
+    public var type: AssetResourceType
+    /// The file name it was imported as.
+    public var originalFilename: String
+    /// SHA-256 of the file, lowercase hex: the name it is stored under, and how duplicates are found.
+    public var contentHash: String
+    /// The file's format, recognised by its content.
+    public var format: ImageFormat
+    /// The file's size in bytes.
+    public var byteCount: Int
+    /// Its upright size in pixels, for photos and videos.
+    public var pixelWidth: Int
+    /// Its upright height in pixels.
+    public var pixelHeight: Int
+    /// Its length in seconds, for videos; 0 otherwise.
+    public var duration: Double
+
+    /// A resource.
+    public init(
+        assetLocalIdentifier: String, type: AssetResourceType, originalFilename: String, contentHash: String, format: ImageFormat,
+        byteCount: Int, pixelWidth: Int, pixelHeight: Int, duration: Double = 0
+    ) {
+        self.assetLocalIdentifier = assetLocalIdentifier
+        self.type = type
+        self.originalFilename = originalFilename
+        self.contentHash = contentHash
+        self.format = format
+        self.byteCount = byteCount
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.duration = duration
+    }
+
+    /// The stored file behind it.
+    var storedFile: StoredFile { StoredFile(kind: .original, hash: contentHash, format: format) }
+}

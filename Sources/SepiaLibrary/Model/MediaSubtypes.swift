@@ -1,0 +1,26 @@
+/// What kind of photo or video an asset is, beyond its ``MediaType`` (PhotoKit's `PHAssetMediaSubtype`,
+/// same raw values): a Live Photo, a high-frame-rate video, …
+public struct MediaSubtypes: OptionSet, Sendable, Hashable, Codable {
+    public let rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// A panorama.
+    public static let photoPanorama = MediaSubtypes(rawValue: 1 << 0)
+    /// An HDR photo.
+    public static let photoHDR = MediaSubtypes(rawValue: 1 << 1)
+    /// A screenshot.
+    public static let photoScreenshot = MediaSubtypes(rawValue: 1 << 2)
+    /// A Live Photo: a still and a short movie (its ``AssetResourceType/pairedVideo`` resource) taken together.
+    public static let photoLive = MediaSubtypes(rawValue: 1 << 3)
+    /// A photo with depth data (portrait mode).
+    public static let photoDepthEffect = MediaSubtypes(rawValue: 1 << 4)
+    /// A video streamed rather than stored.
+    public static let videoStreamed = MediaSubtypes(rawValue: 1 << 16)
+    /// A high-frame-rate (slow motion) video: more than 60 frames a second.
+    public static let videoHighFrameRate = MediaSubtypes(rawValue: 1 << 17)
+    /// A time-lapse video.
+    public static let videoTimelapse = MediaSubtypes(rawValue: 1 << 18)
+}
