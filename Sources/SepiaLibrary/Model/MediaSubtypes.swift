@@ -1,8 +1,10 @@
 /// What kind of photo or video an asset is, beyond its ``MediaType`` (PhotoKit's `PHAssetMediaSubtype`,
 /// same raw values): a Live Photo, a high-frame-rate video, …
 public struct MediaSubtypes: OptionSet, Sendable, Hashable, Codable {
+    /// PhotoKit's bits.
     public let rawValue: Int
 
+    /// The subtypes whose bits `rawValue` sets.
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }
