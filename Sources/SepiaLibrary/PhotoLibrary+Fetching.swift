@@ -7,6 +7,14 @@ extension PhotoLibrary {
         try fetch(AssetQuery(scope: .library, options: options))
     }
 
+    /// The assets of one media type (PhotoKit's `PHAsset.fetchAssets(with: .video, options:)`), with what
+    /// `options` select besides.
+    public func fetchAssets(with mediaType: MediaType, options: FetchOptions = FetchOptions()) throws(LibraryError) -> FetchResult<Asset> {
+        var options = options
+        options.predicate = options.predicate.map { .mediaType(mediaType) && $0 } ?? .mediaType(mediaType)
+        return try fetch(AssetQuery(scope: .library, options: options))
+    }
+
     /// The assets of an album, in the album's order unless `options` sort them
     /// (`PHAsset.fetchAssets(in:options:)`). Works for user and smart albums.
     public func fetchAssets(in album: Album, options: FetchOptions = FetchOptions()) throws(LibraryError) -> FetchResult<Asset> {

@@ -50,7 +50,10 @@ struct AlbumRoutesTests {
                 var smartAlbums: [AlbumBody]
             }
             let albums = try await owner.json(Albums.self, .get, "/api/v1/albums")
-            #expect(albums.smartAlbums.map(\.id) == ["smart/recents", "smart/favorites", "smart/edited", "smart/hidden"])
+            #expect(
+                albums.smartAlbums.map(\.id) == [
+                    "smart/recents", "smart/favorites", "smart/videos", "smart/livePhotos", "smart/edited", "smart/hidden",
+                ])
             #expect(albums.smartAlbums.first { $0.id == "smart/favorites" }?.assetCount == 1)
             struct Collections: Decodable {
                 struct Collection: Decodable {

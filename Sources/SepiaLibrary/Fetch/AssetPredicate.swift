@@ -16,6 +16,8 @@ public indirect enum AssetPredicate: Sendable, Hashable {
     case hasAdjustments
     /// Assets of a media type.
     case mediaType(MediaType)
+    /// Assets with all of these subtypes (``MediaSubtypes/photoLive`` for Live Photos).
+    case mediaSubtypes(MediaSubtypes)
     /// A date property compared with a date.
     case date(DateKey, Comparison, Date)
     /// A size property compared with a number of pixels.

@@ -37,6 +37,10 @@ public enum SmartAlbum: String, Sendable, Hashable, Codable, CaseIterable {
     case recents
     /// Assets marked as favourites (`smartAlbumFavorites`).
     case favorites
+    /// Videos (`smartAlbumVideos`); Live Photos are photos, and are not among them.
+    case videos
+    /// Live Photos (`smartAlbumLivePhotos`).
+    case livePhotos
     /// Assets with a live edit.
     case edited
     /// Hidden assets (`smartAlbumAllHidden`).
@@ -50,6 +54,8 @@ public enum SmartAlbum: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .recents: "Recents"
         case .favorites: "Favorites"
+        case .videos: "Videos"
+        case .livePhotos: "Live Photos"
         case .edited: "Edited"
         case .hidden: "Hidden"
         }

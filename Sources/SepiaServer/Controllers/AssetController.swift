@@ -71,7 +71,8 @@ struct AssetController {
             options.includeHiddenAssets = true
         }
         if try query.bool("includeHidden") == true { options.includeHiddenAssets = true }
-        if let mediaType = try query.oneOf("mediaType", ["image"]) { predicates.append(.mediaType(mediaType == "image" ? .image : .unknown)) }
+        if let mediaType = try query.oneOf("mediaType", ["image", "video"]) { predicates.append(.mediaType(mediaType == "image" ? .image : .video)) }
+        if try query.bool("live") == true { predicates.append(.mediaSubtypes(.photoLive)) }
         let year = try query.int("year", in: 1...9999)
         let month = try query.int("month", in: 1...12)
         switch (year, month) {

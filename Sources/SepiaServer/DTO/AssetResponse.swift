@@ -34,13 +34,32 @@ struct AssetResponse: ResponseEncodable {
     enum CodingKeys: String, CodingKey {
         case id, mediaType, width, height, creationDate, creationDateOffset, creationDateSource, modificationDate, addedDate
         case isFavorite, isHidden, hasAdjustments, version, revision, originalFilename, originalFormat, originalByteCount
-        case originalWidth, originalHeight, cameraMake, cameraModel, location, metadata
+        case originalWidth, originalHeight, cameraMake, cameraModel, location, metadata, mediaSubtypes, duration
+    }
+
+    /// The names the API gives media subtypes.
+    static func subtypeNames(_ subtypes: MediaSubtypes) -> [String] {
+        let names: [(MediaSubtypes, String)] = [
+            (.photoPanorama, "photoPanorama"), (.photoHDR, "photoHDR"), (.photoScreenshot, "photoScreenshot"), (.photoLive, "photoLive"),
+            (.photoDepthEffect, "photoDepthEffect"), (.videoStreamed, "videoStreamed"), (.videoHighFrameRate, "videoHighFrameRate"),
+            (.videoTimelapse, "videoTimelapse"),
+        ]
+        return names.filter { subtypes.contains($0.0) }.map(\.1)
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(asset.id, forKey: .id)
-        try c.encode(asset.mediaType == .image ? "image" : "unknown", forKey: .mediaType)
+        let mediaType =
+            switch asset.mediaType {
+            case .image: "image"
+            case .video: "video"
+            case .audio: "audio"
+            case .unknown: "unknown"
+            }
+        try c.encode(mediaType, forKey: .mediaType)
+        try c.encode(Self.subtypeNames(asset.mediaSubtypes), forKey: .mediaSubtypes)
+        try c.encode(asset.duration, forKey: .duration)
         try c.encode(asset.pixelWidth, forKey: .width)
         try c.encode(asset.pixelHeight, forKey: .height)
         try c.encode(asset.creationDate, forKey: .creationDate)

@@ -108,6 +108,10 @@ extension SQLLibraryStore {
             break
         case .smartAlbum(.favorites):
             conditions.append("a.isFavorite")
+        case .smartAlbum(.videos):
+            conditions.append("a.mediaType = \(MediaType.video.rawValue)")
+        case .smartAlbum(.livePhotos):
+            conditions.append("(a.mediaSubtypes & \(MediaSubtypes.photoLive.rawValue)) <> 0")
         case .smartAlbum(.edited):
             conditions.append("a.currentAdjustmentID IS NOT NULL")
         case .smartAlbum(.hidden):
@@ -160,6 +164,9 @@ extension SQLLibraryStore {
         case .mediaType(let type):
             arguments.append(type.rawValue)
             return "a.mediaType = ?"
+        case .mediaSubtypes(let subtypes):
+            // The bits are written in the SQL (they are an integer of ours), so that the Live Photos index applies.
+            return "(a.mediaSubtypes & \(subtypes.rawValue)) = \(subtypes.rawValue)"
         case .date(let key, let comparison, let date):
             arguments.append(date.timeIntervalSince1970)
             return "a.\(key.rawValue) \(comparison.rawValue) ?"
