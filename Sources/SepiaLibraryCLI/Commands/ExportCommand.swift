@@ -8,11 +8,13 @@ import SepiaLibrary
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Copy photos out of the library: their current version, or the originals.",
+        abstract: "Copy photos and videos out of the library: their current version, or the originals.",
         discussion: """
             An edited photo exports as its rendered JPEG (NAME.jpg); an unedited one, or any photo with \
-            --original, as its original file, byte for byte, metadata included. Names that are taken get the \
-            photo's short identifier appended. --album exports a whole album, --all the whole library.
+            --original, as its original file, byte for byte, metadata included. A Live Photo's movie goes with \
+            its still (edited or not), and a video exports as its original file. Names that are taken get the \
+            item's short identifier appended, the same for every file of one item. --album exports a whole \
+            album, --all the whole library. Files are copied a megabyte at a time and written atomically.
             """)
 
     @Argument(help: "Photos (identifiers or unique prefixes).")
@@ -51,24 +53,46 @@ struct ExportCommand: AsyncParsableCommand {
             }
             var used = Set<String>()
             let bar = ProgressBar(total: targets.count, label: "Exporting")
+            var files = 0
             for asset in targets {
-                let source = try await original ? photos.originalPath(of: asset) : photos.currentPath(of: asset)
+                // The photo or video as it shows (its edit's JPEG, unless --original), then the asset's other
+                // originals: a Live Photo's movie goes with its still, whether or not the still was edited.
                 let edited = !original && asset.hasAdjustments
-                var name = asset.originalFilename
-                if edited { name = (name as NSString).deletingPathExtension + ".jpg" }
-                var path = (outDir as NSString).appendingPathComponent(name)
-                if used.contains(path) || FileManager.default.fileExists(atPath: path) {
-                    let base = (name as NSString).deletingPathExtension
-                    let ext = (name as NSString).pathExtension
-                    path = (outDir as NSString).appendingPathComponent("\(base)-\(asset.id.prefix(8))" + (ext.isEmpty ? "" : "." + ext))
+                var parts: [(source: String, name: String)] = []
+                let main = try await original ? photos.originalPath(of: asset) : photos.currentPath(of: asset)
+                parts.append((main, edited ? (asset.originalFilename as NSString).deletingPathExtension + ".jpg" : asset.originalFilename))
+                for resource in try photos.resources(for: asset) where resource.type.isOriginal && resource.contentHash != asset.contentHash {
+                    parts.append((try await photos.path(of: resource), resource.originalFilename))
                 }
-                used.insert(path)
-                let bytes = try EncodedBytes.read(contentsOf: source, maximumBytes: Int.max)
-                try writeOutput(bytes.withUnsafeBytes { Array($0) }, to: path)
-                bar.advance(name)
+                // Every part of one asset gets the same suffix when a name is taken, so a pair stays a pair.
+                let taken = parts.contains {
+                    used.contains(Self.path(outDir, $0.name)) || FileManager.default.fileExists(atPath: Self.path(outDir, $0.name))
+                }
+                for part in parts {
+                    let path = Self.path(outDir, part.name, suffix: taken ? "-" + asset.id.prefix(8) : "")
+                    used.insert(path)
+                    do {
+                        try AtomicFile.copy(from: part.source, to: path)
+                    } catch {
+                        Terminal.error("\(error)")
+                        throw ReportedFailure(code: ExitStatus.cannotCreate)
+                    }
+                    files += 1
+                }
+                bar.advance(parts[0].name)
             }
             bar.finish()
-            Terminal.print("exported \(targets.count) photo\(targets.count == 1 ? "" : "s") to \(outDir)")
+            let extra = files - targets.count
+            Terminal.print(
+                "exported \(targets.count) item\(targets.count == 1 ? "" : "s") to \(outDir)"
+                    + (extra > 0 ? " (\(files) files: Live Photos' movies go with their stills)" : ""))
         }
+    }
+
+    /// `name` in `folder`, with `suffix` before its extension.
+    static func path(_ folder: String, _ name: String, suffix: String = "") -> String {
+        let base = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
+        return (folder as NSString).appendingPathComponent(base + suffix + (ext.isEmpty ? "" : "." + ext))
     }
 }
