@@ -194,6 +194,12 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/assets/{id}/current", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/\(w.asset(for: c))/current", nil, nil)
         },
+        Row(.get, "/api/v1/assets/{id}/resources", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/resources", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/resources/{type}", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/resources/photo", nil, nil)
+        },
         Row(.get, "/api/v1/assets/{id}/edit", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/\(w.asset(for: c))/edit", nil, nil)
         },

@@ -25,6 +25,40 @@ struct RenditionTests {
         #expect(RenditionRequest.snap(parsed, mode: mode) == expected)
     }
 
+    @Test("an item's files are listed and download byte for byte, with ranges; an edit adds its render")
+    func resources() async throws {
+        try await TestServer().withOwner { owner in
+            let photo = TestImages.jpeg(61, width: 64, height: 48)
+            let id = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: try await owner.upload(photo, filename: "r.jpg").body)).id
+            struct Listing: Decodable {
+                struct Resource: Decodable {
+                    var type: String
+                    var originalFilename: String
+                    var mimeType: String
+                    var byteCount: Int
+                    var url: String
+                }
+                var resources: [Resource]
+            }
+            var listing = try await owner.json(Listing.self, .get, "/api/v1/assets/\(id)/resources")
+            #expect(listing.resources.map(\.type) == ["photo"])
+            #expect(listing.resources[0].originalFilename == "r.jpg" && listing.resources[0].mimeType == "image/jpeg")
+            #expect(listing.resources[0].byteCount == photo.count)
+            let file = try await owner.request(.get, listing.resources[0].url)
+            #expect(file.status == .ok && Data(buffer: file.body) == photo)
+            let part = try await owner.request(.get, listing.resources[0].url, headers: [.range: "bytes=2-9"])
+            #expect(part.status == .partialContent && Data(buffer: part.body) == photo[2...9])
+            _ = try await owner.json(AssetBody.self, .put, "/api/v1/assets/\(id)/edit", json: Self.noir)
+            listing = try await owner.json(Listing.self, .get, "/api/v1/assets/\(id)/resources")
+            #expect(listing.resources.map(\.type) == ["photo", "fullSizePhoto"])
+            let render = try await owner.request(.get, "/api/v1/assets/\(id)/resources/fullSizePhoto")
+            #expect(render.status == .ok && render.headers[.contentType] == "image/jpeg")
+            let missing = try await owner.request(.get, "/api/v1/assets/\(id)/resources/pairedVideo")
+            #expect(missing.status == .notFound)
+            #expect(String(buffer: missing.body).contains("/resources lists its files"))
+        }
+    }
+
     @Test("renditions carry strong ETags, answer 304, and are cacheable for a year only under their version")
     func etagsAndCaching() async throws {
         try await TestServer().withOwner { owner in

@@ -9,8 +9,9 @@ import SepiaLibrary
 import Glibc
 #endif
 
-/// A photo's pixels: renditions of its current version, its original, its current version at full size:
-/// `/api/v1/assets/{id}/image`, `/original`, `/current`.
+/// A photo's pixels and files: renditions of its current version, its original, its current version at full
+/// size, and each of its stored files (a Live Photo's movie among them): `/api/v1/assets/{id}/image`,
+/// `/original`, `/current`, `/resources`, `/resources/{type}`.
 struct RenditionController {
     let services: ServerServices
 
@@ -20,7 +21,68 @@ struct RenditionController {
             .get(":id/image", use: image)
             .get(":id/original", use: original)
             .get(":id/current", use: current)
+            .get(":id/resources", use: resources)
+            .get(":id/resources/:type", use: resource)
         return routes
+    }
+
+    /// One stored file of an asset, as `GET /assets/{id}/resources` lists it.
+    struct ResourceResponse: Encodable {
+        var type: String
+        var originalFilename: String
+        var format: String
+        var mimeType: String
+        var byteCount: Int
+        var width: Int
+        var height: Int
+        var duration: Double
+        var url: String
+    }
+
+    struct ResourcesResponse: ResponseEncodable {
+        var resources: [ResourceResponse]
+    }
+
+    /// The API's names of resource types: PhotoKit's.
+    static func typeName(_ type: AssetResourceType) -> String {
+        switch type {
+        case .photo: "photo"
+        case .video: "video"
+        case .audio: "audio"
+        case .alternatePhoto: "alternatePhoto"
+        case .fullSizePhoto: "fullSizePhoto"
+        case .fullSizeVideo: "fullSizeVideo"
+        case .adjustmentData: "adjustmentData"
+        case .pairedVideo: "pairedVideo"
+        }
+    }
+
+    /// `GET /assets/{id}/resources`: the files the asset is made of (PhotoKit's `PHAssetResource`).
+    @Sendable func resources(_ request: Request, context: AppRequestContext) async throws -> ResourcesResponse {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let resources = try identity.photoLibrary.resources(for: asset)
+        return ResourcesResponse(
+            resources: resources.map { r in
+                ResourceResponse(
+                    type: Self.typeName(r.type), originalFilename: r.originalFilename, format: r.format.rawValue, mimeType: r.format.mimeType,
+                    byteCount: r.byteCount, width: r.pixelWidth, height: r.pixelHeight, duration: r.duration,
+                    url: "/api/v1/assets/\(asset.id)/resources/\(Self.typeName(r.type))")
+            })
+    }
+
+    /// `GET /assets/{id}/resources/{type}`: one of its files, byte for byte, with ranges (a Live Photo's movie
+    /// is `pairedVideo`).
+    @Sendable func resource(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let name = try context.parameters.require("type")
+        guard let resource = try identity.photoLibrary.resources(for: asset).first(where: { Self.typeName($0.type) == name }) else {
+            throw APIError.notFound("this photo has no '\(name.prefix(40))' file; GET /api/v1/assets/\(asset.id)/resources lists its files")
+        }
+        return try await Self.file(
+            at: try await identity.photoLibrary.path(of: resource), name: resource.originalFilename, format: resource.format,
+            etag: resource.contentHash, immutable: true, request: request, context: context)
     }
 
     /// `GET /assets/{id}/image`.
