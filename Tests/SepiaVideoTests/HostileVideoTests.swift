@@ -10,7 +10,7 @@ import Testing
 struct HostileVideoTests {
     static func write(_ bytes: [UInt8], _ name: String) throws -> String {
         let path = Clips.folder.appendingPathComponent(name).path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         return path
     }
 

@@ -39,9 +39,18 @@ enum VideoCodecs {
         avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
     }
 
+    /// Short names of the audio codecs cameras record.
+    static let audioNames: [String: String] = [
+        "aac": "AAC", "mp3": "MP3", "mp2": "MP2", "ac3": "AC-3", "eac3": "E-AC-3", "opus": "Opus", "vorbis": "Vorbis", "flac": "FLAC",
+        "alac": "ALAC", "amr_nb": "AMR-NB", "amr_wb": "AMR-WB", "pcm_s16le": "PCM 16-bit", "pcm_s16be": "PCM 16-bit", "pcm_s24le": "PCM 24-bit",
+        "pcm_s24be": "PCM 24-bit", "pcm_s32le": "PCM 32-bit", "pcm_f32le": "PCM float", "pcm_u8": "PCM 8-bit", "pcm_alaw": "A-law",
+        "pcm_mulaw": "µ-law", "pcm_dvd": "PCM (DVD)", "pcm_bluray": "PCM (Blu-ray)",
+    ]
+
     /// The codec's name for people: ours, else FFmpeg's long name.
     static func displayName(_ id: AVCodecID) -> String {
         if let known = codec(id) { return known.name }
+        if let audio = audioNames[shortName(id)] { return audio }
         if let descriptor = avcodec_descriptor_get(id), let long = descriptor.pointee.long_name { return String(cString: long) }
         return shortName(id)
     }

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Test clips, generated at test time by Debian's `ffmpeg` from its synthetic sources (`testsrc2`, `sine`):
-/// no third-party media is committed. Each clip is made once per test run, in a folder of its own.
+/// Test clips, generated at test time by Debian's `ffmpeg` from its synthetic sources (`testsrc2`, `sine`,
+/// `gradients` with a fixed seed): no third-party media is committed. A clip is made once and kept in a cache
+/// folder under the name and a hash of the ffmpeg command that makes it, so runs after the first reuse it.
 enum Clips {
     /// Why a clip could not be made.
     struct Failure: Error, CustomStringConvertible {
@@ -11,11 +12,14 @@ enum Clips {
     }
 
     static let ffmpeg = "/usr/bin/ffmpeg"
-    static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-video-tests-\(getpid())")
+    static let cache: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-video-clips")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
+    /// Where the tests write files derived from the clips (damaged copies): the cache, as they are the same on
+    /// every run; written atomically, so concurrent runs agree.
+    static var folder: URL { cache }
     private static let made = Mutex<[String: String]>([:])
     private static let making = Mutex<Void>(())
 
@@ -25,8 +29,16 @@ enum Clips {
         if let path = made.withLock({ $0[name] }) { return path }
         return try making.withLock { _ in
             if let path = made.withLock({ $0[name] }) { return path }
-            let path = folder.appendingPathComponent(name).path
-            _ = try run(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [path])
+            // FNV-1a of the command: a changed recipe makes a new clip.
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in (arguments + [name]).joined(separator: "\u{0}").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            let path = cache.appendingPathComponent(String(hash, radix: 16) + "-" + name).path
+            if !FileManager.default.fileExists(atPath: path) {
+                // Written beside, then renamed: another test process never sees half a clip.
+                let partial = path + ".\(getpid()).part." + (name as NSString).pathExtension
+                _ = try run(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [partial])
+                guard rename(partial, path) == 0 else { throw Failure(description: "cannot rename \(partial): \(errno)") }
+            }
             made.withLock { $0[name] = path }
             return path
         }

@@ -51,7 +51,7 @@ enum LivePhotoMovie {
         bytes += trak
         let newSize = UInt32(moov.size + trak.count)
         bytes.replaceSubrange(moov.start..<(moov.start + 4), with: u32(newSize))
-        try Data(bytes).write(to: URL(fileURLWithPath: output))
+        try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
     }
 
     private static func movieTimescale(_ d: [UInt8], moov: (start: Int, size: Int)) throws -> UInt32 {
