@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SepiaImage", targets: ["SepiaImage"]),
         .library(name: "SepiaCodecs", targets: ["SepiaCodecs"]),
         .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
+        .library(name: "SepiaVideo", targets: ["SepiaVideo"]),
         .library(name: "SepiaObjectStore", targets: ["SepiaObjectStore"]),
         .library(name: "SepiaLibrary", targets: ["SepiaLibrary"]),
         .library(name: "SepiaServer", targets: ["SepiaServer"]),
@@ -45,6 +46,11 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // FFmpeg's libraries from Debian, reached only from SepiaVideo, with a C layer for the demuxer's bounded
+        // input, its deadline and its log.
+        .target(
+            name: "CFFmpeg",
+            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
 
         // The engine: pure Swift, no C and no I/O.
         .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: swiftSettings),
@@ -53,6 +59,8 @@ let package = Package(
             name: "SepiaCodecs",
             dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CDe265", "CLCMS2", "CZlib", "CIsal"],
             swiftSettings: swiftSettings),
+        // Videos over FFmpeg: a probe (container, streams, QuickTime metadata) and a poster frame as an image source.
+        .target(name: "SepiaVideo", dependencies: ["SepiaImage", "SepiaCodecs", "CFFmpeg"], swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs"], swiftSettings: swiftSettings),
         // An S3 client (Signature V4 over AsyncHTTPClient): the object storage a scale-out deployment keeps files in.
@@ -124,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "SepiaLibraryCLI",
             dependencies: [
-                "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaLibrary", "SepiaServer", "SepiaObjectStore",
+                "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaLibrary", "SepiaServer", "SepiaObjectStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -134,6 +142,7 @@ let package = Package(
 
         .testTarget(name: "SepiaImageTests", dependencies: ["SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaVideoTests", dependencies: ["SepiaVideo", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaLibraryTests",

@@ -7,11 +7,16 @@ import SepiaCommandLine
 /// database drivers and the server would more than double the binary and the runtime's start-up work. Every other
 /// command (the library's, the server's, and help for them all) is run by `sepia-library`, installed beside
 /// this executable, which this process becomes: the same process, arguments, input, output and exit code.
+///
+/// Videos go the same way: an image command whose inputs include a video (recognised by its first bytes) is run by
+/// `sepia-library`, which links FFmpeg's libraries through SepiaVideo and reads the video's poster frame.
 @main
 enum SepiaCommand {
     static func main() async {
         let arguments = CommandLine.arguments
-        if let command = arguments.dropFirst().first, CommandSet.imageCommandNames.contains(command) {
+        if let command = arguments.dropFirst().first, CommandSet.imageCommandNames.contains(command),
+            !arguments.dropFirst(2).contains(where: Inputs.isVideo(path:))
+        {
             await ImageCommand.main()
         } else {
             LibraryCommandLauncher.run(arguments)

@@ -15,6 +15,10 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupportedFeature
         /// The image has more pixels than the limit allows (a decompression bomb, or a huge image).
         case tooManyPixels
+        /// Another limit was exceeded: a video's duration or number of streams, the bytes a demuxer may read.
+        case limitExceeded
+        /// Reading the file took longer than the deadline allows (a hostile or damaged file, or a stalled disk).
+        case timedOut
         /// The file is larger than the limit allows.
         case fileTooLarge
         /// The header or the data is malformed.

@@ -50,7 +50,7 @@ public final class DecodeWarnings: Sendable {
     public init() {}
 
     /// Adds a warning (duplicates are kept once).
-    func add(_ message: String) {
+    package func add(_ message: String) {
         messages.withLock { list in
             if !list.contains(message) { list.append(message) }
         }

@@ -31,6 +31,9 @@ public enum ImageDecoding {
         case .png: return try PNGSource(bytes: bytes, options: options, file: file)
         case .webp: return try WebPSource(bytes: bytes, options: options, file: file)
         case .heic, .avif: return try HEIFSource(bytes: bytes, format: format, options: options, file: file)
+        case _ where format.isVideo:
+            throw CodecError(
+                .unsupportedFormat, format: format, "this is a video, which the still-image decoders do not read; SepiaVideo's VideoSource opens it")
         default:
             throw CodecError(.unsupportedFormat, format: format, "this format is not supported; Sepia decodes JPEG, PNG, WebP, HEIC and AVIF")
         }

@@ -1,4 +1,7 @@
 /// An image file format, recognised by its magic bytes (never by file name).
+///
+/// Video containers are recognised too (``isVideo``), so that a caller can route a file to SepiaVideo's
+/// `VideoSource` by its bytes; SepiaCodecs itself decodes only the still-image formats.
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// JPEG (JFIF/EXIF).
     case jpeg
@@ -24,11 +27,33 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
     case svg
     /// PDF (recognised, not decoded).
     case pdf
+    /// A QuickTime movie (MOV): the iPhone's videos and Live Photos' motion. Decoded by SepiaVideo.
+    case quickTime = "mov"
+    /// An MPEG-4 file (MP4, M4V). Decoded by SepiaVideo.
+    case mp4
+    /// A 3GPP or 3GPP2 file (3GP, 3G2): older phones' videos. Decoded by SepiaVideo.
+    case threeGPP = "3gp"
+    /// A Matroska file (MKV). Decoded by SepiaVideo.
+    case matroska = "mkv"
+    /// A WebM file (Matroska with VP8, VP9 or AV1). Decoded by SepiaVideo.
+    case webm
+    /// An AVI file: older cameras' videos (Motion JPEG, MPEG-4 Part 2, DV). Decoded by SepiaVideo.
+    case avi
+    /// An MPEG transport stream (TS, and the M2TS/MTS of AVCHD camcorders). Decoded by SepiaVideo.
+    case mpegTS = "mts"
 
     /// Whether Sepia decodes this format.
     public var isDecodable: Bool {
         switch self {
         case .jpeg, .png, .webp, .heic, .avif: return true
+        default: return false
+        }
+    }
+
+    /// Whether this is a video container, which SepiaVideo reads (a probe, and a poster frame as an image).
+    public var isVideo: Bool {
+        switch self {
+        case .quickTime, .mp4, .threeGPP, .matroska, .webm, .avi, .mpegTS: return true
         default: return false
         }
     }
@@ -56,6 +81,13 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
         case .jpeg2000: return "JPEG 2000"
         case .svg: return "SVG"
         case .pdf: return "PDF"
+        case .quickTime: return "QuickTime"
+        case .mp4: return "MP4"
+        case .threeGPP: return "3GP"
+        case .matroska: return "Matroska"
+        case .webm: return "WebM"
+        case .avi: return "AVI"
+        case .mpegTS: return "MPEG-TS"
         }
     }
 
@@ -74,6 +106,13 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
         case .jpeg2000: return "image/jp2"
         case .svg: return "image/svg+xml"
         case .pdf: return "application/pdf"
+        case .quickTime: return "video/quicktime"
+        case .mp4: return "video/mp4"
+        case .threeGPP: return "video/3gpp"
+        case .matroska: return "video/x-matroska"
+        case .webm: return "video/webm"
+        case .avi: return "video/x-msvideo"
+        case .mpegTS: return "video/mp2t"
         }
     }
 
@@ -101,13 +140,24 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
         case "jp2", "j2k": self = .jpeg2000
         case "svg": self = .svg
         case "pdf": self = .pdf
+        case "mov", "qt": self = .quickTime
+        case "mp4", "m4v": self = .mp4
+        case "3gp", "3g2": self = .threeGPP
+        case "mkv": self = .matroska
+        case "webm": self = .webm
+        case "avi": self = .avi
+        case "ts", "mts", "m2ts": self = .mpegTS
         default: return nil
         }
     }
 
     /// Recognises a format from the first bytes of a file; nil when unknown.
+    ///
+    /// 64 bytes are enough for every format. An MPEG transport stream is recognised from its first packet's
+    /// header (the sync byte and a table's packet identifier); given 400 bytes or more, from three packets'
+    /// sync bytes wherever the stream starts.
     public static func sniff(_ bytes: some Collection<UInt8>) -> ImageFormat? {
-        let head = Array(bytes.prefix(64))
+        let head = Array(bytes.prefix(400))
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + prefix.count && Array(head[offset..<(offset + prefix.count)]) == prefix
         }
@@ -130,8 +180,15 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
                 return .heic
             }
             if major == "jp2 " { return .jpeg2000 }
-            return nil
+            return videoBrand(major: major, brands: brands)
         }
+        // QuickTime movies older than the ftyp atom start with one of these atoms.
+        if head.count >= 8, ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(String(decoding: head[4..<8], as: UTF8.self)) {
+            return .quickTime
+        }
+        if starts([0x1A, 0x45, 0xDF, 0xA3]) { return matroskaDocType(head) }
+        if starts(Array("RIFF".utf8)) && starts(Array("AVI ".utf8), at: 8) { return .avi }
+        if isTransportStream(head, packetSize: 188, offset: 0) || isTransportStream(head, packetSize: 192, offset: 4) { return .mpegTS }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts([0x42, 0x4D]) && head.count >= 14 { return .bmp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
@@ -143,5 +200,64 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
             as: UTF8.self)
         if text.hasPrefix("<?xml") || text.hasPrefix("<svg") || text.hasPrefix("<!DOCTYPE svg") { return .svg }
         return nil
+    }
+
+    /// The video container an ISO base media file's brands name; nil for other brands (M4A audio, CR3 raw…).
+    private static func videoBrand(major: String, brands: [String]) -> ImageFormat? {
+        let mp4Brands: Set<String> = [
+            "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42", "avc1", "av01", "M4V ", "M4VH",
+            "M4VP", "mmp4", "MSNV", "dash", "f4v ", "XAVC", "NDAS", "NDSC", "NDSH", "NDSM", "NDSP", "NDSS", "NDXC", "NDXH", "NDXM",
+            "NDXP", "NDXS",
+        ]
+        func is3GPP(_ brand: String) -> Bool { ["3gp", "3g2", "3ge", "3gg", "3gs", "kddi"].contains { brand.hasPrefix($0) } }
+        // Audio (M4A, M4B audiobooks, M4P) says so in its major brand, whatever it is compatible with.
+        if ["M4A ", "M4B ", "M4P ", "F4A ", "F4B "].contains(major) { return nil }
+        if major == "qt  " { return .quickTime }
+        if is3GPP(major) { return .threeGPP }
+        if mp4Brands.contains(major) { return .mp4 }
+        if brands.contains("qt  ") { return .quickTime }
+        if brands.contains(where: is3GPP) { return .threeGPP }
+        if brands.contains(where: mp4Brands.contains) { return .mp4 }
+        return nil
+    }
+
+    /// WebM or Matroska, from the EBML header's DocType (Matroska when it is missing or unreadable).
+    private static func matroskaDocType(_ head: [UInt8]) -> ImageFormat {
+        var i = 4
+        while i + 3 < head.count {
+            if head[i] == 0x42 && head[i + 1] == 0x82 {
+                // The DocType element: a one-byte size (0x80 | length) is what every muxer writes.
+                let size = head[i + 2]
+                guard size & 0x80 != 0 else { break }
+                let length = Int(size & 0x7F)
+                let start = i + 3
+                guard start + length <= head.count else { break }
+                let type = String(decoding: head[start..<(start + length)], as: UTF8.self)
+                return type == "webm" ? .webm : .matroska
+            }
+            i += 1
+        }
+        return .matroska
+    }
+
+    /// Whether `head` starts a transport stream of `packetSize`-byte packets whose sync byte is at `offset`
+    /// (188-byte TS; 192-byte M2TS, whose packets start with a 4-byte timestamp): every packet in `head` starts
+    /// with 0x47 and there are three of them, or the first carries a table (PAT, CAT, NIT, SDT, EIT, TDT).
+    private static func isTransportStream(_ head: [UInt8], packetSize: Int, offset: Int) -> Bool {
+        guard head.count >= offset + 4, head[offset] == 0x47 else { return false }
+        var syncs = 0
+        var position = offset
+        while position < head.count {
+            if head[position] != 0x47 { return false }
+            syncs += 1
+            position += packetSize
+        }
+        if syncs >= 3 { return true }
+        let payloadStart = head[offset + 1] & 0x40 != 0
+        let transportError = head[offset + 1] & 0x80 != 0
+        let pid = Int(head[offset + 1] & 0x1F) << 8 | Int(head[offset + 2])
+        let hasPayload = head[offset + 3] & 0x10 != 0
+        let scrambled = head[offset + 3] & 0xC0 != 0
+        return payloadStart && !transportError && hasPayload && !scrambled && [0x00, 0x01, 0x10, 0x11, 0x12, 0x14].contains(pid)
     }
 }

@@ -108,7 +108,7 @@ extension PhotoLibrary {
             asset.creationDateOffset = capture.utcOffsetSeconds
             asset.creationDateSource =
                 switch capture.origin {
-                case .exifOriginal, .xmp, .iptc: .capture
+                case .exifOriginal, .xmp, .iptc, .quickTime, .containerCreation: .capture
                 case .exifDigitized: .digitized
                 case .gps: .gps
                 case .exifModified: .modified

@@ -1,9 +1,18 @@
 import ArgumentParser
 import SepiaCommandLine
 
+/// Starts `sepia-library`: installs the video opener, so the image commands read videos' poster frames, then
+/// runs the command.
+@main
+enum SepiaLibraryMain {
+    static func main() async {
+        Inputs.installVideoOpener(VideoInputs.open)
+        await SepiaLibraryCommand.main()
+    }
+}
+
 /// Every `sepia` command, the library's and the server's included. `sepia` runs the image commands itself and
 /// hands the rest to this executable, so its help lists them all.
-@main
 struct SepiaLibraryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sepia",

@@ -17,6 +17,10 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
         case gps
         /// EXIF `DateTime` (last change).
         case exifModified
+        /// A QuickTime movie's `com.apple.quicktime.creationdate`: local time with its offset from UTC.
+        case quickTime
+        /// A video container's creation time (`mvhd`, Matroska's `DateUTC`): UTC, often when the file was written.
+        case containerCreation
     }
 
     /// Calendar year.
@@ -108,7 +112,7 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Parses ISO 8601 / XMP dates: `2022-01-10T15:15:44-04:00`, `2023-11-15T12:30:00Z`, `2019-03-21`.
-    static func iso8601(_ text: String, origin: Origin) -> CaptureDate? {
+    package static func iso8601(_ text: String, origin: Origin) -> CaptureDate? {
         let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard t.count >= 10 else { return nil }
         let datePart = String(t.prefix(10))

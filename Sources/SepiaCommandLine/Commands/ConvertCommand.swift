@@ -28,7 +28,7 @@ package struct ConvertCommand: AsyncParsableCommand {
         try await reportingErrors {
             let format = try encoding.format(for: output)
             let context = RenderContext(options: rendering.renderOptions)
-            let source = try ImageDecoding.open(path: file, options: decoding.decodeOptions)
+            let source = try Inputs.open(path: file, options: decoding.decodeOptions).file
             let bytes: [UInt8]
             do {
                 bytes = try await ImageEncoding.encode(source.image, as: format, options: encoding.encodeOptions, context: context)

@@ -7,10 +7,14 @@ import SepiaImage
 package struct InfoCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show format, size, orientation, colour profile and EXIF metadata of image files.",
-        discussion: "Only headers are read; add --verify to decode the pixels too and report damage.")
+        abstract: "Show format, size, orientation, colour profile and EXIF metadata of image files (and of videos).",
+        discussion: """
+            Only headers are read; add --verify to decode the pixels too and report damage. Videos (MP4, MOV, 3GP, \
+            MKV, WebM, AVI, MPEG-TS) are recognised by their bytes and described by sepia-library: streams, \
+            duration, HDR, capture date, camera, location and Live Photo identity; --verify decodes their poster.
+            """)
 
-    @Argument(help: "Image files.", completion: .file())
+    @Argument(help: "Image or video files.", completion: .file())
     var files: [String]
 
     @Flag(name: .long, help: "Print JSON for scripts.")
@@ -34,8 +38,11 @@ package struct InfoCommand: AsyncParsableCommand {
         for path in files {
             var report: FileReport
             do {
-                let file = try ImageDecoding.open(path: path, options: decoding.decodeOptions)
+                let opened = try Inputs.open(path: path, options: decoding.decodeOptions)
+                let file = opened.file
                 report = FileReport(path: path, file: file)
+                report.video = opened.json
+                report.extraLines = opened.details
                 if verify {
                     _ = try await context.renderBitmap(Image(source: file))
                     report.warnings += file.decodeWarnings.all
@@ -80,8 +87,16 @@ package struct FileReport: Encodable {
     package var hasAlpha: Bool?
     package var details: [String]?
     package var metadata: ImageMetadata?
+    /// A video's streams, duration and Live Photo identity (`VideoInfo` as JSON), when the file is a video.
+    package var video: EncodableValue?
     package var warnings: [String] = []
     package var error: Failure?
+    /// Further lines for people (a video's), after the image's.
+    package var extraLines: [ReportLine] = []
+
+    package enum CodingKeys: String, CodingKey {
+        case file, format, mimeType, storedSize, size, orientation, colorSpace, hasAlpha, details, metadata, video, warnings, error
+    }
 
     package init(path: String, file: any EncodedImage) {
         self.file = path
@@ -143,6 +158,7 @@ package struct FileReport: Encodable {
             add("software", m.software)
             add("live photo", m.contentIdentifier.map { "content identifier \($0)" })
         }
+        for line in extraLines { add(line.label, line.value) }
         for warning in warnings { add("warning", warning) }
         return lines.joined(separator: "\n")
     }

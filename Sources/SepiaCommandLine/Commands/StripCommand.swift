@@ -60,7 +60,7 @@ package struct StripCommand: AsyncParsableCommand {
         try await reportingErrors {
             let items = try self.items()
             let context = RenderContext(options: rendering.renderOptions)
-            let source = try ImageDecoding.open(path: file, options: decoding.decodeOptions)
+            let source = try Inputs.open(path: file, options: decoding.decodeOptions).file
             let thumbnails: [FilterStrip.Thumbnail]
             do {
                 thumbnails = try await FilterStrip.render(source.image, items: items, size: size.intSize, mode: mode.contentMode, context: context)

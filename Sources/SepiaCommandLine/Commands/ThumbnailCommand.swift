@@ -10,10 +10,12 @@ package struct ThumbnailCommand: AsyncParsableCommand {
         discussion: """
             Modes: fit (inside the size, aspect kept, never upscaled), fill (cover the size, centre crop), \
             stretch (exactly the size). With several files, they are worked on a few at a time so that every \
-            core stays busy; a file that fails is reported and the others go on.
+            core stays busy; a file that fails is reported and the others go on. A video's thumbnail is its \
+            poster frame: a Live Photo's still image, else the keyframe nearest 1 s (10 % into a short clip), \
+            upright, HDR tone-mapped to sRGB.
             """)
 
-    @Argument(help: "The images.", completion: .file())
+    @Argument(help: "The images, or videos (their poster frame).", completion: .file())
     var files: [String]
 
     @Option(name: .long, help: "Target size, WxH (or one number for a square).")

@@ -131,7 +131,7 @@ extension Batch {
     ) async -> BatchOutcome {
         var outcome = BatchOutcome(file: input)
         do {
-            let file = try ImageDecoding.open(path: input, options: decodeOptions)
+            let file = try Inputs.open(path: input, options: decodeOptions).file
             let format = format(file)
             let path = output ?? outputPath(for: input, in: folder, format: format)
             let bytes: [UInt8]

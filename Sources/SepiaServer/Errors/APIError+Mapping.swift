@@ -73,6 +73,10 @@ extension APIError {
                 detail: detail)
         case .tooManyPixels:
             APIError(.unprocessableContent, "unprocessable", "The photo has more pixels than this server accepts.", detail: detail)
+        case .limitExceeded:
+            APIError(.unprocessableContent, "unprocessable", "The file is longer or larger than this server accepts.", detail: detail)
+        case .timedOut:
+            APIError(.unprocessableContent, "unprocessable", "The file took too long to read; it may be damaged.", detail: detail)
         case .fileTooLarge:
             APIError(.contentTooLarge, "payload_too_large", "The file is larger than this server accepts.", detail: detail)
         case .truncatedData, .damagedData:

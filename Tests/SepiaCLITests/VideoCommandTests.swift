@@ -1,0 +1,120 @@
+import Foundation
+import SepiaCodecs
+import SepiaImage
+import Testing
+
+/// `sepia info` and `sepia thumbnail` on videos: `sepia` recognises a video by its bytes and hands the command to
+/// `sepia-library`, which links SepiaVideo.
+@Suite(.serialized) struct VideoCommandTests {
+    /// A portrait iPhone-like movie made by Debian's ffmpeg: H.264, display matrix turned, QuickTime metadata.
+    static func portraitMovie() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-video-clips")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("cli-portrait-v2.mov").path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let ffmpeg = "/usr/bin/ffmpeg"
+        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else {
+            Issue.record("\(ffmpeg) is missing: the video tests generate their clips with Debian's ffmpeg; run scripts/setup to install it")
+            throw CocoaError(.fileNoSuchFile)
+        }
+        // Encoded, then turned by a stream copy: ffmpeg sets the display matrix from the rotate tag only when copying.
+        let encoded = path + ".\(getpid()).encoded.mov"
+        let partial = path + ".\(getpid()).part.mov"
+        defer { try? FileManager.default.removeItem(atPath: encoded) }
+        try run(
+            ffmpeg,
+            [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2",
+                "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709",
+                "-color_trc", "bt709", "-c:a", "aac", "-shortest", encoded,
+            ])
+        try run(
+            ffmpeg,
+            [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", encoded, "-c", "copy", "-metadata:s:v:0", "rotate=90",
+                "-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.creationdate=2024-05-01T09:30:00-0700",
+                "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 14",
+                "-metadata", "com.apple.quicktime.location.ISO6709=+37.3349-122.0090/", partial,
+            ])
+        guard rename(partial, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return path
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    @Test("info on a video: streams, duration, capture date, camera, location; --json has the probe under video")
+    func info() async throws {
+        let movie = try Self.portraitMovie()
+        let text = try await CommandRunner.run(["info", movie])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("QuickTime (video, H.264 High 8-bit)"), "\(text.stdout)")
+        #expect(text.stdout.contains("240x320 (stored 320x240"), "\(text.stdout)")
+        #expect(text.stdout.contains("2024-05-01T09:30:00-07:00"))
+        #expect(text.stdout.contains("Apple iPhone 14"))
+        #expect(text.stdout.contains("37.33490,-122.00900"))
+        #expect(text.stdout.contains("duration    2.00 s"))
+        #expect(text.stdout.contains("audio       AAC"))
+
+        let photo = CommandRunner.fixture("photos/Apple_iPhone_5.jpg")
+        let json = try await CommandRunner.run(["info", "--json", photo, movie])
+        #expect(json.status == 0, "\(json.stderr)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.count == 2)
+        #expect(reports[0]["format"] as? String == "jpeg")
+        #expect(reports[0]["video"] == nil)
+        #expect(reports[1]["format"] as? String == "mov")
+        #expect(reports[1]["mimeType"] as? String == "video/quicktime")
+        let video = try #require(reports[1]["video"] as? [String: Any])
+        #expect(video["duration"] as? Double == 2)
+        #expect(video["posterTime"] as? Double == 0.2)
+        let stream = try #require(video["video"] as? [String: Any])
+        #expect(stream["codec"] as? String == "h264")
+        #expect(stream["rotation"] as? Int == 270 || stream["rotation"] as? Int == 90)
+        #expect((video["audio"] as? [[String: Any]])?.first?["codec"] as? String == "aac")
+    }
+
+    @Test("thumbnail of a video is its poster, upright; a damaged video fails with 65 naming the file")
+    func thumbnail() async throws {
+        let movie = try Self.portraitMovie()
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("poster.jpg").path
+        let result = try await CommandRunner.run(["thumbnail", movie, "--size", "64", "-o", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let poster = try ImageDecoding.open(path: output)
+        #expect(poster.displaySize == IntSize(width: 48, height: 64))
+
+        // A batch mixing photos and videos goes to sepia-library as a whole.
+        let photo = CommandRunner.fixture("photos/gps-datetime.jpg")
+        let batch = try await CommandRunner.run(["thumbnail", photo, movie, "--size", "32", "--out-dir", folder.path])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("cli-portrait-v2.jpg").path))
+
+        let damaged = folder.appendingPathComponent("damaged.mp4")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: movie))
+        try bytes.prefix(bytes.count / 2).write(to: damaged)
+        let failure = try await CommandRunner.run(["thumbnail", damaged.path, "--size", "64", "-o", output])
+        #expect(failure.status == 65)
+        #expect(failure.stderr.contains("damaged.mp4"), "\(failure.stderr)")
+    }
+
+    @Test("sepia alone runs photo commands itself and sends videos to sepia-library")
+    func handOff() async throws {
+        let movie = try Self.portraitMovie()
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let alone = folder.appendingPathComponent("sepia")
+        try FileManager.default.copyItem(at: CommandRunner.executable, to: alone)
+        #expect(try CommandRunner.runBlocking(["info", CommandRunner.fixture("photos/gps-datetime.jpg")], executable: alone).status == 0)
+        let lost = try CommandRunner.runBlocking(["info", movie], executable: alone)
+        #expect(lost.status == 70)
+        #expect(lost.stderr.contains("sepia-library"), "\(lost.stderr)")
+    }
+}
