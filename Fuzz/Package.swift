@@ -18,5 +18,11 @@ let package = Package(
         .executableTarget(
             name: "DecodeFuzzer",
             dependencies: [.product(name: "SepiaCodecs", package: "sepia"), .product(name: "SepiaImage", package: "sepia")]),
+        .executableTarget(
+            name: "VideoFuzzer",
+            dependencies: [
+                .product(name: "SepiaVideo", package: "sepia"), .product(name: "SepiaCodecs", package: "sepia"),
+                .product(name: "SepiaImage", package: "sepia"),
+            ]),
     ]
 )

@@ -419,6 +419,12 @@ double sepia_av_frame_max_cll(const AVFrame *frame) {
     return ((const AVContentLightMetadata *)side->data)->MaxCLL;
 }
 
+int sepia_sws_scale_frame(struct SwsContext *scaler, const AVFrame *frame, uint8_t *destination, int stride) {
+    uint8_t *planes[4] = {destination, NULL, NULL, NULL};
+    int strides[4] = {stride, 0, 0, 0};
+    return sws_scale(scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+}
+
 int64_t sepia_av_frame_timestamp(const AVFrame *frame) {
     return frame->best_effort_timestamp != AV_NOPTS_VALUE ? frame->best_effort_timestamp : frame->pts;
 }

@@ -125,6 +125,10 @@ void sepia_av_log_end(void);
 /* Copies the last captured message (without its newline) into `buffer`; returns its length, 0 when none. */
 size_t sepia_av_log_last(char *buffer, size_t size);
 
+/* Converts (and scales) all of `frame` with `scaler` into one packed plane at `destination`, `stride` bytes
+ * apart. Returns the rows written, or a negative AVERROR code. */
+int sepia_sws_scale_frame(struct SwsContext *scaler, const AVFrame *frame, uint8_t *destination, int stride);
+
 /* AVFrame's fields behind deprecation or macros, read in C. */
 int64_t sepia_av_frame_timestamp(const AVFrame *frame);
 

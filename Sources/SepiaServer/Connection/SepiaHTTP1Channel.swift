@@ -102,8 +102,9 @@ final class RefusingHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func refuse(context: ChannelHandlerContext) {
         guard !answered else { return }
         answered = true
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: answer))).whenComplete { _ in
-            context.close(promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: answer))).whenComplete { _ in
+            channel.close(promise: nil)
         }
     }
 }

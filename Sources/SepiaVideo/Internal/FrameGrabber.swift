@@ -130,12 +130,8 @@ struct FrameGrabber {
             _ = sws_setColorspaceDetails(
                 scaler, sws_getCoefficients(Int32(space.rawValue)), fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         }
-        let sourcePlanes = withUnsafePointer(to: f.data) { $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { $0 } }
-        let sourceStrides = withUnsafePointer(to: f.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 } }
         if !range.isHDR {
-            var planes: [UnsafeMutablePointer<UInt8>?] = [base.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
-            var strides: [Int32] = [Int32(bytesPerRow), 0, 0, 0]
-            let rows = sws_scale(scaler, sourcePlanes, sourceStrides, 0, f.height, &planes, &strides)
+            let rows = sepia_sws_scale_frame(scaler, frame, base.assumingMemoryBound(to: UInt8.self), Int32(bytesPerRow))
             guard rows == Int32(size.height) else {
                 throw CodecError(.corruptData, format: format, "the frame could not be converted (\(rows) of \(size.height) rows)", file: file)
             }
@@ -145,12 +141,9 @@ struct FrameGrabber {
         let peak = hdrPeak(frame: frame, stream: stream, range: range)
         let mapper = ToneMapper(range: range, peakLuminance: peak, primaries: Self.primariesName(f.color_primaries) ?? info.video.primaries)
         var wide = [UInt16](repeating: 0, count: size.width * 3 * size.height)
-        let rows = wide.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var planes: [UnsafeMutablePointer<UInt8>?] = [
-                UnsafeMutableRawPointer(buffer.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) }, nil, nil, nil,
-            ]
-            var strides: [Int32] = [Int32(size.width * 6), 0, 0, 0]
-            return sws_scale(scaler, sourcePlanes, sourceStrides, 0, f.height, &planes, &strides)
+        let rows = wide.withUnsafeMutableBytes { raw -> Int32 in
+            guard let destination = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return -1 }
+            return sepia_sws_scale_frame(scaler, frame, destination, Int32(size.width * 6))
         }
         guard rows == Int32(size.height) else {
             throw CodecError(.corruptData, format: format, "the frame could not be converted (\(rows) of \(size.height) rows)", file: file)

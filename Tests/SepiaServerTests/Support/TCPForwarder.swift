@@ -29,8 +29,11 @@ final class TCPForwarder: Sendable {
                 connections.add(inbound)
                 return ClientBootstrap(group: inbound.eventLoop).connect(host: host, port: targetPort).flatMap { outbound in
                     connections.add(outbound)
-                    let (a, b) = GlueHandler.pair()
-                    return inbound.pipeline.addHandler(a).and(outbound.pipeline.addHandler(b)).map { _ in }
+                    return inbound.eventLoop.makeCompletedFuture {
+                        let (a, b) = GlueHandler.pair()
+                        try inbound.pipeline.syncOperations.addHandler(a)
+                        try outbound.pipeline.syncOperations.addHandler(b)
+                    }
                 }
             }
         listener = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
