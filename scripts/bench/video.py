@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Times sepia's video poster and probe against ffmpegthumbnailer, ffmpeg and ffprobe, in one interleaved run.
+
+The clips are made here by Debian's ffmpeg from its synthetic source (testsrc2) and kept in a cache folder:
+a 10 s 1080p H.264 clip and a 4 s 4K HEVC 10-bit HLG clip (as an iPhone records), both with a keyframe every
+second, as phones write them. Every tool runs as a whole process, as a user or a job queue would run it:
+
+    poster 256   sepia thumbnail CLIP --size 256 -o OUT.jpg
+                 ffmpegthumbnailer -i CLIP -o OUT.jpg -s 256             (its default: 10 % in)
+                 ffmpeg -ss 1 -i CLIP -frames:v 1 -vf scale=256:-1 OUT.jpg
+    probe        sepia info --json CLIP
+                 ffprobe -show_format -show_streams CLIP
+
+Targets, as ratios of sepia's median wall time to the peer's in the same run: the poster at most 0.5x both
+peers, the probe at most 0.3x ffprobe.
+
+    scripts/bench-video [--runs N] [--markdown FILE]
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from peers import run_one  # noqa: E402  (the same timing: posix_spawn, wait4's rusage)
+
+SEPIA = os.path.join(ROOT, ".build", "release", "sepia")
+CACHE = os.path.join(tempfile.gettempdir(), "sepia-bench-video")
+
+CLIPS = {
+    "1080p H.264, 10 s": ("h264-1080p.mp4", [
+        "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=10",
+        "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
+        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]),
+    "4K HEVC 10-bit HLG, 4 s": ("hevc-4k-hlg.mov", [
+        "-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30:duration=4",
+        "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error:keyint=30", "-pix_fmt", "yuv420p10le",
+        "-tag:v", "hvc1", "-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc"]),
+}
+
+
+def make_clips():
+    os.makedirs(CACHE, exist_ok=True)
+    paths = {}
+    for label, (name, arguments) in CLIPS.items():
+        path = os.path.join(CACHE, name)
+        if not os.path.exists(path):
+            print("making %s (%s)…" % (name, label), file=sys.stderr, flush=True)
+            partial = path + ".part" + os.path.splitext(name)[1]
+            subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [partial], check=True)
+            os.rename(partial, path)
+        paths[label] = path
+    return paths
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--markdown", help="also write the tables to this file")
+    args = parser.parse_args()
+    if not os.access(SEPIA, os.X_OK):
+        raise SystemExit("build sepia first: swift build -c release --static-swift-stdlib")
+    for tool in ("ffmpeg", "ffprobe", "ffmpegthumbnailer"):
+        if shutil.which(tool) is None:
+            raise SystemExit("%s is missing; run scripts/setup --peers" % tool)
+    clips = make_clips()
+    lines = []
+
+    def emit(line=""):
+        print(line, flush=True)
+        lines.append(line)
+
+    out = tempfile.mkdtemp(prefix="sepia-bench-video-")
+    j = lambda name: os.path.join(out, name)
+    verdicts = []
+    emit("| clip | operation | tool | wall s (median) | CPU s | max RSS MiB | sepia ÷ tool (wall) |")
+    emit("|---|---|---|---|---|---|---|")
+    try:
+        for label, clip in clips.items():
+            operations = [
+                ("poster 256 px", 0.5, [
+                    ("sepia", [SEPIA, "thumbnail", clip, "--size", "256", "-o", j("s.jpg")]),
+                    ("ffmpegthumbnailer", ["ffmpegthumbnailer", "-i", clip, "-o", j("t.jpg"), "-s", "256"]),
+                    ("ffmpeg", ["ffmpeg", "-v", "error", "-nostdin", "-y", "-ss", "1", "-i", clip, "-frames:v", "1",
+                                "-vf", "scale=256:-1", j("f.jpg")]),
+                ]),
+                ("probe", 0.3, [
+                    ("sepia", [SEPIA, "info", "--json", clip]),
+                    ("ffprobe", ["ffprobe", "-v", "error", "-show_format", "-show_streams", clip]),
+                ]),
+            ]
+            for name, target, commands in operations:
+                samples = {tool: [] for tool, _ in commands}
+                for _, argv in commands:  # warm-up: file cache and binaries
+                    run_one(argv)
+                for _ in range(args.runs):
+                    for tool, argv in commands:
+                        samples[tool].append(run_one(argv))
+                medians = {tool: tuple(statistics.median(x[i] for x in v) for i in range(3)) for tool, v in samples.items()}
+                sepia_wall = medians["sepia"][0]
+                for tool, _ in commands:
+                    wall, cpu, rss = medians[tool]
+                    ratio = "" if tool == "sepia" else "%.2f" % (sepia_wall / wall)
+                    emit("| %s | %s | %s | %.3f | %.3f | %.0f | %s |" % (label, name, tool, wall, cpu, rss, ratio))
+                    if tool != "sepia":
+                        verdicts.append((label, name, tool, sepia_wall / wall, target))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    emit()
+    emit("| clip | operation | against | sepia ÷ peer (wall) | target | holds |")
+    emit("|---|---|---|---|---|---|")
+    for label, name, tool, ratio, target in verdicts:
+        emit("| %s | %s | %s | %.2f× | ≤ %.1f× | %s |" % (label, name, tool, ratio, target, "yes" if ratio <= target else "**no**"))
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
