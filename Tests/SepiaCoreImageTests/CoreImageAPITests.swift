@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct CoreImageAPITests {
     static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/testdata/jpeg-conformance/cat.jpg")
+        .deletingLastPathComponent().appendingPathComponent(".build/testdata/jpeg-conformance/flower-progressive.jpg")
 
     let context = CIContext()
 

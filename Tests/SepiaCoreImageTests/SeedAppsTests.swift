@@ -132,7 +132,7 @@ final class InstafilterContentView {
 
 @Suite struct SeedAppsTests {
     static let photoURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/testdata/jpeg-conformance/cat.jpg")
+        .deletingLastPathComponent().appendingPathComponent(".build/testdata/jpeg-conformance/flower-progressive.jpg")
 
     static func photo() throws -> UIImage {
         try #require(UIImage(data: try Data(contentsOf: photoURL)))

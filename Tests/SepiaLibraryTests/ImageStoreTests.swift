@@ -89,7 +89,7 @@ import Testing
     func requests() async throws {
         let folder = TestLibrary.temporaryFolder()
         let library = try TestLibrary.open(at: folder)
-        let id = try await library.performChanges { $0.createAsset(fromFile: TestLibrary.fixture("photos/Casio_EX-Z3.jpg")) }
+        let id = try await library.performChanges { $0.createAsset(fromFile: TestLibrary.fixture("photos/xmp_test.jpg")) }
             .createdAssetIDs[0]
         let asset = try library.asset(id)
         let manager = ImageManager(library: library)

@@ -10,16 +10,16 @@ import Testing
     func metadata() async throws {
         let library = try TestLibrary.open()
         let outcome = try await library.performChanges { changes in
-            changes.createAsset(fromFile: TestLibrary.fixture("photos/Apple_iPhone_5.jpg"))
-            changes.createAsset(fromFile: TestLibrary.fixture("photos/thompson-springs.jpg"))
-            changes.createAsset(fromFile: TestLibrary.fixture("photos/Canon_EOS_1000D.jpg"))
+            changes.createAsset(fromFile: TestLibrary.fixture("photos/iptc-orientation-3.jpg"))
+            changes.createAsset(fromFile: TestLibrary.fixture("photos/iptc-date-offset.jpg"))
+            changes.createAsset(fromFile: TestLibrary.fixture("photos/flower-orientation-6.jpg"))
         }
         let assets = try library.assets(outcome.createdAssetIDs)
         #expect(assets.count == 3)
 
         // Given an iPhone photo stored sideways (EXIF orientation 3) with a local time and GPS
         let iphone = assets[0]
-        let file = try ImageDecoding.open(path: TestLibrary.fixture("photos/Apple_iPhone_5.jpg"))
+        let file = try ImageDecoding.open(path: TestLibrary.fixture("photos/iptc-orientation-3.jpg"))
         #expect(iphone.pixelWidth == file.displaySize.width && iphone.pixelHeight == file.displaySize.height)
         #expect(iphone.originalOrientation == 3)
         #expect(iphone.creationDateSource == .capture)
@@ -27,8 +27,8 @@ import Testing
         #expect(iphone.creationDate == ISO8601DateFormatter().date(from: "2012-09-29T16:11:25Z"))
         #expect(iphone.cameraMake == "Apple" && iphone.cameraModel == "iPhone 5")
         #expect(abs((iphone.location?.latitude ?? 0) - 47.62717) < 1e-4)
-        #expect(iphone.originalFilename == "Apple_iPhone_5.jpg")
-        #expect(iphone.contentHash == (try ContentHash.ofFile(TestLibrary.fixture("photos/Apple_iPhone_5.jpg"))))
+        #expect(iphone.originalFilename == "iptc-orientation-3.jpg")
+        #expect(iphone.contentHash == (try ContentHash.ofFile(TestLibrary.fixture("photos/iptc-orientation-3.jpg"))))
         #expect(iphone.mediaType == .image && iphone.revision == 1 && !iphone.isFavorite && !iphone.isHidden)
 
         // An XMP date with its offset: 15:15:44 at UTC−4 is 19:15:44 UTC, shown in January 2022.
@@ -49,14 +49,14 @@ import Testing
         #expect(stored.hasSuffix("originals/\(iphone.contentHash.prefix(2))/\(iphone.contentHash).jpg"))
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: stored))
-                == (try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/Apple_iPhone_5.jpg")))))
+                == (try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/iptc-orientation-3.jpg")))))
         let cached = library.imageStore.diskKeys(assetID: iphone.id, version: "original").map(\.size.width).sorted()
         #expect(cached == [256, 1440])
     }
 
     @Test("a zero date (0000:00:00 00:00:00) is missing: the file's date is used")
     func zeroDate() async throws {
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/Apple_iPhone_5.jpg")))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/iptc-orientation-3.jpg")))
         let real = Data("2012:09:29 16:11:25".utf8)
         let zero = Data("0000:00:00 00:00:00".utf8)
         var replaced = 0

@@ -26,7 +26,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CORPUS = os.path.join(ROOT, "Tests", "Fixtures", "testdata")
+CORPUS = os.path.join(ROOT, ".build", "testdata")
 
 
 def run(*argv):
@@ -63,8 +63,8 @@ def main():
             raise SystemExit("missing %s in %s" % (name, bench))
         if not os.path.exists(os.path.join(out, name)):
             os.symlink(os.path.join(bench, name), os.path.join(out, name))
-    iphone = os.path.join(CORPUS, "heic-avif", "IMG_2682.heic")
-    samsung = os.path.join(CORPUS, "heic-avif", "Samsung_SM-G975F_irot.heic")
+    iphone = os.path.join(CORPUS, "heic-avif", "pug.heic")
+    samsung = os.path.join(CORPUS, "heic-avif", "arrow.heic")
     make(os.path.join(out, "iphone-12mp.heic"), lambda t: shutil.copyfile(iphone, t))
     make(os.path.join(out, "iphone-12mp-nothumb.heic"), lambda t: without_thumbnail(iphone, t))
     make(os.path.join(out, "spices-24mp.avif"),

@@ -10,7 +10,7 @@ let photoPath: String = {
     if let folder = ProcessInfo.processInfo.environment["SEPIA_BENCH_PHOTOS"] {
         return URL(fileURLWithPath: folder).appendingPathComponent("spices-24mp.jpg").path
     }
-    return root.appendingPathComponent("Tests/Fixtures/testdata/photos/Canon_EOS_5D_Mark_III_22MP.jpg").path
+    return root.appendingPathComponent(".build/testdata/photos/fujifilm-w3.jpg").path
 }()
 
 let benchmarks: @Sendable () -> Void = {
