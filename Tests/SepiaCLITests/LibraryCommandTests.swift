@@ -44,17 +44,17 @@ import Testing
         #expect(list.status == 0)
         #expect(list.stdout.split(separator: "\n").count == photoCount)
         let iphoneLine = try #require(list.stdout.split(separator: "\n").first { $0.contains("iptc-orientation-3.jpg") })
-        #expect(iphoneLine.contains("2012-09-29 16:11") && iphoneLine.contains("3264x2448"))
+        #expect(iphoneLine.contains("2006-07-08 21:14") && iphoneLine.contains("640x480"))
         let short = String(iphoneLine.prefix(8))
         let listed = try #require(
-            try Self.json(try await CommandRunner.run(["list", "--library", library, "--json", "--year", "2012"]).stdout) as? [[String: Any]])
-        #expect(listed.count == 1 && listed[0]["cameraModel"] as? String == "iPhone 5")
+            try Self.json(try await CommandRunner.run(["list", "--library", library, "--json", "--year", "2006"]).stdout) as? [[String: Any]])
+        #expect(listed.count == 1 && listed[0]["cameraModel"] as? String == "N70-1")
 
         // Albums and the timeline.
         let albums = try #require(
             try Self.json(try await CommandRunner.run(["albums", "--library", library, "--json", "--timeline"]).stdout) as? [String: Any])
         #expect((albums["albums"] as? [[String: Any]])?.first?["assetCount"] as? Int == photoCount)
-        #expect((albums["timeline"] as? [[String: Any]])?.contains { $0["id"] as? String == "2012" } == true)
+        #expect((albums["timeline"] as? [[String: Any]])?.contains { $0["id"] as? String == "2006" } == true)
 
         // Edit with a filter and Instafilter's slider, then append a second step; the history shows both.
         let edit = try await CommandRunner.run(["edit", short, "CISepiaTone", "--intensity", "0.7", "--library", library, "--json"])
@@ -71,7 +71,7 @@ import Testing
         let out = try CommandRunner.temporaryFolder().path
         #expect(try await CommandRunner.run(["export", short, "--out-dir", out, "--library", library]).status == 0)
         let exported = try ImageDecoding.open(path: out + "/iptc-orientation-3.jpg")
-        #expect(exported.orientation == .up && exported.pixelSize == IntSize(width: 3264, height: 2448))
+        #expect(exported.orientation == .up && exported.pixelSize == IntSize(width: 640, height: 480))
         #expect(try await CommandRunner.run(["export", short, "--original", "--out-dir", out, "--library", library]).status == 0)
         let copies = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(copies.count == 2)
