@@ -10,7 +10,8 @@ convert). Every file whose bytes do not depend on a tool's version carries a "sh
     scripts/testdata [--dest DIR] [--force] [--quiet]
 
 DIR defaults to .build/testdata; archives are kept in .build/testdata-archives. A second run finds the corpus
-complete (a stamp of the manifest and of these scripts) and returns at once.
+complete (a stamp of the manifest and of these scripts) and returns at once. Files that the manifest no longer
+lists are removed from its folders, as tests list some of them.
 """
 import argparse
 import hashlib
@@ -570,6 +571,45 @@ def r_heif_irot(ctx, args):
     return bytes(data)
 
 
+def r_heif_clap(ctx, args):
+    """heif-clap PNM W H OPTIONS...: the picture (W x H at most) padded by repeating its last column and row to
+    W x H, encoded by heif-enc with OPTIONS as one coded image (hvc1, ispe W x H), and cropped back to its own
+    size by a clean aperture (clap), as cameras store sizes that the codec cannot: the item layout is written
+    here, so it does not depend on how a heif-enc version treats odd sizes"""
+    import heic_grid
+
+    width, height, channels, px = imaging.read_pnm(ctx.read(args[0]))
+    stored_w, stored_h = int(args[1]), int(args[2])
+    assert width <= stored_w and height <= stored_h and channels == 3
+
+    def pixel(x, y):
+        i = (min(y, height - 1) * width + min(x, width - 1)) * 3
+        return tuple(px[i:i + 3])
+
+    png = ctx.temp("clap-in.png", imaging.png(stored_w, stored_h, 2, 8, pixel, filters=(1,)))
+    heic = ctx.temp("clap-in.heic")
+    tool(["heif-enc"] + args[3:] + ["--no-alpha", "-o", heic, png])
+    hvcc, coded = heic_grid.single_image(heic)
+    box, full_box = heic_grid.box, heic_grid.full_box
+    # clap: the clean aperture's width and height, then its centre's offset from the coded picture's centre
+    # (fractions): keeping the top left W' x H' of W x H moves the centre by ((W' - W) / 2, (H' - H) / 2).
+    clap = box(b"clap", struct.pack(">IIIIiIiI", width, 1, height, 1, width - stored_w, 2, height - stored_h, 2))
+    ipco = box(b"ipco", box(b"hvcC", hvcc) + full_box(b"ispe", 0, 0, struct.pack(">II", stored_w, stored_h)) + clap)
+    ipma = full_box(b"ipma", 0, 0, struct.pack(">IHB", 1, 1, 3) + bytes([0x81, 2, 0x83]))
+    iinf = full_box(b"iinf", 0, 0, struct.pack(">H", 1) + full_box(b"infe", 2, 0, struct.pack(">HH", 1, 0) + b"hvc1\0"))
+    hdlr = full_box(b"hdlr", 0, 0, b"\0\0\0\0pict" + b"\0" * 12 + b"\0")
+    pitm = full_box(b"pitm", 0, 0, struct.pack(">H", 1))
+
+    def iloc(offset):
+        item = struct.pack(">HHHH", 1, 0, 0, 1) + struct.pack(">II", offset, len(coded))
+        return full_box(b"iloc", 1, 0, bytes([0x44, 0x00]) + struct.pack(">H", 1) + item)
+
+    ftyp = box(b"ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heic")
+    body = hdlr + pitm + iinf + box(b"iprp", ipco + ipma)
+    start = len(ftyp) + len(full_box(b"meta", 0, 0, body + iloc(0))) + 8
+    return ftyp + full_box(b"meta", 0, 0, body + iloc(start)) + box(b"mdat", coded)
+
+
 def r_ppm(ctx, args):
     """ppm INPUT: a JPEG or PNM decoded by djpeg to PPM (only used as an intermediate)"""
     data = ctx.read(args[0])
@@ -584,7 +624,7 @@ RECIPES = {
     "jpeg-patch": r_jpeg_patch, "lossless-jpeg": r_lossless_jpeg, "png-patch": r_png_patch,
     "heic-grid": r_heic_grid, "orientation": r_orientation, "ppm": r_ppm, "png-crop": r_png_crop,
     "png-solid": r_png_solid, "png-scene": r_png_scene, "reorient": r_reorient,
-    "heif-irot": r_heif_irot,
+    "heif-irot": r_heif_irot, "heif-clap": r_heif_clap,
 }
 
 
@@ -652,12 +692,23 @@ def main():
             os.replace(path + ".part", path)
             made += 1
     shutil.copyfile(args.manifest, os.path.join(dest, "MANIFEST.json"))
+    removed = 0
     if not args.only:
+        # A file that an earlier manifest listed and this one does not would still be found by the tests that
+        # list a folder: the manifest's folders hold its files and nothing else.
+        listed = {os.path.normpath(e["file"]) for e in entries}
+        for folder in sorted({e["file"].split("/")[0] for e in entries if "/" in e["file"]}):
+            for parent, _, names in os.walk(os.path.join(dest, folder)):
+                for name in names:
+                    path = os.path.join(parent, name)
+                    if os.path.relpath(path, dest) not in listed:
+                        os.remove(path)
+                        removed += 1
         with open(stamp_path, "w") as f:
             f.write(stamp + "\n")
     if not args.quiet:
-        print("test corpus: %d files in %s (%d made, %d already there)" % (len(entries), dest, made, reused),
-              file=sys.stderr)
+        print("test corpus: %d files in %s (%d made, %d already there, %d no longer listed removed)"
+              % (len(entries), dest, made, reused, removed), file=sys.stderr)
     return 0
 
 
