@@ -561,6 +561,12 @@ def r_reorient(ctx, args):
     return set_orientation(data, n)
 
 
+def r_orient(ctx, args):
+    """orient JPEG N: the photo as it is stored, its EXIF orientation set to N, as a camera held sideways writes
+    it: with N of 5 to 8 a stored landscape displays as portrait"""
+    return set_orientation(ctx.read(args[0]), int(args[1]))
+
+
 def r_heif_irot(ctx, args):
     """heif-irot HEIF N: the file with the angle of every irot box set to N quarter turns"""
     data = bytearray(ctx.read(args[0]))
@@ -624,7 +630,7 @@ RECIPES = {
     "jpeg-patch": r_jpeg_patch, "lossless-jpeg": r_lossless_jpeg, "png-patch": r_png_patch,
     "heic-grid": r_heic_grid, "orientation": r_orientation, "ppm": r_ppm, "png-crop": r_png_crop,
     "png-solid": r_png_solid, "png-scene": r_png_scene, "reorient": r_reorient,
-    "heif-irot": r_heif_irot, "heif-clap": r_heif_clap,
+    "heif-irot": r_heif_irot, "heif-clap": r_heif_clap, "orient": r_orient,
 }
 
 

@@ -28,7 +28,7 @@ MANIFEST = os.path.join(ROOT, "Tests", "Fixtures", "corpus", "MANIFEST.json")
 CORPUS = os.path.join(ROOT, ".build", "testdata")
 # Recipes that only move bytes in Python: their output is the same wherever they run.
 PURE = {"empty", "text", "copy", "truncate", "png", "png-from-pnm", "png-crop", "png-solid", "png-scene", "jpeg-icc",
-        "icc-chunks", "mpo-first", "jpeg-meta", "jpeg-patch", "lossless-jpeg", "png-patch", "heif-irot"}
+        "icc-chunks", "mpo-first", "jpeg-meta", "jpeg-patch", "lossless-jpeg", "png-patch", "heif-irot", "orient"}
 FIELDS = ["FileType", "ImageWidth", "ImageHeight", "Orientation", "Make", "Model", "GPSLatitude", "GPSLongitude",
           "ProfileDescription", "ExifByteOrder", "EncodingProcess", "BitsPerSample", "ColorComponents"]
 
