@@ -291,12 +291,12 @@ def r_png_from_pnm(ctx, args):
 
 
 def icc(name):
-    return imaging.icc_profile(*{"p3": imaging.DISPLAY_P3, "rec2020": imaging.REC2020,
+    return imaging.icc_profile(*{"srgb": imaging.SRGB, "p3": imaging.DISPLAY_P3, "rec2020": imaging.REC2020,
                                  "adobe": imaging.ADOBE_RGB}[name])
 
 
 def r_jpeg_icc(ctx, args):
-    """jpeg-icc JPEG PROFILE: the JPEG tagged with a profile drawn by imaging.py (p3, rec2020, adobe)"""
+    """jpeg-icc JPEG PROFILE: the JPEG tagged with a profile drawn by imaging.py (srgb, p3, rec2020, adobe)"""
     segments, rest = imaging.jpeg_segments(ctx.read(args[0]))
     segments = [s for s in segments if not imaging.is_icc(*s)]
     at = 1 if segments and segments[0][0] == 0xE0 else 0
@@ -355,8 +355,9 @@ def iptc_segment(fields):
 
 def r_jpeg_meta(ctx, args):
     """jpeg-meta JPEG KEY=VALUE...: the JPEG with its metadata replaced by what the keys say: order=MM|II,
-    make, model, orientation, datetime (IFD0), original (DateTimeOriginal), lat, lon, gpsdate, gpstime,
-    xmp.NAME=VALUE (an XMP property), iptc.N=VALUE (an IPTC dataset of record 2), comment"""
+    make, model, orientation, datetime (IFD0), original (DateTimeOriginal), lat, lon, alt (metres above sea
+    level), gpsdate, gpstime, xmp.NAME=VALUE (an XMP property), iptc.N=VALUE (an IPTC dataset of record 2),
+    comment, icc (a profile of jpeg-icc)"""
     opts = options(args[1:])
     segments, rest = imaging.jpeg_segments(ctx.read(args[0]))
     keep = strip_metadata(segments)
@@ -377,6 +378,8 @@ def r_jpeg_meta(ctx, args):
         gps = [(0x0000, imaging.BYTE, [2, 3, 0, 0]),
                (0x0001, A, "N" if lat >= 0 else "S"), (0x0002, R, imaging.degrees(lat)),
                (0x0003, A, "E" if lon >= 0 else "W"), (0x0004, R, imaging.degrees(lon))]
+        if "alt" in opts:
+            gps += [(0x0005, imaging.BYTE, [0]), (0x0006, R, [(round(float(opts["alt"]) * 10), 10)])]
         if "gpsdate" in opts:
             gps.append((0x001D, A, opts["gpsdate"]))
         if "gpstime" in opts:
@@ -394,6 +397,8 @@ def r_jpeg_meta(ctx, args):
         added.append(iptc_segment(iptc))
     if "comment" in opts:
         added.append((0xFE, opts["comment"].encode()))
+    if "icc" in opts:
+        added += imaging.icc_segments(icc(opts["icc"]))
     at = 1 if keep and keep[0][0] == 0xE0 else 0
     return imaging.jpeg_join(keep[:at] + added + keep[at:], rest)
 

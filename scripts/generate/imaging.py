@@ -435,6 +435,7 @@ def icc_profile(description, primaries, white, curve):
     return header + struct.pack(">I", len(tags)) + table + body
 
 
+SRGB = ("sRGB (generated)", [(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)], (0.3127, 0.3290), ("srgb",))
 DISPLAY_P3 = ("Display P3 (generated)", [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)], (0.3127, 0.3290), ("srgb",))
 REC2020 = ("Rec. 2020 gamma 2.2 (generated)", [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)], (0.3127, 0.3290),
            ("gamma", 2.2))
