@@ -3,7 +3,7 @@ import Foundation
 import SepiaCodecs
 import SepiaImage
 
-/// The photo the benchmarks use: spices-24mp.jpg from $SEPIA_BENCH_PHOTOS, else the 22 MP corpus photo.
+/// The photo the benchmarks use: spices-24mp.jpg from $SEPIA_BENCH_PHOTOS, else the 10 MP corpus photo (3648x2736).
 let photoPath: String = {
     let here = URL(fileURLWithPath: #filePath)
     let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
