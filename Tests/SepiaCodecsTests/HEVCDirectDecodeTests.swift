@@ -8,8 +8,8 @@ import Testing
 /// converted to RGB by Sepia. The reference is libheif, which assembles, rotates and converts the same files.
 @Suite("HEVC tiles through libde265")
 struct HEVCDirectDecodeTests {
-    /// Files whose primary image is decoded directly: a 48-tile iPhone grid, a Samsung grid rotated by a
-    /// quarter turn, and a single coded image.
+    /// Files whose primary image is decoded directly: a 48-tile iPhone grid, the same grid rotated by three
+    /// quarter turns (`irot`) as the iPhone wrote it, and a single coded image.
     static let direct = ["heic-avif/arrow-irot0.heic", "heic-avif/arrow.heic", "heic-avif/RGB_8__128x128.heif"]
 
     static func bytes(_ name: String) throws -> [UInt8] {
@@ -177,7 +177,7 @@ struct HEVCDirectDecodeTests {
 
     @Test("a stored thumbnail is read straight through libde265 too, upright, as libheif decodes it", arguments: [0, 1, 2, 3])
     func storedThumbnail(quarterTurns: UInt8) throws {
-        // The iPhone's 320x240 thumbnail, and the Samsung's 384x512 one, with every rotation of the iPhone's.
+        // The iPhone's 320x240 thumbnail with every rotation, and as the iPhone stored it (turned by `irot`).
         for (name, turns) in [("heic-avif/arrow-irot0.heic", quarterTurns), ("heic-avif/arrow.heic", nil)] {
             let original = try Self.bytes(name)
             let file = try Self.open(turns.map { Self.rotated(original, quarterTurns: $0) } ?? original)
