@@ -54,7 +54,10 @@ struct sepia_scan_lanes {
     int synchronized;
     /* Set while lane B runs: lane A's accesses are then checked against it. */
     int active;
+    /* The failure of the earliest scan, in the file's order, that failed: the one a single decompressor reading
+     * every scan in order would report. failed_scan is -1 when the decode is being stopped. */
     int failed;
+    int failed_scan;
     int failure_strict;
     char failure[JMSG_LENGTH_MAX];
 
@@ -304,7 +307,24 @@ static int lanes_ready(const sepia_scan_lanes *lanes, int scan, int c, JDIMENSIO
     return 1;
 }
 
-/* Leaves through the lane's own error manager; the other lane failed or the decode is being stopped. */
+/* Whether a lane must stop before reading `scan`: a scan before it failed, or the decode is being stopped. Scans
+ * before the failed one go on, since one of them may fail too, and its failure is the one to report. */
+static int lanes_stopped(const sepia_scan_lanes *lanes, int scan) {
+    return lanes->failed && lanes->failed_scan < scan;
+}
+
+/* The scan, in the file's order, that a lane's decompressor is reading: -1 before its first, the number of scans
+ * after its last. */
+static int lanes_scan_reading(const sepia_scan_lanes *lanes, const lane *me, j_decompress_ptr cinfo) {
+    int local = cinfo->input_scan_number - 1;
+    if (local < 0) {
+        return -1;
+    }
+    return local < me->scan_count ? me->scans[local] : lanes->map.scan_count;
+}
+
+/* Leaves through the lane's own error manager; an earlier scan of the other lane failed or the decode is being
+ * stopped. */
 static void lanes_abort(sepia_scan_lanes *lanes, j_common_ptr cinfo) {
     sepia_error_mgr *err = (sepia_error_mgr *)cinfo->err;
     sepia_copy(err->error, sizeof(err->error), lanes->failure[0] ? lanes->failure : "the decode was stopped");
@@ -345,12 +365,12 @@ static JBLOCKARRAY lanes_access(j_common_ptr cinfo, jvirt_barray_ptr array, JDIM
     if (other->waiting) {
         pthread_cond_broadcast(&lanes->changed);
     }
-    while (!lanes->failed && !lanes_ready(lanes, scan, c, start_row + rows)) {
+    while (!lanes_stopped(lanes, scan) && !lanes_ready(lanes, scan, c, start_row + rows)) {
         me->waiting = 1;
         pthread_cond_wait(&lanes->changed, &lanes->mutex);
         me->waiting = 0;
     }
-    if (lanes->failed) {
+    if (lanes_stopped(lanes, scan)) {
         pthread_mutex_unlock(&lanes->mutex);
         lanes_abort(lanes, cinfo);
     }
@@ -376,10 +396,17 @@ void sepia_scan_lanes_attach(sepia_scan_lanes *lanes, j_decompress_ptr cinfo) {
     lanes_hook(lanes, &lanes->lanes[0], cinfo);
 }
 
-static void lanes_fail(sepia_scan_lanes *lanes, const sepia_error_mgr *err) {
+/* Records a lane's failure in `scan` unless an earlier scan's is recorded already. */
+static void lanes_fail(sepia_scan_lanes *lanes, lane *me, const sepia_error_mgr *err, int scan) {
     pthread_mutex_lock(&lanes->mutex);
-    if (!lanes->failed) {
+    /* A lane that failed in a new scan before touching its rows has still read the one before to its end: the
+     * other lane may be waiting for it. */
+    if (me->current >= 0 && me->current != scan) {
+        lanes_finish_scan(lanes, me);
+    }
+    if (!lanes->failed || scan < lanes->failed_scan) {
         lanes->failed = 1;
+        lanes->failed_scan = scan;
         sepia_copy(lanes->failure, sizeof(lanes->failure), err->error[0] ? err->error : "unknown libjpeg error");
         lanes->failure_strict = err->strict_failure;
     }
@@ -391,7 +418,7 @@ static void *lane_b_main(void *argument) {
     sepia_scan_lanes *lanes = argument;
     j_decompress_ptr cinfo = &lanes->b;
     if (setjmp(lanes->b_err.jump)) {
-        lanes_fail(lanes, &lanes->b_err);
+        lanes_fail(lanes, &lanes->lanes[1], &lanes->b_err, lanes_scan_reading(lanes, &lanes->lanes[1], cinfo));
         return NULL;
     }
     jpeg_create_decompress(cinfo);
@@ -444,14 +471,30 @@ void sepia_scan_lanes_run(sepia_scan_lanes *lanes, j_decompress_ptr cinfo) {
     }
 }
 
+void sepia_scan_lanes_settle(sepia_scan_lanes *lanes, j_decompress_ptr cinfo) {
+    if (lanes == NULL || !lanes->thread_started) {
+        return;
+    }
+    sepia_error_mgr *err = (sepia_error_mgr *)cinfo->err;
+    lane *a = &lanes->lanes[0];
+    lanes_fail(lanes, a, err, lanes_scan_reading(lanes, a, cinfo));
+    /* Lane B finishes or fails the scans before lane A's failed one, and stops at the first after it. */
+    pthread_join(lanes->thread, NULL);
+    lanes->thread_started = 0;
+    lanes->active = 0;
+    sepia_copy(err->error, sizeof(err->error), lanes->failure);
+    err->strict_failure = lanes->failure_strict;
+}
+
 void sepia_scan_lanes_destroy(sepia_scan_lanes *lanes) {
     if (lanes == NULL) {
         return;
     }
     if (lanes->thread_started) {
         pthread_mutex_lock(&lanes->mutex);
-        if (!lanes->failed) {
+        if (!lanes->failed || lanes->failed_scan >= 0) {
             lanes->failed = 1;
+            lanes->failed_scan = -1;
             sepia_copy(lanes->failure, sizeof(lanes->failure), "the decode was stopped");
         }
         pthread_cond_broadcast(&lanes->changed);

@@ -41,6 +41,14 @@ void sepia_scan_lanes_attach(sepia_scan_lanes *lanes, j_decompress_ptr cinfo);
  */
 void sepia_scan_lanes_run(sepia_scan_lanes *lanes, j_decompress_ptr cinfo);
 
+/*
+ * After an error of lane A longjmped out of sepia_scan_lanes_run: lets lane B finish or fail the scans before the
+ * one lane A failed in, then leaves in `cinfo`'s error manager the failure of the earliest scan, the one a single
+ * decompressor would have reported, so that the verdict does not depend on which lane got there first. Does
+ * nothing when lane B is not running.
+ */
+void sepia_scan_lanes_settle(sepia_scan_lanes *lanes, j_decompress_ptr cinfo);
+
 /* Stops lane B if it still runs and frees the lanes. */
 void sepia_scan_lanes_destroy(sepia_scan_lanes *lanes);
 

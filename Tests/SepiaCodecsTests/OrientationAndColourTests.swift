@@ -39,7 +39,7 @@ import Testing
 
     @Test("HEIF's container rotation is applied once; its EXIF orientation is not applied again")
     func heifRotation() throws {
-        let file = try ImageDecoding.open(path: Corpus.path("heic-avif/Samsung_SM-G975F_irot.heic"))
+        let file = try ImageDecoding.open(path: Corpus.path("heic-avif/arrow.heic"))
         #expect(file.metadata.exifOrientation == 6)
         #expect(file.orientation == .up)
         #expect(file.displaySize == IntSize(width: 3024, height: 4032))
@@ -84,9 +84,9 @@ import Testing
 
     @Test("colour profiles are named")
     func profileNames() throws {
-        #expect(try ImageDecoding.open(path: Corpus.path("heic-avif/IMG_2682.heic")).colorSpace == "Display P3")
-        #expect(try ImageDecoding.open(path: Corpus.path("jpeg-conformance/Canon_EOS_7D_AdobeRGB.jpg")).colorSpace.contains("Adobe RGB"))
+        #expect(try ImageDecoding.open(path: Corpus.path("heic-avif/pug.heic")).colorSpace == "Display P3")
+        #expect(try ImageDecoding.open(path: Corpus.path("photos/xmp_test.jpg")).colorSpace.contains("Adobe RGB"))
         #expect(
-            try ImageDecoding.open(path: Corpus.path("jpeg-conformance/icc_missing_chunk.jpeg")).metadata.warnings.contains { $0.contains("ICC") })
+            try ImageDecoding.open(path: Corpus.path("jpeg-conformance/icc_missing_chunk.jpg")).metadata.warnings.contains { $0.contains("ICC") })
     }
 }

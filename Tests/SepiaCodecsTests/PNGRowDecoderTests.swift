@@ -41,7 +41,7 @@ struct PNGRowDecoderTests {
     /// A corpus photo made small and written as PNG by libpng (adaptive filters, several IDAT chunks), as RGB
     /// and as RGBA.
     static func encodedPhotos() throws -> [(String, Data)] {
-        let photo = try ImageDecoding.open(path: Corpus.path("photos/Canon_PowerShot_A85.jpg"))
+        let photo = try ImageDecoding.open(path: Corpus.path("photos/fujifilm-w3.jpg"))
         let context = RenderContext(options: RenderOptions(threadCount: 2))
         let rgb = try context.renderBitmapSynchronously(photo.image.thumbnail(size: IntSize(width: 700, height: 700)))
         let rgba = try context.renderBitmapSynchronously(photo.image.thumbnail(size: IntSize(width: 333, height: 333)), layout: .rgba)

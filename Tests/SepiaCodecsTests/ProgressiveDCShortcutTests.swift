@@ -9,7 +9,7 @@ import Testing
 struct ProgressiveDCShortcutTests {
     /// A photo from the corpus at about 0.5 MP, encoded progressively with libjpeg's usual scan script.
     static func progressive(_ subsampling: EncodeOptions.ChromaSubsampling) throws -> [UInt8] {
-        let file = try ImageDecoding.open(path: Corpus.path("photos/Canon_PowerShot_A85.jpg"))
+        let file = try ImageDecoding.open(path: Corpus.path("photos/fujifilm-w3.jpg"))
         let context = RenderContext(options: RenderOptions(threadCount: 2))
         let small = try context.renderBitmapSynchronously(file.image.thumbnail(size: IntSize(width: 900, height: 900)))
         return try ImageEncoding.encode(

@@ -32,7 +32,7 @@ struct ProgressiveScanLanesTests {
 
     /// A 1600 px photo from the corpus as a baseline JPEG, large enough that its scans are split.
     static func baseline(_ subsampling: EncodeOptions.ChromaSubsampling) throws -> [UInt8] {
-        let file = try ImageDecoding.open(path: Corpus.path("photos/Canon_PowerShot_A85.jpg"))
+        let file = try ImageDecoding.open(path: Corpus.path("photos/fujifilm-w3.jpg"))
         let context = RenderContext(options: RenderOptions(threadCount: 2))
         let image = try context.renderBitmapSynchronously(file.image.thumbnail(size: IntSize(width: 1600, height: 1600)))
         return try ImageEncoding.encode(image, as: .jpeg, options: EncodeOptions(quality: 92, chromaSubsampling: subsampling))

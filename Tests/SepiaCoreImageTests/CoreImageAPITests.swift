@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct CoreImageAPITests {
     static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/testdata/jpeg-conformance/cat.jpg")
+        .deletingLastPathComponent().appendingPathComponent(".build/testdata/jpeg-conformance/flower-progressive.jpg")
 
     let context = CIContext()
 
@@ -48,20 +48,21 @@ import Testing
     @Test("geometry is in Core Image's y-up coordinates")
     func coordinates() throws {
         let image = try #require(CIImage(contentsOf: Self.photo))
-        #expect(image.extent == CGRect(x: 0, y: 0, width: 320, height: 240))
+        // flower-progressive.jpg is 480x360 (ImageMagick's identify).
+        #expect(image.extent == CGRect(x: 0, y: 0, width: 480, height: 360))
         // The bottom 40 rows in Core Image coordinates are the last 40 rows of the picture.
-        let bottom = image.cropped(to: CGRect(x: 0, y: 0, width: 320, height: 40))
-        #expect(bottom.extent == CGRect(x: 0, y: 0, width: 320, height: 40))
+        let bottom = image.cropped(to: CGRect(x: 0, y: 0, width: 480, height: 40))
+        #expect(bottom.extent == CGRect(x: 0, y: 0, width: 480, height: 40))
         let full = try #require(context.createCGImage(image, from: image.extent))
         let strip = try #require(context.createCGImage(bottom, from: bottom.extent))
-        for x in [0, 100, 319] {
-            #expect(strip.bitmap.rgba(x: x, y: 39) == full.bitmap.rgba(x: x, y: 239))
-            #expect(strip.bitmap.rgba(x: x, y: 0) == full.bitmap.rgba(x: x, y: 200))
+        for x in [0, 100, 479] {
+            #expect(strip.bitmap.rgba(x: x, y: 39) == full.bitmap.rgba(x: x, y: 359))
+            #expect(strip.bitmap.rgba(x: x, y: 0) == full.bitmap.rgba(x: x, y: 320))
         }
         // A translation up moves the extent up.
-        #expect(image.transformed(by: CGAffineTransform(translationX: 5, y: 7)).extent == CGRect(x: 5, y: 7, width: 320, height: 240))
+        #expect(image.transformed(by: CGAffineTransform(translationX: 5, y: 7)).extent == CGRect(x: 5, y: 7, width: 480, height: 360))
         // Orientation keeps the origin and swaps the size.
-        #expect(image.oriented(.right).extent == CGRect(x: 0, y: 0, width: 240, height: 320))
+        #expect(image.oriented(.right).extent == CGRect(x: 0, y: 0, width: 360, height: 480))
     }
 
     @Test("CIContext writes JPEG and PNG representations")

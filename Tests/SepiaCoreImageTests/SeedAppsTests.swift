@@ -132,7 +132,7 @@ final class InstafilterContentView {
 
 @Suite struct SeedAppsTests {
     static let photoURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/testdata/jpeg-conformance/cat.jpg")
+        .deletingLastPathComponent().appendingPathComponent(".build/testdata/jpeg-conformance/flower-progressive.jpg")
 
     static func photo() throws -> UIImage {
         try #require(UIImage(data: try Data(contentsOf: photoURL)))
@@ -169,7 +169,7 @@ final class InstafilterContentView {
         view.loadImage()
         try await Self.wait { view.processedImage != nil }
         let sepia = try #require(view.processedImage?.uiImage.cgImage)
-        #expect(sepia.width == 320 && sepia.height == 240)
+        #expect(sepia.width == 480 && sepia.height == 360)
 
         var results: [[UInt8]] = []
         for make in view.menu {
@@ -177,7 +177,7 @@ final class InstafilterContentView {
             view.setFilter(make())
             try await Self.wait { view.processedImage != nil }
             let image = try #require(view.processedImage?.uiImage.cgImage)
-            #expect(image.width == 320 && image.height == 240, "\(view.currentFilter.name) keeps the extent")
+            #expect(image.width == 480 && image.height == 360, "\(view.currentFilter.name) keeps the extent")
             results.append(image.bitmap.bytes)
         }
         #expect(Set(results).count == results.count, "every filter gives a different picture")

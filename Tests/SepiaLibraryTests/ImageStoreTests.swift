@@ -89,7 +89,8 @@ import Testing
     func requests() async throws {
         let folder = TestLibrary.temporaryFolder()
         let library = try TestLibrary.open(at: folder)
-        let id = try await library.performChanges { $0.createAsset(fromFile: TestLibrary.fixture("photos/Casio_EX-Z3.jpg")) }
+        // A 3648x2736 photo: ImageMagick's `-thumbnail` fits it to 256x192 in 256 px and to 2000x1500 in 2000 px.
+        let id = try await library.performChanges { $0.createAsset(fromFile: TestLibrary.fixture("photos/fujifilm-w3.jpg")) }
             .createdAssetIDs[0]
         let asset = try library.asset(id)
         let manager = ImageManager(library: library)

@@ -10,25 +10,25 @@ import Testing
     func metadata() async throws {
         let library = try TestLibrary.open()
         let outcome = try await library.performChanges { changes in
-            changes.createAsset(fromFile: TestLibrary.fixture("photos/Apple_iPhone_5.jpg"))
-            changes.createAsset(fromFile: TestLibrary.fixture("photos/thompson-springs.jpg"))
-            changes.createAsset(fromFile: TestLibrary.fixture("photos/Canon_EOS_1000D.jpg"))
+            changes.createAsset(fromFile: TestLibrary.fixture("photos/iptc-orientation-3.jpg"))
+            changes.createAsset(fromFile: TestLibrary.fixture("photos/iptc-date-offset.jpg"))
+            changes.createAsset(fromFile: TestLibrary.fixture("photos/flower-orientation-6.jpg"))
         }
         let assets = try library.assets(outcome.createdAssetIDs)
         #expect(assets.count == 3)
 
-        // Given an iPhone photo stored sideways (EXIF orientation 3) with a local time and GPS
+        // Given a phone photo stored upside down (EXIF orientation 3) with a local time
         let iphone = assets[0]
-        let file = try ImageDecoding.open(path: TestLibrary.fixture("photos/Apple_iPhone_5.jpg"))
+        let file = try ImageDecoding.open(path: TestLibrary.fixture("photos/iptc-orientation-3.jpg"))
         #expect(iphone.pixelWidth == file.displaySize.width && iphone.pixelHeight == file.displaySize.height)
         #expect(iphone.originalOrientation == 3)
         #expect(iphone.creationDateSource == .capture)
         #expect(iphone.creationDateOffset == nil)
-        #expect(iphone.creationDate == ISO8601DateFormatter().date(from: "2012-09-29T16:11:25Z"))
-        #expect(iphone.cameraMake == "Apple" && iphone.cameraModel == "iPhone 5")
-        #expect(abs((iphone.location?.latitude ?? 0) - 47.62717) < 1e-4)
-        #expect(iphone.originalFilename == "Apple_iPhone_5.jpg")
-        #expect(iphone.contentHash == (try ContentHash.ofFile(TestLibrary.fixture("photos/Apple_iPhone_5.jpg"))))
+        #expect(iphone.creationDate == ISO8601DateFormatter().date(from: "2006-07-08T21:14:45Z"))
+        #expect(iphone.cameraMake == "Nokia" && iphone.cameraModel == "N70-1")
+        #expect(iphone.location == nil)
+        #expect(iphone.originalFilename == "iptc-orientation-3.jpg")
+        #expect(iphone.contentHash == (try ContentHash.ofFile(TestLibrary.fixture("photos/iptc-orientation-3.jpg"))))
         #expect(iphone.mediaType == .image && iphone.revision == 1 && !iphone.isFavorite && !iphone.isHidden)
 
         // An XMP date with its offset: 15:15:44 at UTC−4 is 19:15:44 UTC, shown in January 2022.
@@ -39,6 +39,7 @@ import Testing
                 springs.creationDate.timeIntervalSince1970 - (ISO8601DateFormatter().date(from: "2022-01-10T19:15:44Z")!.timeIntervalSince1970 + 0.31)
             ) < 0.01)
         #expect(springs.localCreationDate.hour == 15)
+        #expect(abs((springs.location?.latitude ?? 0) - 39.115) < 1e-4)
 
         // Orientation 6: the stored landscape displays as portrait.
         let canon = assets[2]
@@ -49,15 +50,15 @@ import Testing
         #expect(stored.hasSuffix("originals/\(iphone.contentHash.prefix(2))/\(iphone.contentHash).jpg"))
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: stored))
-                == (try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/Apple_iPhone_5.jpg")))))
+                == (try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/iptc-orientation-3.jpg")))))
         let cached = library.imageStore.diskKeys(assetID: iphone.id, version: "original").map(\.size.width).sorted()
         #expect(cached == [256, 1440])
     }
 
     @Test("a zero date (0000:00:00 00:00:00) is missing: the file's date is used")
     func zeroDate() async throws {
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/Apple_iPhone_5.jpg")))
-        let real = Data("2012:09:29 16:11:25".utf8)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: TestLibrary.fixture("photos/iptc-orientation-3.jpg")))
+        let real = Data("2006:07:08 21:14:45".utf8)
         let zero = Data("0000:00:00 00:00:00".utf8)
         var replaced = 0
         while let range = bytes.range(of: real) {

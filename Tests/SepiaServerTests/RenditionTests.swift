@@ -133,8 +133,8 @@ struct RenditionTests {
 
     @Test("a HEIC original is served as JPEG or WebP")
     func heicAsJPEG() async throws {
-        let heic = TestServerFixtures.root.appendingPathComponent("testdata/heic-avif").path
-        let name = "rainbow-451x461.heic"
+        let heic = TestServerFixtures.corpus.appendingPathComponent("heic-avif").path
+        let name = "scene-451x461.heic"
         try await TestServer().withOwner { owner in
             let upload = try await owner.upload(try Data(contentsOf: URL(fileURLWithPath: heic + "/" + name)), filename: name)
             #expect(upload.status == .created, "\(String(buffer: upload.body))")

@@ -54,7 +54,7 @@ struct ScaleOutProcessTests {
         try await onThread {
             // An embedded library, as `sepia import` makes it.
             let embedded = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-embedded-\(UUID().uuidString)").path
-            let photos = ["Canon_PowerShot_A85.jpg", "Apple_iPhone_5.jpg"].map(TestServerFixtures.photo)
+            let photos = ["fujifilm-w3.jpg", "iptc-orientation-3.jpg"].map(TestServerFixtures.photo)
             let imported = try Self.sepia(["import", "--library", embedded] + photos, environment: keys)
             #expect(imported.status == 0, "\(imported.output)")
             // `sepia library migrate --from … --to … --storage …`
@@ -72,7 +72,7 @@ struct ScaleOutProcessTests {
             let token = try a.ownerToken()
             let listed = try RawHTTP(port: b.port).request("GET", "/api/v1/assets", headers: ["Authorization": "Bearer " + token])
             let text = String(decoding: listed.body, as: UTF8.self)
-            #expect(listed.status == 200 && text.contains("Canon_PowerShot_A85.jpg") && text.contains("Apple_iPhone_5.jpg"), "\(text)")
+            #expect(listed.status == 200 && text.contains("fujifilm-w3.jpg") && text.contains("iptc-orientation-3.jpg"), "\(text)")
             let check = try b.sepia(["check"])
             #expect(check.status == 0, "\(check.output)")
         }

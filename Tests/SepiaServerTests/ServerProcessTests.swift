@@ -105,7 +105,7 @@ struct ServerProcessTests {
     }
 
     static func photo() throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: TestServerFixtures.photo("Sony_DSC-P52_2MP.jpg")))
+        try Data(contentsOf: URL(fileURLWithPath: TestServerFixtures.photo("flower.jpg")))
     }
 
     @Test("SIGTERM ends the change streams, lets an upload in flight finish, exits 0, and leaves a sound library")

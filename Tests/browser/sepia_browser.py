@@ -7,7 +7,7 @@
 - Browser: headless Chromium (Debian's chromium and chromium-driver) with its console log, a viewport of a
   given size, waits on `data-testid` hooks, and screenshots.
 - Test photos: small distinct JPEGs drawn with Pillow, and downscaled copies of the sample photos in
-  Tests/Fixtures/testdata/photos for screens that should look like a photo library.
+  .build/testdata/photos for screens that should look like a photo library.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 REPO = Path(__file__).resolve().parents[2]
 WEB_ROOT = REPO / "Sources" / "SepiaServer" / "Web"
-SAMPLE_PHOTOS = REPO / "Tests" / "Fixtures" / "testdata" / "photos"
+SAMPLE_PHOTOS = REPO / ".build" / "testdata" / "photos"
 SCREENSHOT_DIR = REPO / "docs" / "images"
 PASSWORD = "correct horse battery staple"
 USERNAME = "owner"
@@ -681,14 +681,14 @@ def make_tiny_library_folder(folder: Path, count: int, *, hours_apart: float = 5
 
 
 # Sample photos for screens that should look like a library (the documentation's screenshots): the real
-# pictures of Tests/Fixtures/testdata/photos (not the 100-px test squares), plus a few crops of the larger
+# pictures of .build/testdata/photos (not the 100-px test squares), plus a few crops of the larger
 # ones, with their capture dates moved into two recent months so that the grid shows full sections.
-SAMPLES = ["Apple_iPhone_5.jpg", "Canon_EOS_1000D.jpg", "Canon_EOS_5D_Mark_III_22MP.jpg", "Canon_PowerShot_A85.jpg",
-           "Casio_EX-Z3.jpg", "Kodak_PIXPRO_FZ201_16MP.jpg", "Oppo_R7_Plus.jpg", "Sigma_DP1_date2038.jpg",
-           "Sony_DSC-P52_2MP.jpg", "handwritten-notes.jpg"]
-SAMPLE_CROPS = [("Canon_EOS_5D_Mark_III_22MP.jpg", (0.45, 0.05, 1.0, 0.75)), ("Apple_iPhone_5.jpg", (0.0, 0.0, 0.6, 0.7)),
-                ("Oppo_R7_Plus.jpg", (0.1, 0.35, 0.9, 1.0)), ("Sony_DSC-P52_2MP.jpg", (0.2, 0.1, 0.8, 0.9)),
-                ("Casio_EX-Z3.jpg", (0.0, 0.0, 0.65, 0.75)), ("Canon_EOS_1000D.jpg", (0.3, 0.0, 1.0, 1.0))]
+SAMPLES = ["iptc-orientation-3.jpg", "flower-orientation-6.jpg", "fujifilm-w3.jpg", "fujifilm-w3.jpg",
+           "xmp_test.jpg", "ultrahdr.jpg", "iptc.jpg", "date-2038.jpg",
+           "flower.jpg", "no-date.jpg"]
+SAMPLE_CROPS = [("fujifilm-w3.jpg", (0.45, 0.05, 1.0, 0.75)), ("iptc-orientation-3.jpg", (0.0, 0.0, 0.6, 0.7)),
+                ("iptc.jpg", (0.1, 0.35, 0.9, 1.0)), ("flower.jpg", (0.2, 0.1, 0.8, 0.9)),
+                ("xmp_test.jpg", (0.0, 0.0, 0.65, 0.75)), ("flower-orientation-6.jpg", (0.3, 0.0, 1.0, 1.0))]
 
 
 def sample_photos(dest: Path, max_side: int = 800, start: tuple[int, int, int] = (2024, 7, 28), days_apart: int = 3) -> list[Path]:

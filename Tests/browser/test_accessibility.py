@@ -80,7 +80,7 @@ def signed_in(site):
 def library(signed_in):
     """Photos (real ones, so the info panel has a camera and a place), an album and share links."""
     api = signed_in["owner"]
-    ids = [api.upload(SAMPLE_PHOTOS / name)["id"] for name in ("gps-datetime.jpg", "thompson-springs.jpg")]
+    ids = [api.upload(SAMPLE_PHOTOS / name)["id"] for name in ("gps-datetime.jpg", "iptc-date-offset.jpg")]
     ids += [api.upload(photo_bytes(7000 + i), f"a11y-{i}.jpg")["id"] for i in range(3)]
     album = api.create_album("Accessible album", ids[:3])
     photo_link = api.json("POST", "/api/v1/shares", {"assetID": ids[0], "includeMetadata": True}, expect=(201,))

@@ -110,7 +110,7 @@ def test_photo(view, gallery):
 
 def test_editor(view, gallery, screenshot):
     name, b = view
-    asset = next(a for a in gallery["assets"] if a["originalFilename"] == "Canon_EOS_5D_Mark_III_22MP.jpg")
+    asset = next(a for a in gallery["assets"] if a["originalFilename"] == "fujifilm-w3.jpg")
     b.open_app(f"#/photo/{asset['id']}")
     b.wait_image(tid("detail-image"))
     b.click(tid("detail-edit"))

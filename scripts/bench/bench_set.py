@@ -6,19 +6,24 @@
 BENCH_DIR holds spices-24mp.jpg, spices-24mp-progressive.jpg and bus-12mp.jpg. OUT_DIR gets:
 
 - those three (linked);
-- iphone-12mp.heic: a real iPhone 7 HEIC from the corpus (public domain): a grid of 48 HEVC tiles of
-  512x512, Display P3, a 320x240 thumbnail, as iPhones write them;
+- iphone-12mp.heic: a real iPhone HEIC from the corpus (arrow-irot0.heic, pillow-heif's iPhone 8 Plus photo
+  with its rotation set to 0): a grid of 48 HEVC tiles of 512x512, Display P3, a 320x240 thumbnail, as
+  iPhones write them;
 - iphone-12mp-nothumb.heic: the same file with its thumbnail reference renamed, so readers find no
   thumbnail and must decode the grid (the tiles, colour and transforms are untouched);
 - spices-24mp.avif: spices-24mp.jpg encoded by libheif's heif-enc with libaom (quality 50, speed 8);
 - mixed/: 100 photos, 20 sources in five formats each: baseline JPEG and progressive JPEG (jpegtran,
   coefficients unchanged), HEIC with a 320 px thumbnail as phones write them (heif-enc, x265, quality 60;
-  the two phone HEICs are used as they are), PNG and WebP quality 80 (libvips). The sources are the 12
-  corpus photos, the three bench photos' two JPEGs, the two phone HEICs and crops of the bench photos.
+  the phone HEICs are used as they are), PNG and WebP quality 80 (libvips). The sources are the corpus's 10
+  JPEG photos that decode cleanly (its manifest's DECODE), two of the bench photos, four phone HEICs
+  (arrow-irot0.heic; arrow.heic, the same grid turned by irot; pug.heic, an iPhone 13 Pro grid with a depth
+  map and no thumbnail; aux_YCbCr.heic, a Galaxy S25 Ultra grid with a thumbnail and auxiliary images) and
+  four crops of the bench photos.
 
 Files already there are kept, so a second run costs nothing. Needs libheif-examples, libjpeg-turbo-progs and
 libvips-tools (scripts/setup --peers installs them).
 """
+import json
 import os
 import shutil
 import subprocess
@@ -26,7 +31,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CORPUS = os.path.join(ROOT, "Tests", "Fixtures", "testdata")
+CORPUS = os.path.join(ROOT, ".build", "testdata")
 
 
 def run(*argv):
@@ -63,8 +68,10 @@ def main():
             raise SystemExit("missing %s in %s" % (name, bench))
         if not os.path.exists(os.path.join(out, name)):
             os.symlink(os.path.join(bench, name), os.path.join(out, name))
-    iphone = os.path.join(CORPUS, "heic-avif", "IMG_2682.heic")
-    samsung = os.path.join(CORPUS, "heic-avif", "Samsung_SM-G975F_irot.heic")
+    iphone = os.path.join(CORPUS, "heic-avif", "arrow-irot0.heic")
+    rotated = os.path.join(CORPUS, "heic-avif", "arrow.heic")
+    depth = os.path.join(CORPUS, "heic-avif", "pug.heic")
+    galaxy = os.path.join(CORPUS, "heic-avif", "aux_YCbCr.heic")
     make(os.path.join(out, "iphone-12mp.heic"), lambda t: shutil.copyfile(iphone, t))
     make(os.path.join(out, "iphone-12mp-nothumb.heic"), lambda t: without_thumbnail(iphone, t))
     make(os.path.join(out, "spices-24mp.avif"),
@@ -79,10 +86,14 @@ def main():
         ("bus-left", "bus-12mp.jpg", (0, 0, 2016, 3024)),
         ("bus-centre", "bus-12mp.jpg", (1008, 512, 2016, 2000)),
     ]
+    # The corpus's photos that decode cleanly: not the ones cut short on purpose.
+    with open(os.path.join(CORPUS, "MANIFEST.json")) as f:
+        clean = {e["file"] for e in json.load(f)["files"] if e["expected"] == "DECODE"}
     sources = [(os.path.splitext(f)[0], os.path.join(CORPUS, "photos", f))
-               for f in sorted(os.listdir(os.path.join(CORPUS, "photos"))) if f.endswith(".jpg")]
+               for f in sorted(os.listdir(os.path.join(CORPUS, "photos")))
+               if f.endswith(".jpg") and "photos/" + f in clean]
     sources += [("spices", os.path.join(bench, "spices-24mp.jpg")), ("bus", os.path.join(bench, "bus-12mp.jpg"))]
-    sources += [("iphone7", iphone), ("galaxy-s10", samsung)]
+    sources += [("iphone8plus", iphone), ("iphone8plus-irot", rotated), ("iphone13pro", depth), ("galaxy-s25", galaxy)]
     for name, src, (x, y, w, h) in crop_specs:
         path = os.path.join(crops, name + ".jpg")
         make(path, lambda t: run("vips", "crop", os.path.join(bench, src), t + "[Q=90]", str(x), str(y), str(w), str(h)))

@@ -186,7 +186,7 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--images", default="spices-24mp.jpg")
     parser.add_argument("--markdown", help="also write the table to this file")
-    parser.add_argument("--import-folder", default=os.path.join(ROOT, "Tests", "Fixtures", "testdata", "photos"),
+    parser.add_argument("--import-folder", default=os.path.join(ROOT, ".build", "testdata", "photos"),
                         help="the photos the import operation imports (default: the corpus photos)")
     args = parser.parse_args()
     if not os.access(SEPIA, os.X_OK):

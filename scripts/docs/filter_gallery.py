@@ -16,7 +16,7 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SEPIA = os.path.join(ROOT, ".build", "release", "sepia")
-PHOTO = os.path.join(ROOT, "Tests", "Fixtures", "testdata", "photos", "Apple_iPhone_5.jpg")
+PHOTO = os.path.join(ROOT, ".build", "testdata", "photos", "iptc-orientation-3.jpg")
 IMAGES = os.path.join(ROOT, "docs", "images", "filters")
 SIZE = "360x270"
 

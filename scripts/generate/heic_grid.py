@@ -5,10 +5,13 @@ cropped inside the right and bottom tiles. Used as a test fixture and a fuzz see
 
     scripts/generate/heic_grid.py SOURCE_IMAGE OUT.heic [--tiles 3x2] [--tile 64] [--size 180x120] [--turns 1]
 
-Each tile is cut from SOURCE_IMAGE (any format Pillow reads) and encoded on its own by libheif's heif-enc
-(x265, quality 70); its coded data and `hvcC` are then written into one file with a `grid` item that
-references the tiles (`dimg`), the grid descriptor in `idat`, and `ispe`/`irot` on the grid. Needs
-libheif-examples and python3-pil.
+Each tile is cut from SOURCE_IMAGE (a binary PPM, scaled to the grid by nearest neighbour; `scene:WxH` draws
+imaging.py's scene instead) and encoded on its own by libheif's heif-enc (x265, quality 70); its coded data and
+`hvcC` are then written into one file with a `grid` item that references the tiles (`dimg`), the grid
+descriptor in `idat`, and `ispe`/`irot` on the grid. Needs libheif-examples.
+
+The committed Tests/Fixtures/generated/heic-grid-3x2-irot1.heic was made with
+    scripts/generate/heic_grid.py scene:192x128 OUT --size 181x121 --turns 1
 """
 import argparse
 import os
@@ -16,7 +19,7 @@ import struct
 import subprocess
 import tempfile
 
-from PIL import Image
+import imaging
 
 
 def box(kind, payload):
@@ -81,7 +84,18 @@ def main():
     width, height = map(int, args.size.split("x"))
     t = args.tile
     assert (columns - 1) * t < width <= columns * t and (rows - 1) * t < height <= rows * t
-    image = Image.open(args.source).convert("RGB").resize((columns * t, rows * t))
+    gw, gh = columns * t, rows * t
+    if args.source.startswith("scene:"):
+        w, h = map(int, args.source[6:].split("x"))
+        channels, px = 3, imaging.scene(w, h)
+    else:
+        with open(args.source, "rb") as f:
+            w, h, channels, px = imaging.read_pnm(f.read())
+
+    def sample(x, y):
+        sx, sy = x * w // gw, y * h // gh
+        i = (sy * w + sx) * channels
+        return tuple(px[i:i + 3]) if channels == 3 else (px[i],) * 3
 
     tiles = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,7 +103,8 @@ def main():
             for c in range(columns):
                 png = os.path.join(tmp, "tile.png")
                 heic = os.path.join(tmp, "tile.heic")
-                image.crop((c * t, r * t, (c + 1) * t, (r + 1) * t)).save(png)
+                with open(png, "wb") as f:
+                    f.write(imaging.png(t, t, 2, 8, lambda x, y: sample(c * t + x, r * t + y)))
                 subprocess.run(["heif-enc", "-q", "70", "--no-alpha", "-o", heic, png], check=True, stdout=subprocess.DEVNULL)
                 tiles.append(single_image(heic))
 

@@ -15,18 +15,18 @@ import os
 from PIL import Image, ImageCms
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "Fixtures")
-CORPUS = os.path.join(ROOT, "testdata")
+CORPUS = os.path.join(ROOT, "..", "..", ".build", "testdata")
 OUT = os.path.join(ROOT, "references", "colour.json")
 
 ICC_FILES = [
-    "jpeg-conformance/P3-sRGB-red.jpg",
-    "jpeg-conformance/Canon_EOS_7D_AdobeRGB.jpg",
-    "jpeg-conformance/R2020-sRGB-green.jpg",
+    "jpeg-conformance/P3-red.jpg",
+    "photos/xmp_test.jpg",
+    "jpeg-conformance/Rec2020-green.jpg",
     "png-suite/extra/p3.png",
 ]
 CMYK_FILES = [
     "jpeg-conformance/pil_sample_cmyk.jpg",
-    "jpeg-conformance/jpg-cmyk-1.jpg",
+    "jpeg-conformance/baseline_cmyk.jpg",
 ]
 
 

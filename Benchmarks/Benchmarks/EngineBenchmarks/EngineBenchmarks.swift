@@ -3,14 +3,14 @@ import Foundation
 import SepiaCodecs
 import SepiaImage
 
-/// The photo the benchmarks use: spices-24mp.jpg from $SEPIA_BENCH_PHOTOS, else the 22 MP corpus photo.
+/// The photo the benchmarks use: spices-24mp.jpg from $SEPIA_BENCH_PHOTOS, else the 10 MP corpus photo (3648x2736).
 let photoPath: String = {
     let here = URL(fileURLWithPath: #filePath)
     let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     if let folder = ProcessInfo.processInfo.environment["SEPIA_BENCH_PHOTOS"] {
         return URL(fileURLWithPath: folder).appendingPathComponent("spices-24mp.jpg").path
     }
-    return root.appendingPathComponent("Tests/Fixtures/testdata/photos/Canon_EOS_5D_Mark_III_22MP.jpg").path
+    return root.appendingPathComponent(".build/testdata/photos/fujifilm-w3.jpg").path
 }()
 
 let benchmarks: @Sendable () -> Void = {

