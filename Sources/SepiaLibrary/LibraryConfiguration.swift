@@ -1,6 +1,7 @@
 public import SepiaCodecs
 public import SepiaImage
 public import SepiaObjectStore
+public import SepiaVideo
 
 /// Where a library keeps its originals and the renders of its edits.
 public enum LibraryStorage: Sendable {
@@ -45,6 +46,9 @@ public struct LibraryConfiguration: Sendable {
     public var storage: LibraryStorage
     /// Where the database is.
     public var database: LibraryDatabase
+    /// The limits videos are read within (size, duration, frame size, streams, time), and how their poster
+    /// frame is chosen.
+    public var videoOptions = VideoOptions()
     /// The part of the library's object-storage prefix that Sepia adds to the location a person gives
     /// (`libraries/owner/` for the owner's library of a deployment), so that advice about `--storage` names what
     /// to type.

@@ -9,6 +9,10 @@ extension PhotoLibrary {
         for asset: Asset, canHandle: (AdjustmentData) -> Bool = { $0.isEditRecipe }
     ) async throws(LibraryError) -> ContentEditingInput {
         let asset = try self.asset(asset.id)
+        guard asset.mediaType == .image else {
+            throw LibraryError(
+                .invalidRequest, "videos cannot be edited yet; a Live Photo's still can, and keeps its motion", subject: asset.id)
+        }
         var renderHash: String?
         var handled: AdjustmentData?
         var unhandled: AdjustmentData?

@@ -27,6 +27,11 @@ extension PhotoLibrary {
     ) async throws(LibraryError)
         -> PreparedAsset
     {
+        // A video is read where it is, never whole into memory.
+        if Self.sniffFormat(path)?.isVideo == true {
+            return try await prepareVideo(
+                fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context, deferringPreview: deferringPreview)
+        }
         let bytes: EncodedBytes
         do {
             bytes = try EncodedBytes.read(contentsOf: path, maximumBytes: configuration.decodeOptions.maximumFileBytes)
@@ -122,6 +127,9 @@ extension PhotoLibrary {
 
     /// Writes a prepared original again (a concurrent clean-up removed it before the commit).
     func restoreOriginal(of prepared: PreparedAsset) async throws(LibraryError) {
+        if prepared.file.format.isVideo, case .file(let path) = prepared.origin {
+            return try await storeCopy(of: path, as: prepared.file)
+        }
         let bytes: EncodedBytes
         switch prepared.origin {
         case .bytes(let kept):

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 public import SepiaImage
+import SepiaVideo
 import Synchronization
 
 /// Delivers images of assets at a target size (PhotoKit's `PHImageManager`): from the memory cache, from the
@@ -199,6 +200,9 @@ public final class ImageManager: Sendable {
             path = try await library.renderPath(hash: hash)
         }
         do {
+            if asset.mediaType == .video && version == asset.originalVersion {
+                return try VideoSource(path: path, options: library.configuration.videoOptions).image
+            }
             return try ImageDecoding.open(path: path).image
         } catch {
             throw LibraryError(.fileSystem, "cannot read the asset's image: \(error.reason)", subject: asset.id)

@@ -191,18 +191,22 @@ public final class AssetImporter: Sendable {
         }
     }
 
-    /// Why a file is not worth reading, judged from its first bytes; nil when it may be an image.
+    /// Why a file is not worth reading, judged from its first bytes; nil when it may be a photo or a video.
     static func unsupportedReason(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        let head = (try? handle.read(upToCount: 400)) ?? Data()
         if head.isEmpty { return "the file is empty" }
         guard let format = ImageFormat.sniff(Array(head)) else {
-            return "not an image Sepia recognises; supported formats are JPEG, PNG, WebP, HEIC and AVIF"
+            return "not a photo or video Sepia recognises; it reads \(supportedFormats)"
         }
-        if !format.isDecodable { return "\(format) is not supported; Sepia decodes JPEG, PNG, WebP, HEIC and AVIF" }
+        if !format.isDecodable && !format.isVideo { return "\(format) is not supported; Sepia reads \(supportedFormats)" }
         return nil
     }
+
+    /// What the importer takes, in words.
+    static let supportedFormats =
+        "JPEG, PNG, WebP, HEIC and AVIF photos, and MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS videos"
 
     private struct BatchOutcome {
         var results: [ImportItemResult] = []
@@ -229,11 +233,17 @@ public final class AssetImporter: Sendable {
             }
             return requests
         }
+        /// Each item's result: imported as a new asset, or joined to the one it completes.
+        func results(_ items: [(PreparedAsset, ImportSource)], _ applied: ChangeOutcome) -> [ImportItemResult] {
+            zip(items, applied.createdAssetIDs).map { item, id in
+                ImportItemResult(path: item.1.path, status: id == item.0.localIdentifier ? .imported : .paired, assetID: id)
+            }
+        }
         var outcome = BatchOutcome()
         do {
-            _ = try await library.apply(requests(items, sources: sources, members: members, create: createAlbum))
+            let applied = try await library.apply(requests(items, sources: sources, members: members, create: createAlbum))
             outcome.albumCreated = createAlbum
-            outcome.results = items.map { ImportItemResult(path: $0.1.path, status: .imported, assetID: $0.0.localIdentifier) }
+            outcome.results = results(items, applied)
             return outcome
         } catch  where items.count > 1 || error.code == .duplicate {
             // One at a time, so one duplicate or failure does not take the others with it.
@@ -241,11 +251,12 @@ public final class AssetImporter: Sendable {
             var first = true
             for item in items {
                 do {
-                    _ = try await library.apply(requests([item], sources: first ? sources : [], members: first ? members : [], create: create))
+                    let applied = try await library.apply(
+                        requests([item], sources: first ? sources : [], members: first ? members : [], create: create))
                     if create { outcome.albumCreated = true }
                     create = false
                     first = false
-                    outcome.results.append(ImportItemResult(path: item.1.path, status: .imported, assetID: item.0.localIdentifier))
+                    outcome.results += results([item], applied)
                 } catch {
                     let existing: Asset? = error.code == .duplicate ? (try? library.asset(contentHash: item.0.asset.contentHash)) ?? nil : nil
                     outcome.results.append(

@@ -4,11 +4,13 @@ public struct ImportItemResult: Sendable, Hashable, Codable {
     public enum Status: String, Sendable, Hashable, Codable {
         /// Added to the library.
         case imported
+        /// Added to the item it completes: a Live Photo's still or movie that found its other part.
+        case paired
         /// Its content is already in the library (same SHA-256), under another name or from another import.
         case duplicate
         /// Imported before from this path, unchanged since: not read again.
         case alreadyImported
-        /// Not an image Sepia decodes, or damaged: left out, with the reason.
+        /// Not a photo or video Sepia reads, or damaged: left out, with the reason.
         case skipped
         /// Could not be read or stored.
         case failed
@@ -36,6 +38,8 @@ public struct ImportProgress: Sendable, Hashable {
 public struct ImportSummary: Sendable, Hashable, Codable {
     /// Files added.
     public var imported = 0
+    /// Files that joined the item they complete (a Live Photo's other part).
+    public var paired = 0
     /// Files whose content was already in the library.
     public var duplicates = 0
     /// Files imported before and unchanged.
@@ -48,11 +52,12 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     public var seconds = 0.0
 
     /// Files handled.
-    public var total: Int { imported + duplicates + alreadyImported + skipped + failed }
+    public var total: Int { imported + paired + duplicates + alreadyImported + skipped + failed }
 
     mutating func count(_ status: ImportItemResult.Status) {
         switch status {
         case .imported: imported += 1
+        case .paired: paired += 1
         case .duplicate: duplicates += 1
         case .alreadyImported: alreadyImported += 1
         case .skipped: skipped += 1

@@ -8,18 +8,21 @@ import Synchronization
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add photos to the library: files and folders, recursively.",
+        abstract: "Add photos and videos to the library: files and folders, recursively.",
         discussion: """
             Every file is checked, hashed and stored under its SHA-256; a 1440 px preview and a 256 px thumbnail \
-            are made at once. Files already in the library (same content) are reported as duplicates; files that \
-            are not images Sepia decodes, or are damaged, are skipped with the reason. A file imported before \
+            are made at once (of a video, from its poster frame). A Live Photo's still and movie become one item, \
+            whichever comes first, when they carry the same content identifier (or, without one, the same base \
+            name and capture time to the second). Files already in the library (same content) are reported as \
+            duplicates; files that are not photos or videos Sepia reads, or are damaged, are skipped with the \
+            reason. A file imported before \
             from the same path and unchanged since is not read again, so re-running an import is cheap. \
             Imports commit in batches: interrupting one keeps what was committed. With --json, one JSON object \
             per file is printed as its outcome is final, then a summary object. Exits with 74 if any file could \
             not be read or stored.
             """)
 
-    @Argument(help: "Image files or folders.", completion: .file())
+    @Argument(help: "Photo and video files, or folders.", completion: .file())
     var paths: [String]
 
     @Option(name: .long, help: "Also add the photos to this album (created if needed).")
@@ -75,12 +78,13 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                 }
                 var parts = ["\(summary.imported) imported"]
+                if summary.paired > 0 { parts.append("\(summary.paired) joined their Live Photo") }
                 if summary.alreadyImported > 0 { parts.append("\(summary.alreadyImported) already in the library") }
                 if summary.duplicates > 0 { parts.append("\(summary.duplicates) duplicates") }
                 if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
                 if summary.failed > 0 { parts.append("\(summary.failed) failed") }
                 let rate =
-                    summary.seconds > 0 && summary.imported > 0 ? String(format: ", %.1f photos/s", Double(summary.imported) / summary.seconds) : ""
+                    summary.seconds > 0 && summary.imported > 0 ? String(format: ", %.1f items/s", Double(summary.imported) / summary.seconds) : ""
                 Terminal.print(parts.joined(separator: ", ") + String(format: " in %.1f s", summary.seconds) + rate)
             }
             if summary.failed > 0 { throw ReportedFailure(code: ExitStatus.ioError) }

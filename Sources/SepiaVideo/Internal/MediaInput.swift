@@ -96,7 +96,7 @@ final class MediaInput {
             max_streams: Int32(clamping: max(1, options.maximumStreams)), max_bytes_read: options.maximumBytesRead(forFileOf: size))
         let status = Self.capturingLog { sepia_av_input_open(handle, Self.demuxer(for: sniffed), Self.codecWhitelist, &limits) }
         if status.result < 0 {
-            throw error(status.result, log: status.log, while: "cannot read the container")
+            throw error(status.result, log: status.log, while: "the video is incomplete or damaged: its container cannot be read")
         }
     }
 

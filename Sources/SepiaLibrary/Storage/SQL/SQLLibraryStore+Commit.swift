@@ -77,8 +77,9 @@ extension SQLLibraryStore {
             let existing = Set(try db.keys("SELECT assetRowID FROM albumMember WHERE albumRowID = ?", [album]))
             var position = (try db.value("SELECT max(position) FROM albumMember WHERE albumRowID = ?", [album], as: Int64.self) ?? -1) + 1
             var added = Set<Int64>()
+            // A part that joined its Live Photo earlier in this commit is added as that asset.
             for id in assetIDs {
-                let asset = try assetRow(id, db: db)
+                let asset = try assetRow(result.pairedAssets[id] ?? id, db: db)
                 guard !existing.contains(asset), added.insert(asset).inserted else { continue }
                 try db.execute("INSERT INTO albumMember (albumRowID, assetRowID, position) VALUES (?, ?, ?)", [album, asset, position])
                 position += 1

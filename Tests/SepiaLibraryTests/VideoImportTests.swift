@@ -1,0 +1,110 @@
+import Foundation
+import SepiaCodecs
+import SepiaImage
+import Synchronization
+import Testing
+
+@testable import SepiaLibrary
+
+/// Videos join the library as assets of their own (media type video, duration, displayed size, the capture
+/// date, place and camera of their QuickTime metadata, a thumbnail from the poster frame), and a Live Photo's
+/// still and movie join as one asset, through `sepia import`'s importer: clips made by ffmpeg at test time.
+@Suite struct VideoImportTests {
+    static let identifier = "8A4E21C9-3B7F-4D25-9C61-2E5F0A7B3D19"
+
+    @Test("a folder of clips, a Live Photo pair and a damaged clip: videos, one Live Photo, a clear refusal, nothing half-stored")
+    func cameraRoll() async throws {
+        let source = TestLibrary.temporaryFolder("roll")
+        let portrait = try TestVideos.clip(
+            "IMG_0001.MOV", in: source, portrait: true,
+            keys: [
+                "com.apple.quicktime.creationdate": "2024-05-01T09:30:00-0700", "com.apple.quicktime.make": "Apple",
+                "com.apple.quicktime.model": "iPhone 14", "com.apple.quicktime.location.ISO6709": "+37.3349-122.0090/",
+            ])
+        try TestVideos.clip(
+            "clip.webm", in: source, pattern: 1, codec: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"])
+        // A Live Photo whose parts have unrelated names: the content identifier pairs them.
+        try TestVideos.liveStill(identifier: Self.identifier, seed: 7).write(to: URL(fileURLWithPath: source + "/Paris.jpg"))
+        try TestVideos.clip("IMG_0002.MOV", in: source, keys: ["com.apple.quicktime.content.identifier": Self.identifier], pattern: 2)
+        // A clip cut in half loses its index (ffmpeg writes the moov atom last): refused.
+        let whole = try Data(contentsOf: URL(fileURLWithPath: portrait))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: source + "/broken.mp4"))
+
+        let folder = TestLibrary.temporaryFolder()
+        let library = try TestLibrary.open(at: folder)
+        let importer = AssetImporter(library: library, albumTitle: nil, concurrency: 2, batchSize: 10)
+        let results = Mutex<[ImportItemResult]>([])
+        let summary = try await importer.importFiles([source]) { result, _ in results.withLock { $0.append(result) } }
+        #expect(summary.imported + summary.paired == 4, "\(summary)")
+        #expect(summary.paired == 1, "the Live Photo's second part joins the first")
+        #expect(summary.failed + summary.skipped == 1, "the damaged clip")
+        let broken = try #require(results.withLock { $0 }.first { $0.path.hasSuffix("broken.mp4") })
+        #expect(broken.status == .skipped, "\(broken)")
+        #expect(broken.reason?.contains("incomplete or damaged") == true, "\(broken)")
+
+        let videos = try library.fetchAssets(with: .video).allObjects()
+        #expect(videos.count == 2)
+        let movie = try #require(videos.first { $0.originalFilename == "IMG_0001.MOV" })
+        #expect(movie.mediaType == .video)
+        #expect(abs(movie.duration - 2) < 0.1)
+        #expect(movie.pixelWidth == 240 && movie.pixelHeight == 320, "shown upright: the display matrix turns it")
+        #expect(movie.creationDateSource == .capture)
+        #expect(movie.creationDate == ISO8601DateFormatter().date(from: "2024-05-01T16:30:00Z"))
+        #expect(movie.creationDateOffset == -7 * 3600)
+        #expect(movie.cameraModel == "iPhone 14")
+        #expect(abs((movie.location?.latitude ?? 0) - 37.3349) < 1e-4 && abs((movie.location?.longitude ?? 0) + 122.009) < 1e-4)
+        #expect(try library.resources(for: movie).map(\.type) == [.video])
+
+        // The thumbnail is the poster frame, upright.
+        let thumbnail = try await ImageManager(library: library).image(for: movie, targetSize: IntSize(width: 128, height: 128))
+        let size = thumbnail.rendition.pixelSize
+        #expect(size.width < size.height, "portrait: \(size)")
+
+        let live = try #require(try library.fetchAssets().allObjects().first { $0.isLivePhoto })
+        #expect(live.mediaType == .image && live.contentIdentifier == Self.identifier)
+        #expect(try library.resources(for: live).map(\.type) == [.photo, .pairedVideo])
+        #expect(try library.fetchAssets().count == 3, "two videos and one Live Photo")
+
+        // The damaged clip left nothing: every stored original belongs to an asset's resource.
+        let stored = TestLibrary.files(under: folder + "/originals").count
+        var resources = 0
+        for asset in try library.fetchAssets().allObjects() { resources += try library.resources(for: asset).count }
+        #expect(stored == resources)
+        #expect(try await library.check().isSound)
+
+        // Importing again reads nothing; the same clip under another name is a duplicate.
+        try FileManager.default.copyItem(atPath: portrait, toPath: source + "/copy.mov")
+        let again = try await importer.importFiles([source])
+        #expect(again.imported == 0 && again.duplicates == 1, "\(again)")
+    }
+
+    @Test("a Live Photo whose movie arrives first becomes one asset when its still arrives, and deleting it deletes both files")
+    func movieFirst() async throws {
+        let source = TestLibrary.temporaryFolder("live")
+        let folder = TestLibrary.temporaryFolder()
+        let library = try TestLibrary.open(at: folder)
+        let importer = AssetImporter(library: library, albumTitle: nil, concurrency: 1, batchSize: 10)
+        let movie = try TestVideos.clip("IMG_0003.MOV", in: source, keys: ["com.apple.quicktime.content.identifier": Self.identifier], pattern: 3)
+        _ = try await importer.importFiles([movie])
+        #expect(try library.fetchAssets(with: .video).count == 1)
+
+        let still = source + "/IMG_0003.JPG"
+        try TestVideos.liveStill(identifier: Self.identifier, seed: 8).write(to: URL(fileURLWithPath: still))
+        let summary = try await importer.importFiles([still])
+        #expect(summary.paired == 1, "\(summary)")
+        let assets = try library.fetchAssets().allObjects()
+        #expect(assets.count == 1)
+        let live = try #require(assets.first)
+        #expect(live.isLivePhoto && live.mediaType == .image && live.pixelWidth == 64)
+        #expect(try library.fetchAssets(with: .video).count == 0)
+        #expect(try library.resources(for: live).map(\.type) == [.photo, .pairedVideo])
+        // Its thumbnail is now the still's.
+        let thumbnail = try await ImageManager(library: library).image(for: live, targetSize: IntSize(width: 64, height: 64))
+        #expect(thumbnail.rendition.pixelSize == IntSize(width: 64, height: 48))
+
+        try await library.performChanges { $0.deleteAssets([live.id]) }
+        #expect(try library.fetchAssets().count == 0)
+        #expect(TestLibrary.files(under: folder + "/originals").isEmpty, "both parts are gone")
+        #expect(try await library.check().isSound)
+    }
+}
