@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "SepiaServer",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaLibrary", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaLibrary", "SepiaObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -68,7 +68,9 @@ extension PhotoLibrary {
                 let asset = prepared[prepared.count - 1]
                 written.append(asset.file)
                 outcome.createdAssetIDs.append(asset.localIdentifier)
-                changes.append(.createAsset(NewAsset(asset: asset.asset, resources: [asset.resource])))
+                var new = NewAsset(asset: asset.asset, resources: [asset.resource])
+                new.mayPair = asset.mayPairAsLivePhoto
+                changes.append(.createAsset(new))
             }
         } catch {
             discard(written: written, assets: prepared.map(\.localIdentifier), versions: newVersions)

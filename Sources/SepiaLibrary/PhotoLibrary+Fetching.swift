@@ -109,6 +109,13 @@ extension PhotoLibrary {
         return ids.compactMap { found[$0] }
     }
 
+    /// The asset already in the library that `prepared` would join as a Live Photo's other part when it is
+    /// committed, if any: the one with the same Apple content identifier, or, without one, the same base name
+    /// and capture time.
+    public func livePhotoPartner(of prepared: PreparedAsset) throws(LibraryError) -> Asset? {
+        try store.livePhotoPartner(of: prepared.asset)
+    }
+
     /// The asset whose original file has this SHA-256 (lowercase hex), if any.
     public func asset(contentHash: String) throws(LibraryError) -> Asset? {
         try store.asset(contentHash: contentHash.lowercased())

@@ -3,6 +3,7 @@ import SepiaCodecs
 public import SepiaImage
 public import SepiaLibrary
 public import SepiaObjectStore
+import SepiaVideo
 
 /// How `sepia serve` runs: where the libraries and the server's own data live, where it listens, and the
 /// limits it enforces. Every limit is on by default.
@@ -21,8 +22,11 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: URL?
     /// Proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` headers are believed: addresses or CIDR ranges.
     public var trustedProxies: [String]
-    /// The largest upload, in bytes.
+    /// The largest photo upload, in bytes.
     public var maximumUploadBytes: Int
+    /// The largest video upload, in bytes. An upload is judged by its first bytes as they arrive, so a photo
+    /// is held to ``maximumUploadBytes`` and only a video may be larger; either is streamed to disk.
+    public var maximumVideoUploadBytes: Int
     /// The most pixels an uploaded image may have.
     public var maximumPixels: Int
     /// The largest JSON body, in bytes.
@@ -99,6 +103,7 @@ public struct ServerConfiguration: Sendable {
         self.publicURL = publicURL
         self.trustedProxies = trustedProxies
         maximumUploadBytes = 256 << 20
+        maximumVideoUploadBytes = 16 << 30
         maximumPixels = 100_000_000
         maximumJSONBytes = 1 << 20
         maximumJSONDepth = 32
@@ -140,6 +145,7 @@ public struct ServerConfiguration: Sendable {
             memoryCacheLimit: memoryCacheBytes, diskCacheLimit: renditionCacheBytes, changePollInterval: changePollInterval)
         configuration.decodeOptions.maximumPixels = maximumPixels
         configuration.decodeOptions.maximumFileBytes = max(configuration.decodeOptions.maximumFileBytes, maximumUploadBytes)
+        configuration.videoOptions.maximumFileBytes = max(configuration.videoOptions.maximumFileBytes, maximumVideoUploadBytes)
         return configuration
     }
 

@@ -27,6 +27,8 @@ protocol LibraryStore: Sendable {
     func assets(idPrefix: String, limit: Int) throws(LibraryError) -> [Asset]
     /// The asset one of whose files has this hash.
     func asset(contentHash: String) throws(LibraryError) -> Asset?
+    /// The asset already in the library that `asset` would complete as a Live Photo, if any.
+    func livePhotoPartner(of asset: Asset) throws(LibraryError) -> Asset?
     /// The stored files of these assets, by asset then type.
     func resources(assetIDs: [String]) throws(LibraryError) -> [AssetResource]
     /// User albums by identifier or exact title.
@@ -172,6 +174,8 @@ struct NewAsset: Sendable {
     var asset: Asset
     /// Its files, the primary one (``Asset/contentHash``) first.
     var resources: [AssetResource]
+    /// Whether it may join an asset already in the library as a Live Photo's other part.
+    var mayPair = true
 
     /// A new asset of one file.
     init(asset: Asset, resources: [AssetResource]) {

@@ -44,8 +44,12 @@ struct ServeCommand: AsyncParsableCommand {
             "A proxy whose X-Forwarded-For and X-Forwarded-Proto to believe: an address or CIDR range (repeatable).", valueName: "address"))
     var trustedProxies: [String] = []
 
-    @Option(name: .customLong("max-upload-bytes"), help: ArgumentHelp("The largest upload (default 256 MiB).", valueName: "bytes"))
+    @Option(name: .customLong("max-upload-bytes"), help: ArgumentHelp("The largest photo upload (default 256 MiB).", valueName: "bytes"))
     var maximumUploadBytes: Int?
+
+    @Option(
+        name: .customLong("max-video-upload-bytes"), help: ArgumentHelp("The largest video upload (default 16 GiB).", valueName: "bytes"))
+    var maximumVideoUploadBytes: Int?
 
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("The most pixels an uploaded photo may have (default 100 000 000).", valueName: "n"))
     var maximumPixels: Int?
@@ -102,6 +106,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let cacheSize, Self.bytes(cacheSize) == nil { throw ValidationError("--cache-size must be a size such as 4G, 500M or 1073741824") }
         if let maximumUploadBytes, maximumUploadBytes < 1024 { throw ValidationError("--max-upload-bytes must be at least 1024") }
+        if let maximumVideoUploadBytes, maximumVideoUploadBytes < 1024 {
+            throw ValidationError("--max-video-upload-bytes must be at least 1024")
+        }
         if let maximumPixels, maximumPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if let jobWorkers, !(0...64).contains(jobWorkers) { throw ValidationError("--job-workers must be from 0 to 64") }
         if let headerTimeout, !(1...3600).contains(headerTimeout) { throw ValidationError("--header-timeout must be from 1 to 3600 seconds") }
@@ -121,6 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
                 libraryPath: library.path, dataPath: data, host: host, port: port, publicURL: publicURL.flatMap(URL.init(string:)),
                 trustedProxies: trustedProxies)
             if let maximumUploadBytes { configuration.maximumUploadBytes = maximumUploadBytes }
+            if let maximumVideoUploadBytes { configuration.maximumVideoUploadBytes = maximumVideoUploadBytes }
             if let maximumPixels { configuration.maximumPixels = maximumPixels }
             if let size = cacheSize.flatMap(Self.bytes) { configuration.renditionCacheBytes = size }
             if let jobWorkers { configuration.jobWorkers = jobWorkers }

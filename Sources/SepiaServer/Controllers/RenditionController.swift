@@ -183,17 +183,3 @@ struct RenditionController {
         return header == "*" || header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "\"" + etag + "\"" }
     }
 }
-
-extension ImageFormat {
-    /// The media type.
-    var mimeType: String {
-        switch self {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .heic: "image/heic"
-        case .avif: "image/avif"
-        default: "application/octet-stream"
-        }
-    }
-}

@@ -10,11 +10,14 @@ import SepiaLibrary
 import Glibc
 #endif
 
-/// `POST /api/v1/assets`: an upload. The body is streamed to a temporary file in the library's `tmp/` folder —
-/// never held in memory — within the byte limit, checked to be a photo format by its content, then imported
-/// exactly as `sepia import` imports a file: decoded within the pixel limit, hashed (a duplicate answers with
-/// the photo already there, when the credential may see it), its thumbnail rendered, stored, committed. The preview is left to the job queue,
-/// so that a stream of uploads is not held up by rendering. A refused upload leaves no file and no row.
+/// `POST /api/v1/assets`: an upload of a photo or a video. The body is streamed to a temporary file in the
+/// library's `tmp/` folder — never held in memory. Its first bytes say what it is as they arrive: anything but a
+/// photo or video format Sepia reads is refused before the rest is read, a photo is held to the photo limit and
+/// a video to the video limit. Then it is imported exactly as `sepia import` imports a file: decoded (a video
+/// probed and its poster frame decoded) within the limits, hashed (a duplicate answers with the item already
+/// there, when the credential may see it), its thumbnail rendered, stored (a video is linked from the
+/// temporary file, not copied), committed. The preview is left to the job queue, so that a stream of uploads
+/// is not held up by rendering. A refused upload leaves no file and no row.
 struct UploadHandler {
     let services: ServerServices
 
@@ -29,10 +32,11 @@ struct UploadHandler {
         let identity = try context.requireIdentity()
         let library = identity.photoLibrary
         let query = Query(request: request)
-        let limit = services.configuration.maximumUploadBytes
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+        let limits = UploadLimits(photo: services.configuration.maximumUploadBytes, video: services.configuration.maximumVideoUploadBytes)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.largest {
             services.metrics.recordUpload(outcome: "refused", bytes: 0)
-            throw APIError.payloadTooLarge("the upload has \(length) bytes, more than the limit of \(limit)")
+            throw APIError.payloadTooLarge(
+                "the upload has \(length) bytes, more than the limits of \(limits.photo) bytes for a photo and \(limits.video) for a video")
         }
         let filename = try query.string("filename", maximumLength: 255) ?? "upload"
         let fileDate = try query.string("modified", maximumLength: 40).map { text -> Date in
@@ -51,13 +55,9 @@ struct UploadHandler {
 
         let path = library.temporaryFilePath(suffix: ".upload")
         defer { unlink(path) }
-        let received = try await receive(request.body, to: path, limit: limit)
-        if let reason = Self.refusal(path) {
-            services.metrics.recordUpload(outcome: "refused", bytes: received)
-            throw APIError.unsupportedMediaType(reason)
-        }
+        let received = try await receive(request.body, to: path, limits: limits)
         let start = ContinuousClock.now
-        let prepared: PreparedAsset
+        var prepared: PreparedAsset
         switch await prepare(path, filename: filename, fileDate: fileDate, library: library) {
         case .success(let asset):
             prepared = asset
@@ -69,19 +69,31 @@ struct UploadHandler {
             throw error
         }
         services.metrics.recordRender("import", duration: ContinuousClock.now - start)
-        if let error = await commit(prepared, albumID: albumID, library: library) {
+        // A Live Photo's other part joins the asset already there only when this credential may see that asset:
+        // joining would change it, and add it to the upload's album, where a limited credential could read it.
+        if let partner = try library.livePhotoPartner(of: prepared), !identity.allows(.read) || (try? identity.visibleAsset(partner.id)) == nil {
+            prepared.mayPairAsLivePhoto = false
+        }
+        let assetID: String
+        switch await commit(prepared, albumID: albumID, library: library) {
+        case .success(let id):
+            assetID = id
+        case .failure(let error):
             // The same content was uploaded at the same moment: that upload won.
             guard error.code == .duplicate, let existing = try library.asset(contentHash: prepared.asset.contentHash) else { throw error }
             return try await duplicate(existing, albumID: albumID, identity: identity, bytes: received)
         }
         services.metrics.recordUpload(outcome: "created", bytes: received)
-        deferPreview(of: prepared.localIdentifier, identity: identity, logger: context.logger)
-        let asset = try library.asset(prepared.localIdentifier)
-        context.logger.info("uploaded", metadata: ["sepia.asset.id": "\(asset.id)", "sepia.bytes": "\(received)"])
+        deferPreview(of: assetID, identity: identity, logger: context.logger)
+        let asset = try library.asset(assetID)
+        let paired = assetID != prepared.localIdentifier
+        context.logger.info(
+            paired ? "uploaded a Live Photo's other part" : "uploaded", metadata: ["sepia.asset.id": "\(asset.id)", "sepia.bytes": "\(received)"])
         return EditedResponse(
             status: .created,
             headers: [.location: "/api/v1/assets/" + asset.id],
-            response: UploadResponse(status: "created", id: asset.id, asset: identity.allows(.read) ? AssetResponse(asset) : nil))
+            response: UploadResponse(
+                status: paired ? "paired" : "created", id: asset.id, asset: identity.allows(.read) ? AssetResponse(asset) : nil))
     }
 
     /// Leaves the preview of a new asset to the job queue; it is rendered on demand if it is asked for first.
@@ -107,15 +119,17 @@ struct UploadHandler {
         }
     }
 
-    private func commit(_ prepared: PreparedAsset, albumID: String?, library: PhotoLibrary) async -> LibraryError? {
+    /// Commits the upload; the identifier of the asset it became: its own, or, for a Live Photo's still or
+    /// movie whose other part is already in the library, that asset's.
+    private func commit(_ prepared: PreparedAsset, albumID: String?, library: PhotoLibrary) async -> Result<String, LibraryError> {
         do {
-            try await library.performChanges { changes in
+            let outcome = try await library.performChanges { changes in
                 changes.createAsset(from: prepared)
                 if let albumID { changes.addAssets([prepared.localIdentifier], to: albumID) }
             }
-            return nil
+            return .success(outcome.createdAssetIDs.first ?? prepared.localIdentifier)
         } catch {
-            return error
+            return .failure(error)
         }
     }
 
@@ -137,19 +151,44 @@ struct UploadHandler {
         return EditedResponse(status: .ok, response: UploadResponse(status: "duplicate", id: current.id, asset: AssetResponse(current)))
     }
 
-    /// Streams `body` into a new file at `path`, refusing it past `limit` bytes; returns the byte count.
-    private func receive(_ body: RequestBody, to path: String, limit: Int) async throws -> Int {
+    /// The largest photo and the largest video an upload may be.
+    struct UploadLimits {
+        var photo: Int
+        var video: Int
+        var largest: Int { max(photo, video) }
+    }
+
+    /// Streams `body` into a new file at `path`; returns the byte count. Its first bytes, as soon as enough
+    /// have arrived (or the body ends), decide what it may be: not a format Sepia reads is refused at once, a
+    /// photo past `limits.photo` and a video past `limits.video` are refused as they cross it.
+    private func receive(_ body: RequestBody, to path: String, limits: UploadLimits) async throws -> Int {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw APIError.internalError("cannot write the upload to the library's tmp folder: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var total = 0
+        var head: [UInt8] = []
+        var limit: Int?
+        func judge() throws {
+            switch Self.judge(head) {
+            case .failure(let reason):
+                services.metrics.recordUpload(outcome: "refused", bytes: total)
+                throw APIError.unsupportedMediaType(reason.description)
+            case .success(let format):
+                limit = format.isVideo ? limits.video : limits.photo
+            }
+        }
         for try await chunk in body {
             total += chunk.readableBytes
-            if total > limit {
+            if limit == nil {
+                head += chunk.readableBytesView.prefix(Self.headBytes - head.count)
+                if head.count >= Self.headBytes { try judge() }
+            }
+            if total > limit ?? limits.largest {
                 services.metrics.recordUpload(outcome: "refused", bytes: total)
-                throw APIError.payloadTooLarge("the upload is larger than the limit of \(limit) bytes")
+                let kind = limit == limits.video ? "video" : "photo"
+                throw APIError.payloadTooLarge("the upload is larger than the limit of \(limit ?? limits.largest) bytes for a \(kind)")
             }
             try chunk.withUnsafeReadableBytes { raw in
                 var offset = 0
@@ -164,21 +203,31 @@ struct UploadHandler {
                 }
             }
         }
-        guard total > 0 else { throw APIError.badRequest("the upload is empty: send the photo's bytes as the request body") }
+        guard total > 0 else { throw APIError.badRequest("the upload is empty: send the photo's or video's bytes as the request body") }
+        if limit == nil { try judge() }
         return total
     }
 
-    /// Why the file is not a photo Sepia imports, judged from its first bytes; nil when it may be one.
-    static func refusal(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return "the upload could not be read back" }
-        defer { try? handle.close() }
-        let head = Array((try? handle.read(upToCount: 64)) ?? Data())
+    /// How many first bytes say what an upload is (a video container may need a few hundred).
+    static let headBytes = 400
+
+    /// The format of an upload that starts with `head`, or why it is refused: it must be a photo or video
+    /// format Sepia reads, recognised by its content.
+    static func judge(_ head: [UInt8]) -> Result<ImageFormat, Refusal> {
         guard let format = ImageFormat.sniff(head) else {
-            return "the upload is not a photo: Sepia accepts JPEG, PNG, WebP, HEIC and AVIF files, recognised by their content"
+            return .failure(Refusal("the upload is not a photo or a video Sepia reads: it accepts \(accepted), recognised by their content"))
         }
-        guard format.isDecodable else {
-            return "\(format) files are not accepted; Sepia accepts JPEG, PNG, WebP, HEIC and AVIF"
+        guard format.isDecodable || format.isVideo else {
+            return .failure(Refusal("\(format) files are not accepted; Sepia accepts \(accepted)"))
         }
-        return nil
+        return .success(format)
     }
+
+    /// Why an upload is refused, in words.
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static let accepted = "JPEG, PNG, WebP, HEIC and AVIF photos and MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS videos"
 }

@@ -202,7 +202,7 @@ extension SQLLibraryStore {
             }
         }
         for file in new.files { guard try fileExists(file) else { throw StoreRetry.fileVanished(file) } }
-        if let partner = try LivePhotoPairing.partner(of: a, db: db) {
+        if new.mayPair, let partner = try LivePhotoPairing.partner(of: a, db: db) {
             try pair(new, with: partner, db: db, now: now)
             result.pairedAssets[a.id] = partner.id
             return

@@ -264,6 +264,10 @@ extension SQLLibraryStore {
         }
     }
 
+    func livePhotoPartner(of asset: Asset) throws(LibraryError) -> Asset? {
+        try read { db in try LivePhotoPairing.partner(of: asset, db: db) }
+    }
+
     func asset(contentHash: String) throws(LibraryError) -> Asset? {
         try read { db in
             try db.fetchOne(
