@@ -117,4 +117,50 @@ import Testing
         #expect(lost.status == 70)
         #expect(lost.stderr.contains("sepia-library"), "\(lost.stderr)")
     }
+
+    @Test("import takes videos; list --videos and --live find them; export gives a Live Photo's still and movie")
+    func library() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let roll = folder.appendingPathComponent("roll")
+        try FileManager.default.createDirectory(at: roll, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Self.portraitMovie(), toPath: roll.appendingPathComponent("IMG_0001.MOV").path)
+        // A Live Photo without identifiers: the same base name and the same capture time, to the second (the
+        // still was taken at 2022-01-10T15:15:44.31-04:00).
+        try FileManager.default.copyItem(
+            atPath: CommandRunner.fixture("photos/iptc-date-offset.jpg"), toPath: roll.appendingPathComponent("IMG_0002.JPG").path)
+        try Self.run(
+            "/usr/bin/ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=15:duration=1",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "use_metadata_tags", "-metadata",
+                "com.apple.quicktime.creationdate=2022-01-10T15:15:44-0400", roll.appendingPathComponent("IMG_0002.MOV").path,
+            ])
+        let library = folder.appendingPathComponent("library").path
+        let imported = try await CommandRunner.run(["import", roll.path, "--library", library])
+        #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
+        #expect((imported.stdout + imported.stderr).contains("1 joined their Live Photo"), "\(imported.stdout) \(imported.stderr)")
+
+        let videos = try await CommandRunner.run(["list", "--videos", "--json", "--library", library])
+        #expect(videos.status == 0, "\(videos.stderr)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(videos.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.count == 1)
+        #expect(listed.first?["mediaType"] as? String == "video" && listed.first?["filename"] as? String == "IMG_0001.MOV")
+        #expect(listed.first?["duration"] as? Double == 2)
+
+        let live = try await CommandRunner.run(["list", "--live", "--library", library])
+        #expect(live.status == 0, "\(live.stderr)")
+        let lines = live.stdout.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains("IMG_0002.JPG") == true, "\(live.stdout)")
+        let all = try await CommandRunner.run(["list", "--library", library])
+        #expect(all.stdout.split(separator: "\n").count == 2, "the Live Photo is one item: \(all.stdout)")
+        #expect(all.stdout.contains("0:02"), "a video's duration: \(all.stdout)")
+
+        let short = String(try #require(lines.first?.prefix(8)))
+        let out = folder.appendingPathComponent("out").path
+        let exported = try await CommandRunner.run(["export", short, "--out-dir", out, "--library", library])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(files == ["IMG_0002.JPG", "IMG_0002.MOV"], "\(files)")
+    }
 }

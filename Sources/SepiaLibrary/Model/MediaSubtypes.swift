@@ -26,3 +26,16 @@ public struct MediaSubtypes: OptionSet, Sendable, Hashable, Codable {
     /// A time-lapse video.
     public static let videoTimelapse = MediaSubtypes(rawValue: 1 << 18)
 }
+
+extension MediaSubtypes {
+    /// The subtypes' names, PhotoKit's (`photoLive`, `videoHighFrameRate`, …), as the API and the CLI's JSON
+    /// give them.
+    public var names: [String] {
+        let names: [(MediaSubtypes, String)] = [
+            (.photoPanorama, "photoPanorama"), (.photoHDR, "photoHDR"), (.photoScreenshot, "photoScreenshot"), (.photoLive, "photoLive"),
+            (.photoDepthEffect, "photoDepthEffect"), (.videoStreamed, "videoStreamed"), (.videoHighFrameRate, "videoHighFrameRate"),
+            (.videoTimelapse, "videoTimelapse"),
+        ]
+        return names.filter { contains($0.0) }.map(\.1)
+    }
+}

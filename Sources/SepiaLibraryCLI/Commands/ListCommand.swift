@@ -11,7 +11,7 @@ struct ListCommand: AsyncParsableCommand {
         discussion: """
             Each line shows the short identifier (commands accept any unique prefix of at least 4 characters), \
             the date and time the photo was taken where it was taken, its size, flags (★ favourite, E edited, \
-            H hidden), its file name and camera. Hidden photos are left out unless --hidden or --include-hidden.
+            H hidden, V video, L Live Photo), its file name, a video's duration and the camera. Hidden photos are left out unless --hidden or --include-hidden.
             """)
 
     enum Sort: String, ExpressibleByArgument, CaseIterable {
@@ -29,6 +29,12 @@ struct ListCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Only edited photos.")
     var edited = false
+
+    @Flag(name: .long, help: "Only videos (the Videos smart album).")
+    var videos = false
+
+    @Flag(name: .long, help: "Only Live Photos (the Live Photos smart album).")
+    var live = false
 
     @Flag(name: .long, help: "Include hidden photos.")
     var includeHidden = false
@@ -54,8 +60,8 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     func validate() throws {
-        if [album != nil, favorites, hidden, edited].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --album, --favorites, --hidden and --edited")
+        if [album != nil, favorites, hidden, edited, videos, live].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --album, --favorites, --hidden, --edited, --videos and --live")
         }
         if month != nil && year == nil { throw ValidationError("--month needs --year") }
         if let month, !(1...12).contains(month) { throw ValidationError("--month must be between 1 and 12") }
@@ -92,6 +98,10 @@ struct ListCommand: AsyncParsableCommand {
                 result = try photos.fetchAssets(in: .hidden, options: options)
             } else if edited {
                 result = try photos.fetchAssets(in: .edited, options: options)
+            } else if videos {
+                result = try photos.fetchAssets(in: .videos, options: options)
+            } else if live {
+                result = try photos.fetchAssets(in: .livePhotos, options: options)
             } else {
                 result = try photos.fetchAssets(options)
             }

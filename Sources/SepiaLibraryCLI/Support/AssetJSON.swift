@@ -25,6 +25,9 @@ struct AssetJSON: Encodable {
     let latitude: Double?
     let longitude: Double?
     let revision: Int
+    let mediaType: String
+    let mediaSubtypes: [String]
+    let duration: Double?
 
     init(_ asset: Asset) {
         id = asset.id
@@ -47,6 +50,9 @@ struct AssetJSON: Encodable {
         latitude = asset.location?.latitude
         longitude = asset.location?.longitude
         revision = asset.revision
+        mediaType = asset.mediaType == .video ? "video" : asset.mediaType == .audio ? "audio" : "image"
+        mediaSubtypes = asset.mediaSubtypes.names
+        duration = asset.mediaType == .video ? asset.duration : nil
     }
 }
 
@@ -72,9 +78,14 @@ enum AssetFormatting {
 
     /// One line: short id, date, size, flags, name, camera.
     static func line(_ asset: Asset) -> String {
-        let flags = (asset.isFavorite ? "★" : " ") + (asset.hasAdjustments ? "E" : " ") + (asset.isHidden ? "H" : " ")
+        let kind = asset.mediaType == .video ? "V" : asset.isLivePhoto ? "L" : " "
+        let flags = (asset.isFavorite ? "★" : " ") + (asset.hasAdjustments ? "E" : " ") + (asset.isHidden ? "H" : " ") + kind
         let size = "\(asset.pixelWidth)x\(asset.pixelHeight)"
-        let camera = [asset.cameraMake, asset.cameraModel].compactMap { $0 }.joined(separator: " ")
+        var camera = [asset.cameraMake, asset.cameraModel].compactMap { $0 }.joined(separator: " ")
+        if asset.mediaType == .video {
+            let seconds = Int(asset.duration.rounded())
+            camera = String(format: "%d:%02d", seconds / 60, seconds % 60) + (camera.isEmpty ? "" : ", " + camera)
+        }
         return "\(asset.id.prefix(8))  \(shortDate(asset))  \(size.padding(toLength: 10, withPad: " ", startingAt: 0)) \(flags)  "
             + asset.originalFilename + (camera.isEmpty ? "" : "  (\(camera))")
     }

@@ -38,14 +38,7 @@ struct AssetResponse: ResponseEncodable {
     }
 
     /// The names the API gives media subtypes.
-    static func subtypeNames(_ subtypes: MediaSubtypes) -> [String] {
-        let names: [(MediaSubtypes, String)] = [
-            (.photoPanorama, "photoPanorama"), (.photoHDR, "photoHDR"), (.photoScreenshot, "photoScreenshot"), (.photoLive, "photoLive"),
-            (.photoDepthEffect, "photoDepthEffect"), (.videoStreamed, "videoStreamed"), (.videoHighFrameRate, "videoHighFrameRate"),
-            (.videoTimelapse, "videoTimelapse"),
-        ]
-        return names.filter { subtypes.contains($0.0) }.map(\.1)
-    }
+    static func subtypeNames(_ subtypes: MediaSubtypes) -> [String] { subtypes.names }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
