@@ -205,6 +205,8 @@ export const api = {
   imageURL,
   originalURL: (id) => `${BASE}/assets/${enc(id)}/original`,
   currentURL: (id) => `${BASE}/assets/${enc(id)}/current`,
+  /** One of an item's files (`video`, a Live Photo's `pairedVideo`, …), served with byte ranges. */
+  resourceURL: (id, type) => `${BASE}/assets/${enc(id)}/resources/${enc(type)}`,
   /** Fetches a URL under /api as a Blob (used to share a rendered file). */
   blob: (url, signal) => get(url, { as: 'blob', signal }),
 

@@ -53,6 +53,10 @@ const P = {
   warning: '<path d="M12 3 2 20h20z"/><path d="M12 9v5M12 17v.5"/>',
   switchCamera: '<path d="M4 8h3l2-3h6l2 3h3a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9a1 1 0 0 1 1-1z"/><path d="M9 13a3 3 0 0 1 5.2-2M15 13a3 3 0 0 1-5.2 2"/><path d="M14.5 9.5v1.6h-1.6M9.5 16.5v-1.6h1.6"/>',
   select: '<circle cx="12" cy="12" r="9"/><path d="m8 12 3 3 5-6"/>',
+  live: '<circle cx="12" cy="12" r="2.2" fill="currentColor"/><circle cx="12" cy="12" r="5.4"/><circle cx="12" cy="12" r="9" stroke-dasharray="0.1 2.75"/>',
+  liveOff: '<circle cx="12" cy="12" r="2.2" fill="currentColor"/><circle cx="12" cy="12" r="5.4"/><circle cx="12" cy="12" r="9" stroke-dasharray="0.1 2.75"/><path d="M4 4l16 16"/>',
+  play: '<path d="M8 5v14l11-7z" fill="currentColor"/>',
+  video: '<rect x="3" y="6" width="13" height="12" rx="2"/><path d="m16 10 5-3v10l-5-3"/>',
   sparkle: '<path d="m12 3 1.8 5.2L19 10l-5.2 1.8L12 17l-1.8-5.2L5 10l5.2-1.8z"/>',
 };
 

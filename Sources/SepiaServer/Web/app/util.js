@@ -122,6 +122,25 @@ export function plural(n, one, many = one + 's') {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }
 
+/** A video's length as the Photos app writes it: 0:02, 1:05, 1:02:03. */
+export function formatDuration(seconds) {
+  if (seconds == null || !Number.isFinite(seconds) || seconds < 0) return '';
+  const t = Math.round(seconds);
+  const hh = Math.floor(t / 3600);
+  const mm = Math.floor((t % 3600) / 60);
+  const ss = String(t % 60).padStart(2, '0');
+  return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Whether an asset is a video (`mediaType` "video"). */
+export const isVideo = (a) => a?.mediaType === 'video';
+
+/** Whether an asset is a Live Photo (a still with a paired movie: the subtype "photoLive"). */
+export const isLivePhoto = (a) => !isVideo(a) && Array.isArray(a?.mediaSubtypes) && a.mediaSubtypes.includes('photoLive');
+
+/** What an asset is, for labels: "Video", "Live Photo" or "Photo". */
+export const kindOf = (a) => (isVideo(a) ? 'Video' : isLivePhoto(a) ? 'Live Photo' : 'Photo');
+
 export function formatCoordinate(value, pos, neg) {
   if (value == null || !Number.isFinite(value)) return '';
   return `${Math.abs(value).toFixed(5)}° ${value >= 0 ? pos : neg}`;

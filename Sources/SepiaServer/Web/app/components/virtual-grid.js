@@ -6,7 +6,7 @@
 // Space selects, Shift+arrows extend the selection, Ctrl/⌘+A selects all loaded photos,
 // Alt+arrows move a photo (when reorderable).
 import { api } from '../api.js';
-import { h, clamp, bucket, dpr, formatDate, rafThrottle, shared } from '../util.js';
+import { h, clamp, bucket, dpr, formatDate, formatDuration, isVideo, isLivePhoto, rafThrottle, shared } from '../util.js';
 import { icon } from '../icons.js';
 
 const HEADER_H = 56;
@@ -112,6 +112,8 @@ export class VirtualGrid {
     });
     this.layoutData = { width, gap, cols, cell, secs, total: y };
     this.el.style.height = `${Math.max(y, 1)}px`;
+    // Small cells keep the Live badge's icon and drop its word.
+    this.el.classList.toggle('small-cells', cell < 96);
     this.thumbPx = bucket(Math.ceil(cell * dpr()));
     shared.thumbPx = this.thumbPx;
     // Size changed: every row is rebuilt.
@@ -277,7 +279,13 @@ export class VirtualGrid {
     if (!a) {
       return h('div', { class: 'cell skeleton', role: 'gridcell', tabindex: '-1', 'data-key': 'skeleton:' + i, aria: { label: 'Loading photo', busy: 'true' } });
     }
-    const label = `Photo, ${formatDate(a.creationDate, a.creationDateOffset, { withTime: false })}${a.isFavorite ? ', favorite' : ''}${a.hasAdjustments ? ', edited' : ''}`;
+    // What it is comes first ("Video, 0:02, …", "Live Photo, …"); the badges themselves are hidden from
+    // screen readers, which hear this label instead.
+    const video = isVideo(a);
+    const live = isLivePhoto(a);
+    const duration = video ? formatDuration(a.duration) : '';
+    const kind = video ? `Video${duration ? ', ' + duration : ''}` : live ? 'Live Photo' : 'Photo';
+    const label = `${kind}, ${formatDate(a.creationDate, a.creationDateOffset, { withTime: false })}${a.isFavorite ? ', favorite' : ''}${a.hasAdjustments ? ', edited' : ''}`;
     const size = `${this.thumbPx}x${this.thumbPx}`;
     const img = h('img', {
       alt: '', decoding: 'async', draggable: 'false',
@@ -292,6 +300,8 @@ export class VirtualGrid {
       draggable: this.reorderable ? 'true' : null,
     },
     img,
+    live ? h('span', { class: 'cell-badge cell-live', 'aria-hidden': 'true' }, icon('live'), h('span', { class: 'cell-badge-text' }, 'LIVE')) : null,
+    duration ? h('span', { class: 'cell-badge cell-duration', 'aria-hidden': 'true' }, duration) : null,
     a.isFavorite ? h('span', { class: 'cell-fav' }, icon('heartFill')) : null,
     h('span', { class: 'cell-check' }, icon('check')));
     return cell;
