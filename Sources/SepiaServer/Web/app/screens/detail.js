@@ -1,8 +1,13 @@
 // Detail: one photo as large as the screen allows. The grid's thumbnail shows at once, then a rendition
 // sized for the screen × devicePixelRatio replaces it. Previous/next by arrow keys, buttons and swipe;
 // an info panel with the metadata; favourite, rotate (saved as an edit), hide, delete, download, share.
+//
+// A video plays in the browser's own player, its poster frame (the same rendition) shown first; Space plays
+// and pauses. A Live Photo shows its still, and its movie plays muted over it while the still is pressed
+// or the LIVE badge hovered, as in Photos; the Live button turns that off for the photo (kept in
+// localStorage). Leaving an item pauses its movie and lets the browser drop it (no src).
 import { api } from '../api.js';
-import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, download, isTypingTarget } from '../util.js';
+import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, isTypingTarget, isVideo, isLivePhoto, kindOf } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -29,7 +34,8 @@ export function mountDetail(container, params, ctx) {
   const infoBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-info', aria: { label: 'Info', pressed: String(infoOpen), controls: 'detail-info-panel' }, title: 'Info (I)', onclick: () => setInfo(!infoOpen) }, icon('info'));
   const shareBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-share', aria: { label: 'Share' }, title: 'Share', onclick: share }, icon('share'));
   const deleteBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-delete', aria: { label: 'Delete' }, title: 'Delete', onclick: remove }, icon('trash'));
-  const editBtn = h('a', { class: 'btn primary', 'data-testid': 'detail-edit', href: `#/edit/${id}` }, icon('sliders'), h('span', {}, 'Edit'));
+  const editBtn = h('a', { class: 'btn primary', 'data-testid': 'detail-edit', href: `#/edit/${id}`, onclick: (e) => { if (editBtn.getAttribute('aria-disabled') === 'true') { e.preventDefault(); toast(NO_VIDEO_EDITS); } } }, icon('sliders'), h('span', {}, 'Edit'));
+  const liveBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'detail-live-toggle', aria: { label: 'Live', pressed: 'true' }, title: 'Turn Live off', hidden: true, onclick: () => setLive(!liveOn()) }, icon('live'));
   const more = menuButton({
     label: 'More actions', testid: 'detail-more',
     items: [
@@ -46,7 +52,7 @@ export function mountDetail(container, params, ctx) {
 
   const topbar = h('header', { class: 'detail-bar' },
     back, h('div', { class: 'detail-titles' }, titleMain, titleSub), h('div', { class: 'topbar-spacer' }),
-    h('div', { class: 'detail-actions', role: 'toolbar', aria: { label: 'Photo actions' } }, favBtn, rotateBtn, infoBtn, shareBtn, linkBtn, deleteBtn, more),
+    h('div', { class: 'detail-actions', role: 'toolbar', aria: { label: 'Photo actions' } }, liveBtn, favBtn, rotateBtn, infoBtn, shareBtn, linkBtn, deleteBtn, more),
     editBtn);
 
   const img = h('img', { class: 'detail-img', alt: '', 'data-testid': 'detail-image', draggable: 'false' });
@@ -56,7 +62,13 @@ export function mountDetail(container, params, ctx) {
   const prevBtn = h('button', { type: 'button', class: 'nav-arrow prev', 'data-testid': 'detail-prev', aria: { label: 'Previous photo' }, onclick: () => go(-1) }, icon('chevronLeft'));
   const nextBtn = h('button', { type: 'button', class: 'nav-arrow next', 'data-testid': 'detail-next', aria: { label: 'Next photo' }, onclick: () => go(1) }, icon('chevronRight'));
   const position = h('span', { class: 'detail-position', 'aria-live': 'polite' });
-  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage', 'data-toast-anchor': '48' }, thumb, img, spinner, prevBtn, nextBtn, position);
+  // A video: the browser's player, its poster the rendition the photo would get. A Live Photo: its movie,
+  // muted, over the still (it lets the pointer through to the still), and the LIVE badge.
+  const video = h('video', { class: 'detail-video', 'data-testid': 'detail-video', controls: true, playsinline: true, preload: 'metadata', hidden: true });
+  const liveVideo = h('video', { class: 'detail-live-video', 'data-testid': 'detail-live-video', playsinline: true, preload: 'none', tabindex: '-1', 'aria-hidden': 'true', props: { muted: true, defaultMuted: true } });
+  const liveLabel = h('span', { class: 'live-badge-text' }, 'LIVE');
+  const liveBadge = h('button', { type: 'button', class: 'live-badge', 'data-testid': 'detail-live-badge', aria: { label: 'Play Live Photo' }, title: 'Play the Live Photo (or press and hold the photo)', hidden: true, onclick: () => { if (!livePlaying) playLive('once'); } }, icon('live'), liveLabel);
+  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage', 'data-toast-anchor': '48' }, thumb, img, liveVideo, video, spinner, liveBadge, prevBtn, nextBtn, position);
   const info = h('aside', { class: 'info-panel', id: 'detail-info-panel', 'data-testid': 'info-panel', aria: { label: 'Photo info' } });
   const body = h('div', { class: 'detail-body' }, stage, info);
   const el = h('section', { class: 'screen overlay-screen detail-screen', 'data-testid': 'detail', aria: { labelledby: 'detail-title' } }, topbar, body);
@@ -75,11 +87,11 @@ export function mountDetail(container, params, ctx) {
   async function load(newId) {
     id = newId;
     const my = ++token;
-    editBtn.href = `#/edit/${id}`;
     asset = store.assets.get(id) || null;
     full = null;
     img.classList.remove('ready');
     thumb.hidden = true;
+    applyMedia();
     renderHeader();
     updateNav();
     if (asset) showThumbnail();
@@ -91,8 +103,10 @@ export function mountDetail(container, params, ctx) {
       asset = a;
       store.rememberAssets([a]);
       ctx.base?.prepare?.(a);
+      applyMedia();
+      settled = true;
       renderHeader();
-      if (!img.getAttribute('src') && thumb.hidden) showThumbnail();
+      if (!img.dataset.large && thumb.hidden) showThumbnail();
       loadLarge();
       if (infoOpen) renderInfo();
     } catch (e) {
@@ -145,7 +159,8 @@ export function mountDetail(container, params, ctx) {
     loader.decoding = 'async';
     loader.onload = () => {
       if (my !== token) return;
-      img.src = url;
+      // A video's poster is this rendition (set at once in applyMedia; again here after a resize).
+      if (media.mode === 'video') { if (video.getAttribute('poster') !== url) video.poster = url; } else img.src = url;
       img.dataset.large = url;
       img.classList.add('ready');
       thumb.hidden = true;
@@ -160,7 +175,148 @@ export function mountDetail(container, params, ctx) {
   }
 
   function describe(a) {
-    return `Photo taken ${formatDate(a.creationDate, a.creationDateOffset)}${a.originalFilename ? ', ' + a.originalFilename : ''}`;
+    return `${kindOf(a)} taken ${formatDate(a.creationDate, a.creationDateOffset)}${a.originalFilename ? ', ' + a.originalFilename : ''}`;
+  }
+
+  // ----- Videos and Live Photos
+  /** What the stage shows for the current item: 'photo', 'video' or 'live'. */
+  let media = { id: null, mode: 'photo' };
+  let livePlaying = false;
+  /** Set once the first item's details came; until then the keyboard's starting place may still change. */
+  let settled = false;
+
+  function applyMedia() {
+    const mode = isVideo(asset) ? 'video' : isLivePhoto(asset) ? 'live' : 'photo';
+    if (media.id === id && media.mode === mode) return;
+    releaseMedia();
+    media = { id, mode };
+    el.dataset.media = mode;
+    img.hidden = mode === 'video';
+    video.hidden = mode !== 'video';
+    if (mode === 'video') {
+      // Opened by its address, the item's kind is known only now: the keyboard moves from Back to the player.
+      if (!settled && document.activeElement === back) requestAnimationFrame(() => video.focus({ preventScroll: true }));
+      video.setAttribute('aria-label', describe(asset));
+      video.poster = largeURL(asset);
+      video.src = api.resourceURL(id, 'video');
+    }
+    liveBadge.hidden = mode !== 'live';
+    liveBtn.hidden = mode !== 'live';
+    if (mode === 'live') syncLive();
+    // Videos cannot be edited yet (the server refuses): Edit and Rotate say so instead of failing.
+    const still = mode !== 'video';
+    if (still) editBtn.href = `#/edit/${id}`; else editBtn.removeAttribute('href');
+    if (still) {
+      for (const a of ['role', 'aria-disabled', 'tabindex', 'title']) editBtn.removeAttribute(a);
+    } else {
+      editBtn.setAttribute('role', 'link');
+      editBtn.setAttribute('aria-disabled', 'true');
+      editBtn.tabIndex = 0;
+      editBtn.title = NO_VIDEO_EDITS;
+    }
+    editBtn.classList.toggle('disabled', !still);
+    if (!busy) rotateBtn.disabled = !still;
+    rotateBtn.title = still ? 'Rotate 90° clockwise (R)' : 'Videos cannot be rotated yet';
+  }
+
+  /** Pauses the item's movie and lets the browser drop it: no src, then load() to release the decoder. */
+  function releaseMedia() {
+    stopLive();
+    for (const v of [video, liveVideo]) {
+      v.pause();
+      if (v.hasAttribute('src')) { v.removeAttribute('src'); v.load(); }
+    }
+    video.removeAttribute('poster');
+    video.hidden = true;
+    img.hidden = false;
+  }
+
+  const LIVE_OFF_KEY = 'sepia.liveOff';
+  function liveOffIds() {
+    try { const v = JSON.parse(localStorage.getItem(LIVE_OFF_KEY) || '[]'); return Array.isArray(v) ? v : []; } catch { return []; }
+  }
+  function liveOn() { return !liveOffIds().includes(id); }
+
+  function setLive(on) {
+    const ids = liveOffIds().filter((x) => x !== id);
+    if (!on) ids.push(id);
+    // The newest 1000 choices are kept.
+    try { localStorage.setItem(LIVE_OFF_KEY, JSON.stringify(ids.slice(-1000))); } catch { /* ignore */ }
+    if (!on) stopLive();
+    syncLive();
+  }
+
+  function syncLive() {
+    const on = liveOn();
+    liveBtn.replaceChildren(icon(on ? 'live' : 'liveOff'));
+    liveBtn.setAttribute('aria-pressed', String(on));
+    liveBtn.title = on ? 'Turn Live off' : 'Turn Live on';
+    liveBadge.replaceChildren(icon(on ? 'live' : 'liveOff'), liveLabel);
+    liveLabel.textContent = on ? 'LIVE' : 'LIVE OFF';
+    liveBadge.disabled = !on;
+    liveBadge.setAttribute('aria-label', on ? 'Play Live Photo' : 'Live is off for this photo');
+    liveBadge.title = on ? 'Play the Live Photo (or press and hold the photo)' : 'Live is off for this photo: turn it on with the Live button';
+  }
+
+  /** Plays the Live Photo's movie over the still, muted: while held ('hold') or through once ('once'). */
+  function playLive(how = 'hold') {
+    if (media.mode !== 'live' || !liveOn()) return;
+    if (!liveVideo.getAttribute('src')) liveVideo.src = api.resourceURL(id, 'pairedVideo');
+    livePlaying = how;
+    liveVideo.muted = true;
+    try { liveVideo.currentTime = 0; } catch { /* not loaded yet */ }
+    liveVideo.play().catch((e) => {
+      if (e?.name === 'AbortError') return; // stopped before it started
+      stopLive();
+      toast.error('The Live Photo’s movie could not be played in this browser.');
+    });
+  }
+
+  function stopLive() {
+    livePlaying = false;
+    liveVideo.pause();
+    stage.classList.remove('live-playing');
+    if (liveVideo.readyState > 0) { try { liveVideo.currentTime = 0; } catch { /* ignore */ } }
+  }
+
+  video.addEventListener('error', () => {
+    if (video.getAttribute('src')) toast.error('This video cannot be played in this browser. Download Original (under More) gives you the file.');
+  });
+
+  // The movie covers the still only once its frames come, and hands back to the still when it ends.
+  liveVideo.addEventListener('playing', () => { if (livePlaying) stage.classList.add('live-playing'); });
+  liveVideo.addEventListener('ended', stopLive);
+  liveBadge.addEventListener('pointerenter', (e) => { if (e.pointerType === 'mouse') playLive('hover'); });
+  liveBadge.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse' && livePlaying === 'hover') stopLive(); });
+
+  // Press and hold on the still: a mouse button plays at once; a finger after a moment without moving (a
+  // moving finger is a swipe to the next photo).
+  let hold = null;
+  img.addEventListener('pointerdown', (e) => {
+    if (media.mode !== 'live' || !liveOn() || (e.pointerType === 'mouse' && e.button !== 0)) return;
+    try { img.setPointerCapture(e.pointerId); } catch { /* ignore */ }
+    hold = { id: e.pointerId, x: e.clientX, y: e.clientY, timer: null };
+    if (e.pointerType === 'mouse') { e.preventDefault(); playLive('hold'); } else hold.timer = setTimeout(() => playLive('hold'), 250);
+  });
+  img.addEventListener('pointermove', (e) => {
+    if (!hold || e.pointerId !== hold.id || livePlaying) return;
+    if (Math.hypot(e.clientX - hold.x, e.clientY - hold.y) > 10) { clearTimeout(hold.timer); hold = null; }
+  });
+  const release = (e) => {
+    if (!hold || e.pointerId !== hold.id) return;
+    clearTimeout(hold.timer);
+    hold = null;
+    if (livePlaying === 'hold') stopLive();
+  };
+  img.addEventListener('pointerup', release);
+  img.addEventListener('pointercancel', release);
+  img.addEventListener('lostpointercapture', release);
+  // A long press on a phone would open the image's menu.
+  img.addEventListener('contextmenu', (e) => { if (media.mode === 'live') e.preventDefault(); });
+
+  function toggleVideo() {
+    if (video.paused || video.ended) video.play().catch((e) => { if (e?.name !== 'AbortError') toast.error('This video cannot be played in this browser. Download Original (under More) gives you the file.'); });
+    else video.pause();
   }
 
   function renderHeader() {
@@ -224,6 +380,8 @@ export function mountDetail(container, params, ctx) {
     }
     const mp = a.width && a.height ? ` (${((a.width * a.height) / 1e6).toFixed(1)} MP)` : '';
     row('Size', a.width ? `${a.width} × ${a.height} pixels${mp}` : null, 'info-size');
+    if (isVideo(a)) row('Duration', formatDuration(a.duration), 'info-duration');
+    if (isLivePhoto(a)) row('Live Photo', 'Yes — a movie goes with the still', 'info-live');
     if (a.hasAdjustments && a.originalWidth && (a.originalWidth !== a.width || a.originalHeight !== a.height)) row('Original size', `${a.originalWidth} × ${a.originalHeight} pixels`);
     row('File', a.originalFilename, 'info-file');
     row('Format', [a.originalFormat ? String(a.originalFormat).toUpperCase() : null, formatBytes(a.originalByteCount)].filter(Boolean).join(' · '), 'info-format');
@@ -270,7 +428,7 @@ export function mountDetail(container, params, ctx) {
   }
 
   async function rotate() {
-    if (!asset || busy) return;
+    if (!asset || busy || isVideo(asset)) return;
     busy = true;
     rotateBtn.disabled = true;
     rotateBtn.replaceChildren(h('span', { class: 'spinner' }));
@@ -295,7 +453,7 @@ export function mountDetail(container, params, ctx) {
       toast.error(e, 'The photo could not be rotated.');
     } finally {
       busy = false;
-      rotateBtn.disabled = false;
+      rotateBtn.disabled = isVideo(asset);
       rotateBtn.replaceChildren(icon('rotate'));
       el.classList.remove('rotating');
     }
@@ -328,13 +486,14 @@ export function mountDetail(container, params, ctx) {
   stage.addEventListener('pointermove', (e) => {
     if (!swipe || e.pointerId !== swipe.id) return;
     swipe.dx = e.clientX - swipe.x;
-    if (Math.abs(swipe.dx) > 8 && Math.abs(swipe.dx) > Math.abs(e.clientY - swipe.y)) img.style.transform = `translateX(${swipe.dx}px)`;
+    if (Math.abs(swipe.dx) > 8 && Math.abs(swipe.dx) > Math.abs(e.clientY - swipe.y)) (media.mode === 'video' ? video : img).style.transform = `translateX(${swipe.dx}px)`;
   });
   const endSwipe = (e) => {
     if (!swipe || e.pointerId !== swipe.id) return;
     const dx = swipe.dx;
     swipe = null;
     img.style.transform = '';
+    video.style.transform = '';
     if (dx < -60) go(1); else if (dx > 60) go(-1);
   };
   stage.addEventListener('pointerup', endSwipe);
@@ -351,11 +510,21 @@ export function mountDetail(container, params, ctx) {
       case 'i': case 'I': setInfo(!infoOpen); break;
       case 'f': case 'F': case '.': toggleFavorite(); break;
       case 'r': case 'R': rotate(); break;
-      case 'e': case 'E': location.hash = `#/edit/${id}`; break;
+      case 'e': case 'E': if (media.mode === 'video') toast(NO_VIDEO_EDITS); else location.hash = `#/edit/${id}`; break;
+      case ' ':
+        // Space plays and pauses a video (and never scrolls what is behind); on a button it presses it.
+        if (media.mode !== 'video' || e.target.closest?.('button, a[href], summary, [role="link"], .upload-panel')) break;
+        e.preventDefault();
+        toggleVideo();
+        break;
       default: break;
     }
   };
   document.addEventListener('keydown', onKey);
+  // Chromium's player toggles on Space's keyup when it has the focus, whatever the keydown did: the keydown
+  // above already toggled, so the keyup does not reach the player.
+  const onKeyUp = (e) => { if (e.key === ' ' && media.mode === 'video' && e.target === video) { e.preventDefault(); e.stopPropagation(); } };
+  document.addEventListener('keyup', onKeyUp, true);
 
   const onResize = () => { placeThumb(); loadLarge(); };
   window.addEventListener('resize', onResize);
@@ -378,15 +547,19 @@ export function mountDetail(container, params, ctx) {
 
   el.classList.toggle('info-open', infoOpen);
   load(id);
-  requestAnimationFrame(() => back.focus());
+  // The keyboard starts on Back; on a video, on the player, so that Space plays it.
+  requestAnimationFrame(() => (media.mode === 'video' ? video : back).focus({ preventScroll: true }));
+
 
   return {
     el,
     update(p) { if (p.id !== id) { img.dataset.large = ''; load(p.id); } },
     get id() { return id; },
-    unmount() { document.removeEventListener('keydown', onKey); window.removeEventListener('resize', onResize); offs.forEach((o) => o()); el.remove(); },
+    unmount() { releaseMedia(); document.removeEventListener('keydown', onKey); document.removeEventListener('keyup', onKeyUp, true); window.removeEventListener('resize', onResize); offs.forEach((o) => o()); el.remove(); },
   };
 }
+
+const NO_VIDEO_EDITS = 'Videos cannot be edited yet.';
 
 function currentFileName(a) {
   const base = (a.originalFilename || 'photo').replace(/\.[^.]+$/, '');

@@ -3,7 +3,7 @@
 // mode, Save (non-destructive), Revert to Original, Cancel, Share and Copy Edits.
 // The large image always comes from the server's preview endpoint (never CSS filters).
 import { api } from '../api.js';
-import { h, dpr, download, isTypingTarget, formatDate } from '../util.js';
+import { h, dpr, download, isTypingTarget, formatDate, isVideo } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -169,8 +169,16 @@ export function mountEditor(container, params, ctx) {
   // ----- Load
   async function load() {
     try {
-      const [a, edit, cat] = await Promise.all([api.asset(id), api.edit(id), store.catalog()]);
+      const [a, edit, cat] = await Promise.all([api.asset(id), api.edit(id).catch((e) => ({ failed: e })), store.catalog()]);
       if (!alive) return;
+      if (isVideo(a)) {
+        // Reached by its address: the server cannot edit a video yet, so say so rather than fail on Save.
+        stage.replaceChildren(h('div', { class: 'empty', role: 'alert' }, icon('video', { cls: 'empty-icon' }),
+          h('h2', {}, 'Videos cannot be edited yet'), h('p', {}, 'You can play it, favourite, share or download it.'),
+          h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => ctx.back() }, 'Back'))));
+        return;
+      }
+      if (edit?.failed) throw edit.failed;
       asset = a;
       catalog = cat;
       store.rememberAssets([a]);
