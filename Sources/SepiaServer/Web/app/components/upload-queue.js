@@ -1,6 +1,7 @@
 // UploadQueue: uploads files (at most 3 at once) and shows a panel with a progress bar per file and
 // overall. A refused file says why in the server's words for people, its technical detail in a closed
-// disclosure; duplicates link to the photo already there.
+// disclosure; duplicates link to the photo already there. Videos go the same way (the server tells them by
+// their bytes); a Live Photo's still and movie, chosen together, become one item.
 //
 // The panel never covers what a person needs: on the library it floats in a corner, and on a photo, in the
 // editor or the camera it is docked as a bar along the bottom whose room the screen leaves free
@@ -13,7 +14,18 @@ import { toast } from './toast.js';
 import { errorDetails } from './error-text.js';
 
 const CONCURRENCY = 3;
-export const ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif,.heic,.heif,.avif';
+/** The file types the picker offers: photos and videos (some systems know HEIF or MTS by extension only). */
+export const ACCEPT = 'image/*,video/*,.heic,.heif,.avif,.mov,.mp4,.m4v,.3gp,.mkv,.webm,.avi,.mts,.m2ts';
+const VIDEO_EXTENSION = /\.(mov|mp4|m4v|3gp|mkv|webm|avi|mts|m2ts)$/i;
+
+/** Whether a file chosen or dropped looks like a video (for wording only: the server decides by its bytes). */
+export const isVideoFile = (file) => (file?.type || '').startsWith('video/') || VIDEO_EXTENSION.test(file?.name || '');
+
+/** "photo", "video" or "item", for a batch's wording. */
+function noun(items) {
+  const videos = items.filter((x) => x.video).length;
+  return videos === 0 ? 'photo' : videos === items.length ? 'video' : 'item';
+}
 
 class UploadQueue {
   constructor() {
@@ -31,7 +43,7 @@ class UploadQueue {
     const list = [...files].filter((f) => f && f.size !== undefined);
     if (!list.length) return [];
     const added = list.map((file) => ({
-      file, album, onDone, name: file.name || 'Photo.jpg', size: file.size,
+      file, album, onDone, name: file.name || 'Photo.jpg', size: file.size, video: isVideoFile(file),
       loaded: 0, state: 'waiting', message: '', id: null, xhr: null, el: null,
     }));
     this.items.push(...added);
@@ -71,6 +83,8 @@ class UploadQueue {
       item.id = res.id;
       item.asset = res.asset || null;
       item.state = res.status === 'duplicate' || res.httpStatus === 200 ? 'duplicate' : 'done';
+      // "paired": the other half of a Live Photo already there (or in this batch) was joined to it.
+      item.paired = res.status === 'paired';
       item.message = item.state === 'duplicate' ? 'Already in your library' : 'Added';
       item.onDone?.(item);
     } catch (e) {
@@ -229,13 +243,13 @@ class UploadQueue {
       case 'uploading': this.renderProgress(item); break;
       case 'done':
         item.bar.value = 100;
-        item.statusEl.textContent = 'Added';
+        item.statusEl.textContent = item.paired ? 'Added to its Live Photo' : 'Added';
         if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link' }, 'View'));
         break;
       case 'duplicate':
         item.bar.value = 100;
         item.statusEl.textContent = 'Duplicate — already in your library.';
-        if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link', 'data-testid': 'upload-duplicate-link' }, 'Show the photo'));
+        if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link', 'data-testid': 'upload-duplicate-link' }, item.video ? 'Show the video' : 'Show the photo'));
         break;
       case 'error':
         // The server's sentence as it is (it may name the file); its technical words folded away under it.
@@ -274,12 +288,12 @@ class UploadQueue {
     const failed = all.filter((x) => x.state === 'error').length;
     const pending = all.filter((x) => x.state === 'waiting' || x.state === 'uploading').length;
     if (pending) {
-      this.title.textContent = `Uploading ${plural(pending, 'photo')}`;
+      this.title.textContent = `Uploading ${plural(pending, noun(all.filter((x) => x.state === 'waiting' || x.state === 'uploading')))}`;
       this.summary.textContent = `${done + dup} of ${all.length} done` + (failed ? ` · ${failed} refused` : '');
     } else {
       this.title.textContent = failed ? 'Upload finished with problems' : 'Upload complete';
       const parts = [];
-      if (done) parts.push(`${plural(done, 'photo')} added`);
+      if (done) parts.push(`${plural(done, noun(all.filter((x) => x.state === 'done')))} added`);
       if (dup) parts.push(`${plural(dup, 'duplicate')} skipped`);
       if (failed) parts.push(`${failed} refused`);
       this.summary.textContent = parts.join(' · ') || 'Nothing uploaded';

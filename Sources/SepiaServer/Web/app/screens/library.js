@@ -127,7 +127,7 @@ export function mountLibrary(container, params, ctx) {
 
   // ----- Drop overlay
   const dropOverlay = h('div', { class: 'drop-overlay', 'data-testid': 'drop-overlay', 'aria-hidden': 'true' },
-    h('div', { class: 'drop-card' }, icon('upload', { cls: 'drop-icon' }), h('p', { class: 'drop-title' }, isAlbum ? `Drop photos to add them to “${album?.title || 'this album'}”` : 'Drop photos to add them to your library'), h('p', { class: 'hint' }, 'JPEG, PNG, WebP, HEIC and AVIF')));
+    h('div', { class: 'drop-card' }, icon('upload', { cls: 'drop-icon' }), h('p', { class: 'drop-title' }, isAlbum ? `Drop photos and videos to add them to “${album?.title || 'this album'}”` : 'Drop photos and videos to add them to your library'), h('p', { class: 'hint' }, 'Photos: JPEG, PNG, WebP, HEIC and AVIF. Videos: MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS.')));
   dropOverlay.hidden = true;
 
   const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);
@@ -159,7 +159,7 @@ export function mountLibrary(container, params, ctx) {
       album = await api.album(params.albumId);
       titleEl.textContent = album.title;
       grid.el.setAttribute('aria-label', `Photos in ${album.title}`);
-      dropOverlay.querySelector('.drop-title').textContent = `Drop photos to add them to “${album.title}”`;
+      dropOverlay.querySelector('.drop-title').textContent = `Drop photos and videos to add them to “${album.title}”`;
     } catch (e) {
       if (e.status === 404) throw new Error('This album no longer exists. It may have been deleted in another window.');
       throw e;
