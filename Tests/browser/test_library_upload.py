@@ -39,7 +39,7 @@ def test_a_photo_dropped_on_the_page(app, photos, owner):
     data = photos.bytes()
     seen = app.drop_file(data, "dropped.jpg")
     assert seen["overlayShown"], seen
-    assert "Drop photos to add them to your library" in seen["overlayText"]
+    assert "Drop photos and videos to add them to your library" in seen["overlayText"]
     assert seen["dragoverAccepted"] and seen["dropAccepted"], seen
     assert seen["overlayHiddenAfterDrop"], seen
 
