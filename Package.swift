@@ -50,7 +50,10 @@ let package = Package(
         // input, its deadline and its log.
         .target(
             name: "CFFmpeg",
-            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("swresample"),
+                .linkedLibrary("avutil"),
+            ]),
 
         // The engine: pure Swift, no C and no I/O.
         .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: swiftSettings),

@@ -129,6 +129,31 @@ size_t sepia_av_log_last(char *buffer, size_t size);
  * apart. Returns the rows written, or a negative AVERROR code. */
 int sepia_sws_scale_frame(struct SwsContext *scaler, const AVFrame *frame, uint8_t *destination, int stride);
 
+/* How a playable version is encoded (sepia_transcode.c). */
+typedef struct sepia_transcode_settings {
+    /* The largest longer and shorter sides (1920 and 1080): the displayed size is scaled to fit, never enlarged. */
+    int long_side;
+    int short_side;
+    /* libx264's constant rate factor (23 is its default) and preset ("veryfast", …). */
+    int crf;
+    const char *preset;
+    /* The AAC bit rate when the audio is encoded again (AAC audio is copied). */
+    int64_t audio_bit_rate;
+    /* Encoder and decoder threads; 0 lets FFmpeg choose. */
+    int threads;
+} sepia_transcode_settings;
+
+/* Called about four times a second of video with the microseconds done and the total (0 when unknown); a
+ * non-zero answer cancels the encode. */
+typedef int (*sepia_transcode_progress)(void *context, int64_t done, int64_t total);
+
+/* Encodes the opened `input` (sepia_av_input_open done) into an MP4 at `output_path`: H.264 through libx264 and
+ * AAC, index first, the video decoded by the decoder named `video_decoder`. Returns 0, or an AVERROR code with
+ * what failed in `error`. A partial file may be left at `output_path` on failure; the caller removes it. */
+int sepia_transcode(
+    sepia_av_input *input, const char *output_path, const char *video_decoder, const sepia_transcode_settings *settings,
+    sepia_transcode_progress progress, void *context, char *error, size_t error_size);
+
 /* AVFrame's fields behind deprecation or macros, read in C. */
 int64_t sepia_av_frame_timestamp(const AVFrame *frame);
 
