@@ -33,6 +33,7 @@ public enum PlayableVideo {
         /// Encoder and decoder threads; 0 lets FFmpeg choose (one per core).
         public var threads = 0
 
+        /// The defaults above.
         public init() {}
     }
 
