@@ -107,4 +107,36 @@ import Testing
         #expect(TestLibrary.files(under: folder + "/originals").isEmpty, "both parts are gone")
         #expect(try await library.check().isSound)
     }
+
+    @Test("an HEVC clip gets a playable version stored beside it as fullSizeVideo; an H.264 MP4 needs none; deleting removes both")
+    func playableVersion() async throws {
+        let source = TestLibrary.temporaryFolder("hevc")
+        let folder = TestLibrary.temporaryFolder()
+        let library = try TestLibrary.open(at: folder)
+        let hevc = try TestVideos.clip(
+            "IMG_0500.MOV", in: source, pattern: 5, codec: ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-c:a", "aac"])
+        let h264 = try TestVideos.clip("IMG_0501.MP4", in: source, pattern: 6)
+        _ = try await AssetImporter(library: library, concurrency: 1).importFiles([hevc, h264])
+        let videos = try library.fetchAssets(with: .video).allObjects()
+        let movie = try #require(videos.first { $0.originalFilename == "IMG_0500.MOV" })
+        let plain = try #require(videos.first { $0.originalFilename == "IMG_0501.MP4" })
+        #expect(try await library.playableResource(of: movie) == nil, "not made yet")
+        let progress = Mutex<[Double]>([])
+        #expect(
+            try await library.preparePlayableVersion(ofAsset: movie.id) { done in
+                progress.withLock { $0.append(done) }; return true
+            })
+        #expect(progress.withLock { $0.last } == 1)
+        let playable = try #require(try await library.playableResource(of: movie))
+        #expect(playable.type == .fullSizeVideo && playable.format == .mp4 && playable.originalFilename == "IMG_0500.mp4")
+        #expect(try library.asset(movie.id).revision == movie.revision + 1, "an update observers see")
+        #expect(try await library.preparePlayableVersion(ofAsset: movie.id) == false, "made once")
+        #expect(try await library.preparePlayableVersion(ofAsset: plain.id) == false, "H.264 in MP4 plays as it is")
+        #expect(try await library.playableResource(of: plain)?.type == .video)
+        #expect(try await library.check().isSound)
+
+        try await library.performChanges { $0.deleteAssets([movie.id, plain.id]) }
+        #expect(TestLibrary.files(under: folder + "/originals").isEmpty)
+        #expect(try await library.check().isSound)
+    }
 }

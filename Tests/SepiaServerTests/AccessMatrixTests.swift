@@ -197,6 +197,10 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/assets/{id}/resources", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/\(w.asset(for: c))/resources", nil, nil)
         },
+        // The matrix's assets are photos, which have no motion: 404 where the photo may be read.
+        Row(.get, "/api/v1/assets/{id}/video", "401 401 401 404 404 403 404 404 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/video", nil, nil)
+        },
         Row(.get, "/api/v1/assets/{id}/resources/{type}", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/\(w.asset(for: c))/resources/photo", nil, nil)
         },

@@ -156,4 +156,49 @@ struct VideoUploadTests {
             }
         }
     }
+
+    @Test("an HEVC clip gets a playable H.264 version from the job queue; an H.264 clip plays as it is")
+    func playable() async throws {
+        let folder = TestVideos.folder()
+        let hevc = try Data(
+            contentsOf: URL(
+                fileURLWithPath: try TestVideos.clip(
+                    "IMG_0400.MOV", in: folder, pattern: 5,
+                    codec: ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-c:a", "aac"])))
+        let h264 = try Data(contentsOf: URL(fileURLWithPath: try TestVideos.clip("clip.mp4", in: folder, pattern: 6)))
+        try await TestServer { $0.jobPollInterval = .milliseconds(100) }.withOwnerAndServices { owner, services in
+            let id = try #require(try Self.object(try await owner.upload(hevc, filename: "IMG_0400.MOV"))["id"] as? String)
+            var response = try await owner.request(.get, "/api/v1/assets/\(id)/video")
+            #expect(response.status == .accepted || response.status == .ok, "\(response.status)")
+            let deadline = Date() + 120
+            while response.status == .accepted, Date() < deadline {
+                #expect(response.headers[.retryAfter] != nil)
+                try await Task.sleep(for: .milliseconds(200))
+                response = try await owner.request(.get, "/api/v1/assets/\(id)/video")
+            }
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "video/mp4")
+            let bytes = Data(buffer: response.body)
+            #expect(String(decoding: bytes[4..<8], as: UTF8.self) == "ftyp")
+            #expect(bytes.range(of: Data("avc1".utf8)) != nil, "H.264")
+            #expect(bytes.range(of: Data("moov".utf8))!.lowerBound < bytes.range(of: Data("mdat".utf8))!.lowerBound, "index first")
+            let part = try await owner.request(.get, "/api/v1/assets/\(id)/video", headers: [.range: "bytes=0-99"])
+            #expect(part.status == .partialContent && part.body.readableBytes == 100)
+            let list = try #require(
+                (try Self.object(try await owner.request(.get, "/api/v1/assets/\(id)/resources")))["resources"] as? [[String: Any]])
+            #expect(list.map { $0["type"] as? String } == ["video", "fullSizeVideo"])
+            #expect(try services.jobs.counts().waiting == 0)
+            let metrics = String(buffer: try await owner.request(.get, "/metrics").body)
+            #expect(metrics.contains("sepia_jobs_total{kind=\"playableVideo\",outcome=\"done\"} 1"), "\(metrics)")
+
+            // H.264 in MP4 plays as it is: the original is served.
+            let plain = try #require(try Self.object(try await owner.upload(h264, filename: "clip.mp4"))["id"] as? String)
+            let original = try await owner.request(.get, "/api/v1/assets/\(plain)/video")
+            #expect(original.status == .ok)
+            #expect(Data(buffer: original.body) == h264)
+            // A photo has no motion.
+            let photo = try await owner.uploadNew(51)
+            #expect(try await owner.request(.get, "/api/v1/assets/\(photo)/video").status == .notFound)
+        }
+    }
 }

@@ -253,7 +253,7 @@ def test_a_video_plays_space_pauses_and_leaving_drops_it(app, clips, photos, own
     app.wait(lambda: (video_state(app) or {}).get("src"), "the video's source")
     s = video_state(app)
     assert not s["hidden"] and s["controls"] and s["playsinline"] and s["preload"] == "metadata", s
-    assert s["src"].endswith(f"/assets/{video_id}/resources/video"), s
+    assert s["src"].endswith(f"/assets/{video_id}/video"), s
     assert f"/assets/{video_id}/image?" in s["poster"] and "mode=fit" in s["poster"], s
     assert not app.visible(tid("detail-image"))
     # Edit is there but unavailable, and says why.
@@ -317,7 +317,7 @@ def test_a_live_photo_moves_while_pressed_and_the_live_button_turns_it_off(app, 
     app.wait(lambda: (lambda s: not s["paused"] and s["time"] > 0.1 and s["playing"])(video_state(app, live_css)),
              "the Live Photo's movie to play while pressed")
     s = video_state(app, live_css)
-    assert s["muted"] and s["src"].endswith(f"/assets/{live_id}/resources/pairedVideo"), s
+    assert s["muted"] and s["src"].endswith(f"/assets/{live_id}/video"), s
     ActionChains(app.driver).release().perform()
     app.wait(lambda: (lambda s: s["paused"] and not s["playing"])(video_state(app, live_css)), "the movie to stop when let go")
     assert app.js("return getComputedStyle(document.querySelector(arguments[0])).opacity", live_css) in ("0", "0.0") or \

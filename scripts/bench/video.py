@@ -14,15 +14,22 @@ second, as phones write them. Every tool runs as a whole process, as a user or a
 Targets, as ratios of sepia's median wall time to the peer's in the same run: the poster at most 0.5x both
 peers, the probe at most 0.3x ffprobe.
 
-    scripts/bench-video [--runs N] [--markdown FILE]
+Then an upload of a 2 GB clip (Motion JPEG of noise, made once by ffmpeg and kept in the cache folder) through
+`POST /api/v1/assets` of a `sepia serve` on loopback, streamed from disk a megabyte at a time: the server's peak
+RSS (VmHWM) may grow by less than 50 MB, and the clip must be imported. `--no-upload` leaves it out.
+
+    scripts/bench-video [--runs N] [--markdown FILE] [--no-upload] [--upload-bytes N]
 """
 import argparse
+import http.client
+import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -58,22 +65,75 @@ def make_clips():
     return paths
 
 
+def make_large_clip(size):
+    """A Motion JPEG QuickTime movie of noise, about `size` bytes (ffmpeg stops writing at that size)."""
+    os.makedirs(CACHE, exist_ok=True)
+    path = os.path.join(CACHE, "upload-%d.mov" % size)
+    if not os.path.exists(path):
+        print("making a %.1f GB clip for the upload…" % (size / 1e9), file=sys.stderr, flush=True)
+        partial = path + ".part.mov"
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                        "testsrc2=size=1920x1080:rate=30:duration=3600", "-vf", "noise=alls=40:allf=t+u", "-c:v", "mjpeg",
+                        "-q:v", "2", "-fs", str(size), partial], check=True)
+        os.rename(partial, path)
+    return path
+
+
+def bench_upload(size, emit):
+    sys.path.insert(0, HERE)
+    from server import Server  # noqa: E402  (the benchmark's sepia serve on a library of its own)
+    clip = make_large_clip(size)
+    work = tempfile.mkdtemp(prefix="sepia-bench-upload-")
+    server = Server(work).start()
+    try:
+        baseline = server.peak_rss_mb()
+        length = os.path.getsize(clip)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=3600, blocksize=1 << 20)
+        start = time.monotonic()
+        with open(clip, "rb") as f:
+            connection.request("POST", "/api/v1/assets?filename=" + os.path.basename(clip), body=f,
+                               headers={"Authorization": "Bearer " + server.token, "Content-Length": str(length)})
+            response = connection.getresponse()
+            answer = response.read()
+        seconds = time.monotonic() - start
+        connection.close()
+        peak = server.peak_rss_mb()
+        created = response.status == 201 and json.loads(answer).get("asset", {}).get("mediaType") == "video"
+        growth = peak - baseline
+        emit()
+        emit("| upload | bytes | seconds | MB/s | server peak RSS before → after | growth | imported | target | holds |")
+        emit("|---|---|---|---|---|---|---|---|---|")
+        emit("| %s through POST /api/v1/assets | %d | %.1f | %.0f | %.0f → %.0f MiB | %.1f MiB | %s | < 50 MB | %s |" % (
+            os.path.basename(clip), length, seconds, length / seconds / 1e6, baseline, peak, growth,
+            "yes" if created else "no (%d: %s)" % (response.status, answer[:200]), "yes" if created and growth < 50 else "**no**"))
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--markdown", help="also write the tables to this file")
+    parser.add_argument("--no-upload", action="store_true", help="leave out the upload of a large clip")
+    parser.add_argument("--upload-bytes", type=int, default=2 * 1000 ** 3, help="the large clip's size (default 2 GB)")
+    parser.add_argument("--only-upload", action="store_true", help="only the upload of a large clip")
     args = parser.parse_args()
     if not os.access(SEPIA, os.X_OK):
         raise SystemExit("build sepia first: swift build -c release --static-swift-stdlib")
     for tool in ("ffmpeg", "ffprobe", "ffmpegthumbnailer"):
         if shutil.which(tool) is None:
             raise SystemExit("%s is missing; run scripts/setup --peers" % tool)
-    clips = make_clips()
     lines = []
 
     def emit(line=""):
         print(line, flush=True)
         lines.append(line)
+
+    if args.only_upload:
+        bench_upload(args.upload_bytes, emit)
+        return
+    clips = make_clips()
 
     out = tempfile.mkdtemp(prefix="sepia-bench-video-")
     j = lambda name: os.path.join(out, name)
@@ -116,6 +176,8 @@ def main():
     emit("|---|---|---|---|---|---|")
     for label, name, tool, ratio, target in verdicts:
         emit("| %s | %s | %s | %.2f× | ≤ %.1f× | %s |" % (label, name, tool, ratio, target, "yes" if ratio <= target else "**no**"))
+    if not args.no_upload:
+        bench_upload(args.upload_bytes, emit)
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(lines) + "\n")

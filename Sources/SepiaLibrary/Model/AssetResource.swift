@@ -18,12 +18,14 @@ public enum AssetResourceType: Int, Sendable, Hashable, Codable, CaseIterable {
     case adjustmentData = 7
     /// A Live Photo's motion: the movie taken with the still.
     case pairedVideo = 9
+    /// The version of a Live Photo's movie that is shown: its playable version.
+    case fullSizePairedVideo = 10
 
     /// Whether the asset's original files include it (as opposed to the files an edit makes).
     public var isOriginal: Bool {
         switch self {
         case .photo, .video, .audio, .alternatePhoto, .pairedVideo: true
-        case .fullSizePhoto, .fullSizeVideo, .adjustmentData: false
+        case .fullSizePhoto, .fullSizeVideo, .fullSizePairedVideo, .adjustmentData: false
         }
     }
 }

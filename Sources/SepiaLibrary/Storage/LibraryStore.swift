@@ -166,6 +166,8 @@ enum StoredChange: Sendable {
     case setAdjustment(assetID: String, NewAdjustment)
     case revert(assetID: String)
     case recordImportSource(ImportSource)
+    /// Adds a derived file to an asset (a video's playable version), replacing one of the same type.
+    case addResource(assetID: String, AssetResource)
 }
 
 /// A new asset, its files already stored. When it is one part of a Live Photo whose other part is in the

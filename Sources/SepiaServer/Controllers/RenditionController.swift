@@ -23,6 +23,7 @@ struct RenditionController {
             .get(":id/current", use: current)
             .get(":id/resources", use: resources)
             .get(":id/resources/:type", use: resource)
+            .get(":id/video", use: video)
         return routes
     }
 
@@ -54,6 +55,7 @@ struct RenditionController {
         case .fullSizeVideo: "fullSizeVideo"
         case .adjustmentData: "adjustmentData"
         case .pairedVideo: "pairedVideo"
+        case .fullSizePairedVideo: "fullSizePairedVideo"
         }
     }
 
@@ -83,6 +85,29 @@ struct RenditionController {
         return try await Self.file(
             at: try await identity.photoLibrary.path(of: resource), name: resource.originalFilename, format: resource.format,
             etag: resource.contentHash, immutable: true, request: request, context: context)
+    }
+
+    /// `GET /assets/{id}/video`: what a browser plays for the asset's motion (a video, a Live Photo's movie), with
+    /// ranges: its playable version, or the original when that plays as it is. When the playable version is still
+    /// being made, `202` with `Retry-After` (and the job is queued, in case it was not: a library imported by
+    /// `sepia import`); `404` for a photo without motion.
+    @Sendable func video(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let library = identity.photoLibrary
+        if let playable = try await library.playableResource(of: asset) {
+            return try await Self.file(
+                at: try await library.path(of: playable), name: playable.originalFilename, format: playable.format, etag: playable.contentHash,
+                immutable: true, request: request, context: context)
+        }
+        guard try library.resources(for: asset).contains(where: { $0.type == .video || $0.type == .pairedVideo }) else {
+            throw APIError.notFound("this photo has no motion to play")
+        }
+        try services.jobs.enqueue(.playableVideo, library: identity.user.libraryPath.isEmpty ? "" : identity.user.id, subject: asset.id)
+        services.jobWakeUps.signal()
+        return Response(
+            status: .accepted, headers: [.retryAfter: "5", .contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: #"{"status":"preparing","message":"The playable version of this video is being made."}"#)))
     }
 
     /// `GET /assets/{id}/image`.

@@ -100,7 +100,12 @@ struct UploadHandler {
     /// A job that cannot be added costs the preview's first viewer a render, never the upload.
     private func deferPreview(of assetID: String, identity: Identity, logger: Logger) {
         do {
-            try services.jobs.enqueue(.renditions, library: identity.user.libraryPath.isEmpty ? "" : identity.user.id, subject: assetID)
+            let library = identity.user.libraryPath.isEmpty ? "" : identity.user.id
+            try services.jobs.enqueue(.renditions, library: library, subject: assetID)
+            // A video, or a Live Photo's movie, gets its playable version if it needs one (the job decides).
+            if let asset = try? identity.photoLibrary.asset(assetID), asset.mediaType == .video || asset.isLivePhoto {
+                try services.jobs.enqueue(.playableVideo, library: library, subject: assetID)
+            }
             services.jobWakeUps.signal()
         } catch {
             logger.warning("cannot queue the preview of an upload", metadata: ["sepia.asset.id": "\(assetID)", "error": "\(error)"])

@@ -6,6 +6,9 @@ struct Job: Sendable, Hashable {
     enum Kind: String, Sendable {
         /// Render the standard renditions (preview and thumbnail) of the asset `subject`: an upload's preview.
         case renditions
+        /// Make the playable version (H.264/AAC MP4) of the video or Live Photo `subject`, when its original does
+        /// not play in browsers (HEVC, MPEG-4, AVI, MTS…). Minutes for a long clip: the lease is renewed as it goes.
+        case playableVideo
     }
 
     var id: Int64

@@ -63,6 +63,13 @@ struct JobQueue: Sendable {
         }
     }
 
+    /// Renews the lease of a job this server holds, so that no other server takes it while the work goes on.
+    func extend(_ job: Job, lease: TimeInterval, now: Date = Date()) throws {
+        _ = try database.write { db in
+            try db.execute("UPDATE job SET runAfter = ? WHERE id = ? AND takenBy = ?", [now.timeIntervalSince1970 + lease, job.id, worker])
+        }
+    }
+
     /// Removes a job that is done.
     func complete(_ job: Job) throws {
         _ = try database.write { db in try db.execute("DELETE FROM job WHERE id = ?", [job.id]) }

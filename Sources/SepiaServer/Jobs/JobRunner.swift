@@ -74,6 +74,34 @@ struct JobRunner: Service {
             // A job for a user removed since has nothing to do.
             guard let library = try openLibrary(job.library) else { return }
             try await library.library.prepareStandardRenditions(ofAsset: job.subject)
+        case .playableVideo:
+            guard let library = try openLibrary(job.library) else { return }
+            try await makePlayableVersion(job, in: library.library)
+        }
+    }
+
+    /// Encodes a playable version, publishing its progress in `/metrics` and renewing the job's lease every
+    /// tenth of it, so that another server does not take the job while this one works on it.
+    private func makePlayableVersion(_ job: Job, in library: PhotoLibrary) async throws {
+        let renewed = Mutex(ContinuousClock.now)
+        let (queue, lease, metrics, logger) = (queue, lease, metrics, logger)
+        metrics.recordEncodeProgress(0)
+        defer { metrics.recordEncodeProgress(nil) }
+        try await library.preparePlayableVersion(ofAsset: job.subject) { done in
+            metrics.recordEncodeProgress(done)
+            let due = renewed.withLock { last -> Bool in
+                guard ContinuousClock.now - last > .seconds(lease / 10) else { return false }
+                last = ContinuousClock.now
+                return true
+            }
+            if due {
+                do {
+                    try queue.extend(job, lease: lease)
+                } catch {
+                    logger.warning("cannot renew a job's lease", metadata: ["job": "\(job.id)", "error": "\(error)"])
+                }
+            }
+            return true
         }
     }
 

@@ -67,6 +67,10 @@ final class ServerMetrics: Sendable {
     private static var jobsFailed: MetricNameDescriptor {
         name("jobs_failed", "", "Jobs in the deployment's queue that failed five times and are no longer taken.")
     }
+    private static var encodeProgress: MetricNameDescriptor {
+        name("video_encode_progress", "ratio", "How far the playable version this server is encoding has come (0 to 1); absent when none is.")
+    }
+    private static var encodes: MetricNameDescriptor { name("video_encodes_running", "", "Playable versions this server is encoding.") }
     private static var jobDuration: MetricNameDescriptor { name("job_duration", "seconds", "Time spent on deferred jobs, by kind.") }
     private static var diskCache: MetricNameDescriptor { name("rendition_cache_disk", "bytes", "Bytes of renditions in the owner's disk cache.") }
 
@@ -153,6 +157,12 @@ final class ServerMetrics: Sendable {
     func recordJob(_ kind: String, outcome: String, duration: Duration) {
         registry.makeCounter(descriptor: Self.jobs, labels: [("kind", kind), ("outcome", outcome)]).increment()
         registry.makeDurationHistogram(descriptor: Self.jobDuration, labels: [("kind", kind)], buckets: Self.durationBuckets).record(duration)
+    }
+
+    /// Sets how far the encode in hand has come, or, with nil, that none is running.
+    func recordEncodeProgress(_ fraction: Double?) {
+        registry.makeGauge(descriptor: Self.encodes).set(Double(fraction == nil ? 0 : 1))
+        registry.makeGauge(descriptor: Self.encodeProgress).set(fraction ?? 0)
     }
 
     /// Sets the job queue's lengths (read when metrics are scraped): jobs waiting, and jobs that failed for good.

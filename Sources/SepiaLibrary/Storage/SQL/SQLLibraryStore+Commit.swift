@@ -173,6 +173,12 @@ extension SQLLibraryStore {
                 assetID: id, db: db, now: now,
                 set: "currentAdjustmentID = NULL, pixelWidth = originalWidth, pixelHeight = originalHeight", [])
             result.reversionedAssetIDs.append(id)
+        case .addResource(let id, let resource):
+            guard try fileExists(resource.storedFile) else { throw StoreRetry.fileVanished(resource.storedFile) }
+            let asset = try assetRow(id, db: db)
+            try db.execute("DELETE FROM resource WHERE assetRowID = ? AND type = ?", [asset, resource.type.rawValue])
+            try insertResource(resource, assetRowID: asset, db: db)
+            _ = try update(assetID: id, db: db, now: now, set: "mediaSubtypes = mediaSubtypes", [])
         case .recordImportSource(let source):
             try db.execute(
                 """

@@ -205,6 +205,11 @@ export const api = {
   imageURL,
   originalURL: (id) => `${BASE}/assets/${enc(id)}/original`,
   currentURL: (id) => `${BASE}/assets/${enc(id)}/current`,
+  /**
+   * What the browser plays for an item's motion (a video, a Live Photo's movie), with byte ranges: its playable
+   * version (H.264/AAC MP4) or the original when that plays as it is. Answers 202 while the version is made.
+   */
+  videoURL: (id) => `${BASE}/assets/${enc(id)}/video`,
   /** One of an item's files (`video`, a Live Photo's `pairedVideo`, …), served with byte ranges. */
   resourceURL: (id, type) => `${BASE}/assets/${enc(id)}/resources/${enc(type)}`,
   /** Fetches a URL under /api as a Blob (used to share a rendered file). */

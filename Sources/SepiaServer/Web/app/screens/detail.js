@@ -198,7 +198,7 @@ export function mountDetail(container, params, ctx) {
       if (!settled && document.activeElement === back) requestAnimationFrame(() => video.focus({ preventScroll: true }));
       video.setAttribute('aria-label', describe(asset));
       video.poster = largeURL(asset);
-      video.src = api.resourceURL(id, 'video');
+      whenPlayable(id, (url) => { video.src = url; }, true);
     }
     liveBadge.hidden = mode !== 'live';
     liveBtn.hidden = mode !== 'live';
@@ -217,6 +217,33 @@ export function mountDetail(container, params, ctx) {
     editBtn.classList.toggle('disabled', !still);
     if (!busy) rotateBtn.disabled = !still;
     rotateBtn.title = still ? 'Rotate 90° clockwise (R)' : 'Videos cannot be rotated yet';
+  }
+
+  /**
+   * Gives `use` the URL of the item's motion once the server can play it: at once when the original plays or its
+   * playable version exists; while the version is being made (202), after asking again every Retry-After seconds,
+   * saying so once when `announce`. Stops asking when the view moves to another item.
+   */
+  let waitingFor = null;
+  async function whenPlayable(itemID, use, announce) {
+    if (waitingFor === itemID) return;
+    waitingFor = itemID;
+    let told = false;
+    try {
+      for (;;) {
+        const response = await fetch(api.videoURL(itemID), { method: 'HEAD', credentials: 'same-origin' });
+        if (id !== itemID) return;
+        if (response.status !== 202) { use(api.videoURL(itemID)); return; }
+        if (announce && !told) { told = true; toast('Preparing this video for playback…'); }
+        const wait = Math.min(30, Math.max(1, Number(response.headers.get('Retry-After')) || 5));
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        if (id !== itemID) return;
+      }
+    } catch {
+      if (id === itemID) use(api.videoURL(itemID));
+    } finally {
+      if (waitingFor === itemID) waitingFor = null;
+    }
   }
 
   /** Pauses the item's movie and lets the browser drop it: no src, then load() to release the decoder. */
@@ -261,7 +288,17 @@ export function mountDetail(container, params, ctx) {
   /** Plays the Live Photo's movie over the still, muted: while held ('hold') or through once ('once'). */
   function playLive(how = 'hold') {
     if (media.mode !== 'live' || !liveOn()) return;
-    if (!liveVideo.getAttribute('src')) liveVideo.src = api.resourceURL(id, 'pairedVideo');
+    if (!liveVideo.getAttribute('src')) {
+      // Asked for once; played when the server has a version the browser plays, if still held by then.
+      livePlaying = how;
+      whenPlayable(id, (url) => {
+        liveVideo.src = url;
+        const still = livePlaying;
+        livePlaying = null;
+        if (still) playLive(still);
+      }, false);
+      return;
+    }
     livePlaying = how;
     liveVideo.muted = true;
     try { liveVideo.currentTime = 0; } catch { /* not loaded yet */ }

@@ -1,0 +1,101 @@
+import Foundation
+import SepiaCodecs
+import SepiaImage
+import SepiaVideo
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension PhotoLibrary {
+    /// The file a browser plays for an asset's motion — a video's, or a Live Photo's movie: its playable version
+    /// (a resource of type `fullSizeVideo` or `fullSizePairedVideo`) when one was made, else the original when it
+    /// plays as it is (its headers are read to know); nil when the asset has no motion, or when its playable
+    /// version is still to be made (``preparePlayableVersion(ofAsset:progress:)``).
+    public func playableResource(of asset: Asset) async throws(LibraryError) -> AssetResource? {
+        let resources = try resources(for: asset)
+        if let made = resources.first(where: { $0.type == .fullSizeVideo || $0.type == .fullSizePairedVideo }) { return made }
+        guard let motion = resources.first(where: { $0.type == .video || $0.type == .pairedVideo }) else { return nil }
+        guard let info = try? VideoProbe.probe(path: try await path(of: motion), options: configuration.videoOptions) else { return nil }
+        return PlayableVideo.needsPlayableVersion(info) ? nil : motion
+    }
+
+    /// Makes an asset's playable version when its motion (a video, or a Live Photo's movie) does not play in a
+    /// browser as it is (``PlayableVideo/needsPlayableVersion(_:)``): H.264 and AAC in an MP4, stored beside the
+    /// original (in the bucket, for a library on object storage) as a resource of type `fullSizeVideo` (a
+    /// Live Photo's: `fullSizePairedVideo`), PhotoKit's names for the version of the video shown. The work a
+    /// server's job queue does after an upload; one that is killed midway leaves no trace and is done again.
+    ///
+    /// Returns whether a version was made: false when the asset is gone, has no motion, already has one, or plays
+    /// as it is. `progress` gets the fraction done about four times a second of video; answering false stops the
+    /// encode (it throws).
+    @discardableResult
+    public func preparePlayableVersion(
+        ofAsset assetID: String, progress: @escaping @Sendable (Double) -> Bool = { _ in true }
+    ) async throws(LibraryError) -> Bool {
+        guard let asset = try store.assets(ids: [assetID]).first else { return false }
+        let resources = try resources(for: asset)
+        guard let motion = resources.first(where: { $0.type == .video || $0.type == .pairedVideo }),
+            !resources.contains(where: { $0.type == .fullSizeVideo || $0.type == .fullSizePairedVideo })
+        else { return false }
+        let source = try await path(of: motion)
+        let options = configuration.videoOptions
+        let info: VideoInfo
+        do {
+            info = try VideoProbe.probe(path: source, options: options)
+        } catch {
+            throw LibraryError.unreadable(error, file: motion.originalFilename)
+        }
+        guard PlayableVideo.needsPlayableVersion(info) else { return false }
+
+        let sweep = try store.latestSweep()
+        let output = folder.temporaryFile(suffix: ".mp4")
+        defer { unlink(output) }
+        do {
+            // The encode blocks its thread for as long as it takes: a thread of its own, not the cooperative pool's.
+            try await Self.onOwnThread { () throws(CodecError) in
+                try PlayableVideo.encode(path: source, to: output, options: options, progress: progress)
+            }
+        } catch {
+            throw LibraryError.unreadable(error, file: motion.originalFilename)
+        }
+        let hash = try ContentHash.ofFile(output)
+        let played: VideoInfo
+        do {
+            played = try VideoProbe.probe(path: output, options: options)
+        } catch {
+            throw LibraryError(.fileSystem, "the playable version cannot be read back: \(error.reason)", subject: assetID)
+        }
+        let stem = (motion.originalFilename as NSString).deletingPathExtension
+        let resource = AssetResource(
+            assetLocalIdentifier: assetID, type: motion.type == .pairedVideo ? .fullSizePairedVideo : .fullSizeVideo,
+            originalFilename: (stem.isEmpty ? "video" : stem) + ".mp4", contentHash: hash, format: .mp4, byteCount: played.byteCount,
+            pixelWidth: played.video.displaySize.width, pixelHeight: played.video.displaySize.height, duration: played.duration ?? 0)
+        try await blobs.store(movingFileAt: output, as: resource.storedFile)
+        do {
+            let result = try store.commit([.addResource(assetID: assetID, resource)], files: blobs.fileCheck(sweeps: { _ in sweep }))
+            didCommit(result)
+        } catch {
+            removeUnreferenced([resource.storedFile])
+            throw error
+        }
+        return true
+    }
+
+    /// Runs `work` on a new thread and waits for it without holding a thread of the cooperative pool.
+    static func onOwnThread(_ work: @escaping @Sendable () throws(CodecError) -> Void) async throws(CodecError) {
+        let result: Result<Void, CodecError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do throws(CodecError) {
+                    try work()
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        try result.get()
+    }
+}
