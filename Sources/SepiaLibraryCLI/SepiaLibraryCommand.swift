@@ -22,5 +22,6 @@ struct SepiaLibraryCommand: AsyncParsableCommand {
         subcommands: CommandSet.imageCommands + [
             ImportCommand.self, ListCommand.self, AlbumsCommand.self, EditCommand.self, RevertCommand.self, HistoryCommand.self,
             ExportCommand.self, FavoriteCommand.self, HideCommand.self, DeleteCommand.self, CheckCommand.self, ServeCommand.self, LibraryCommand.self,
+            PlayableCommand.self,
         ])
 }

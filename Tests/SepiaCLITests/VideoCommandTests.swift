@@ -163,4 +163,28 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(files == ["IMG_0002.JPG", "IMG_0002.MOV"], "\(files)")
     }
+
+    @Test("playable makes an H.264 MP4 of an HEVC movie and leaves a browser-playable one alone")
+    func playable() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hevc = folder.appendingPathComponent("IMG_0600.MOV").path
+        try Self.run(
+            "/usr/bin/ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15:duration=1",
+                "-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", hevc,
+            ])
+        let output = folder.appendingPathComponent("out.mp4").path
+        let made = try await CommandRunner.run(["playable", hevc, "-o", output])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("real time"), "\(made.stdout)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(String(decoding: bytes[4..<8], as: UTF8.self) == "ftyp" && bytes.range(of: Data("avc1".utf8)) != nil)
+        let kept = try await CommandRunner.run(["playable", try Self.portraitMovie(), "-o", folder.appendingPathComponent("no.mp4").path])
+        #expect(kept.status == 0 && kept.stdout.contains("plays in browsers as it is"), "\(kept.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("no.mp4").path))
+        let missing = try await CommandRunner.run(["playable", folder.appendingPathComponent("missing.mov").path, "-o", output])
+        #expect(missing.status == 66)
+    }
 }

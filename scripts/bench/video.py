@@ -11,8 +11,11 @@ second, as phones write them. Every tool runs as a whole process, as a user or a
     probe        sepia info --json CLIP
                  ffprobe -show_format -show_streams CLIP
 
+    playable     sepia playable CLIP -o OUT.mp4        (a 10 s 1080p HEVC clip with AAC audio)
+                 ffmpeg -i CLIP -c:v libx264 -preset veryfast -crf 23 -c:a copy -movflags +faststart OUT.mp4
+
 Targets, as ratios of sepia's median wall time to the peer's in the same run: the poster at most 0.5x both
-peers, the probe at most 0.3x ffprobe.
+peers, the probe at most 0.3x ffprobe, the playable version at most 1.05x ffmpeg (and faster than real time).
 
 Then an upload of a 2 GB clip (Motion JPEG of noise, made once by ffmpeg and kept in the cache folder) through
 `POST /api/v1/assets` of a `sepia serve` on loopback, streamed from disk a megabyte at a time: the server's peak
@@ -37,6 +40,7 @@ sys.path.insert(0, HERE)
 from peers import run_one  # noqa: E402  (the same timing: posix_spawn, wait4's rusage)
 
 SEPIA = os.path.join(ROOT, ".build", "release", "sepia")
+SEPIA_LIBRARY = os.path.join(ROOT, ".build", "release", "sepia-library")
 CACHE = os.path.join(tempfile.gettempdir(), "sepia-bench-video")
 
 CLIPS = {
@@ -44,6 +48,10 @@ CLIPS = {
         "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=10",
         "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
         "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]),
+    "1080p HEVC, 10 s": ("hevc-1080p.mov", [
+        "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=10", "-f", "lavfi", "-i", "sine=duration=10",
+        "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error:keyint=30", "-pix_fmt", "yuv420p",
+        "-tag:v", "hvc1", "-c:a", "aac", "-shortest"]),
     "4K HEVC 10-bit HLG, 4 s": ("hevc-4k-hlg.mov", [
         "-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30:duration=4",
         "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error:keyint=30", "-pix_fmt", "yuv420p10le",
@@ -154,6 +162,14 @@ def main():
                     ("ffprobe", ["ffprobe", "-v", "error", "-show_format", "-show_streams", clip]),
                 ]),
             ]
+            if label.startswith("1080p HEVC"):
+                # The playable version: the same encoder and settings as ffmpeg's command line.
+                operations.append(("playable version", 1.05, [
+                    ("sepia", [SEPIA_LIBRARY, "playable", clip, "-o", j("p.mp4")]),
+                    ("ffmpeg", ["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", clip, "-c:v", "libx264", "-preset", "veryfast",
+                                "-crf", "23", "-profile:v", "high", "-pix_fmt", "yuv420p", "-c:a", "copy", "-movflags", "+faststart",
+                                j("f.mp4")]),
+                ]))
             for name, target, commands in operations:
                 samples = {tool: [] for tool, _ in commands}
                 for _, argv in commands:  # warm-up: file cache and binaries
