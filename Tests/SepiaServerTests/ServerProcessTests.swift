@@ -30,12 +30,13 @@ struct ServerProcessTests {
         /// Extra options for every `sepia` this server runs (`--database`, `--storage`).
         let options: [String]
 
-        /// Starts `sepia serve` with `options` (given to every `sepia` it runs) and `serveOptions` (its own).
-        init(options: [String] = [], serveOptions: [String] = [], environment: [String: String] = [:]) throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-serve-\(UUID().uuidString)").path
+        /// Starts `sepia serve` with `options` (given to every `sepia` it runs) and `serveOptions` (its own), on
+        /// the library under `root` (a new folder unless given: another server's, after it stopped).
+        init(root: String? = nil, options: [String] = [], serveOptions: [String] = [], environment: [String: String] = [:]) throws {
+            self.root = root ?? FileManager.default.temporaryDirectory.appendingPathComponent("sepia-serve-\(UUID().uuidString)").path
             self.options = options
             process.executableURL = Self.executable
-            process.arguments = ["serve", "--library", root + "/library", "--port", "0"] + options + serveOptions
+            process.arguments = ["serve", "--library", self.root + "/library", "--port", "0"] + options + serveOptions
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
@@ -47,14 +48,16 @@ struct ServerProcessTests {
                 if chunk.isEmpty { break }
                 text += String(decoding: chunk, as: UTF8.self)
             }
-            guard let url = text.split(whereSeparator: \.isWhitespace).first(where: { $0.contains("/setup?token=") }),
+            // The address it serves at; the setup link when the library has no owner yet.
+            let words = text.split(whereSeparator: \.isWhitespace)
+            guard let url = words.first(where: { $0.hasPrefix("http://") }),
                 let portText = url.split(separator: ":").last?.split(separator: "/").first, let port = Int(portText)
             else {
                 process.terminate()
-                throw RawHTTP.Failure(description: "sepia serve printed no setup link: \(text)")
+                throw RawHTTP.Failure(description: "sepia serve printed no address: \(text)")
             }
             self.port = port
-            setupToken = String(url.split(separator: "=").last ?? "")
+            setupToken = words.first(where: { $0.contains("/setup?token=") }).map { String($0.split(separator: "=").last ?? "") } ?? ""
         }
 
         /// Creates the owner and returns a read-write API token.
@@ -162,6 +165,70 @@ struct ServerProcessTests {
             #expect(String(decoding: list.body, as: UTF8.self).contains(#""total":0"#))
             let originals = FileManager.default.enumerator(atPath: server.root + "/library/originals")?.allObjects.count ?? 0
             #expect(originals == 0)
+        }
+    }
+
+    @Test("a server killed with SIGKILL during a video's playable encode leaves a job the next server finishes")
+    func killedDuringEncode() async throws {
+        try await onThread {
+            // A clip long enough that its encode takes seconds: HEVC, which browsers do not play.
+            let clip = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-kill-\(UUID().uuidString).mov").path
+            defer { try? FileManager.default.removeItem(atPath: clip) }
+            let ffmpeg = Process()
+            ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            ffmpeg.arguments = [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=30",
+                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1", clip,
+            ]
+            try ffmpeg.run()
+            ffmpeg.waitUntilExit()
+            try #require(ffmpeg.terminationStatus == 0, "ffmpeg (Debian's, installed by scripts/setup) could not make the clip")
+
+            let lease = ["--job-lease", "3"]
+            let first = try ServerProcess(serveOptions: lease)
+            defer { first.stop() }
+            let token = try first.ownerToken()
+            let auth = ["Authorization": "Bearer " + token]
+            let upload = try RawHTTP(port: first.port).request(
+                "POST", "/api/v1/assets?filename=long.mov", headers: auth, body: try Data(contentsOf: URL(fileURLWithPath: clip)))
+            #expect(upload.status == 201, "\(String(decoding: upload.body, as: UTF8.self))")
+            struct Created: Decodable { var id: String }
+            let id = try JSONDecoder().decode(Created.self, from: upload.body).id
+
+            // Killed once its encode is under way, as /metrics shows it.
+            var progress = 0.0
+            let started = Date().addingTimeInterval(60)
+            while progress < 0.05, Date() < started {
+                let metrics = String(decoding: try RawHTTP(port: first.port).request("GET", "/metrics", headers: auth).body, as: UTF8.self)
+                progress =
+                    metrics.split(separator: "\n").first { $0.hasPrefix("sepia_video_encode_progress_ratio ") }
+                    .flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(progress > 0 && progress < 1, "the encode was under way: \(progress)")
+            kill(first.process.processIdentifier, SIGKILL)
+            first.process.waitUntilExit()
+
+            // The next server on the same library takes the job once its lease has passed, and finishes it.
+            let second = try ServerProcess(root: first.root, serveOptions: lease)
+            defer { second.process.terminate() }
+            let http = RawHTTP(port: second.port)
+            var status = 0
+            let deadline = Date().addingTimeInterval(180)
+            while status != 200, Date() < deadline {
+                status = try http.request("HEAD", "/api/v1/assets/\(id)/video", headers: auth).status
+                if status != 200 { Thread.sleep(forTimeInterval: 0.25) }
+            }
+            #expect(status == 200, "the playable version was made after the kill")
+            let resources = String(decoding: try http.request("GET", "/api/v1/assets/\(id)/resources", headers: auth).body, as: UTF8.self)
+            #expect(resources.contains("fullSizeVideo"), "\(resources)")
+            // No half-written encode is left behind.
+            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: first.root + "/library/tmp")) ?? []
+            #expect(!leftovers.contains { $0.contains(".mp4") }, "\(leftovers)")
+            second.process.terminate()
+            second.process.waitUntilExit()
+            let check = try second.sepia(["check"])
+            #expect(check.status == 0, "\(check.output)")
         }
     }
 
