@@ -191,7 +191,7 @@ def main():
     emit("| clip | operation | against | sepia ÷ peer (wall) | target | holds |")
     emit("|---|---|---|---|---|---|")
     for label, name, tool, ratio, target in verdicts:
-        emit("| %s | %s | %s | %.2f× | ≤ %.1f× | %s |" % (label, name, tool, ratio, target, "yes" if ratio <= target else "**no**"))
+        emit("| %s | %s | %s | %.2f× | ≤ %.2f× | %s |" % (label, name, tool, ratio, target, "yes" if ratio <= target else "**no**"))
     if not args.no_upload:
         bench_upload(args.upload_bytes, emit)
     if args.markdown:
