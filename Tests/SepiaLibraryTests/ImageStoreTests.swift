@@ -187,6 +187,29 @@ import Testing
         }
     }
 
+    @Test("a rendition asked for while it is being made for another request is that rendition, never an empty placeholder")
+    func concurrentStandardRendition() async throws {
+        let folder = TestLibrary.temporaryFolder()
+        let library = try TestLibrary.open(at: folder)
+        defer { library.close() }
+        let manager = ImageManager(library: library)
+        let exact = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
+        for seed in 0..<6 {
+            let file = folder + "-\(seed).jpg"
+            try TestLibrary.uniqueJPEG(300 + seed, width: 1700, height: 1100).write(to: URL(fileURLWithPath: file))
+            // As an upload: the preview is left to later, so the first request that needs it makes it.
+            let prepared = try await library.prepareAsset(fileAt: file, deferringPreview: true)
+            try await library.performChanges { $0.createAsset(from: prepared) }
+            let asset = try library.asset(prepared.localIdentifier)
+            // A size made from the preview (which makes the preview first), and the preview itself, at once.
+            async let derived = manager.image(for: asset, targetSize: IntSize(width: 700, height: 700), contentMode: .aspectFit, options: exact)
+            async let preview = manager.image(for: asset, targetSize: IntSize(width: 1440, height: 1440), contentMode: .aspectFit, options: exact)
+            let (a, b) = try await (derived, preview)
+            #expect(!a.rendition.data.isEmpty && a.rendition.pixelSize.width > 0, "seed \(seed)")
+            #expect(!b.rendition.data.isEmpty && b.rendition.pixelSize == IntSize(width: 1440, height: 932), "seed \(seed): \(b.rendition.pixelSize)")
+        }
+    }
+
     @Test("the caching manager prepares images ahead and can be stopped")
     func caching() async throws {
         let library = try TestLibrary.open()

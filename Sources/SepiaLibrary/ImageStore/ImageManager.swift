@@ -180,11 +180,17 @@ public final class ImageManager: Sendable {
     }
 
     private func rebuildStandardRenditions(_ asset: Asset, _ plan: Plan) async throws {
-        _ = try await coalesced(plan.standardKeys[1]) {
+        let key = plan.standardKeys[1]
+        _ = try await coalesced(key) {
             try await self.library.renderer.storeStandardRenditions(
                 of: try await self.fullImage(asset, version: plan.version), assetID: asset.id, version: plan.version, in: self.store,
                 missingOnly: true)
-            return Rendition(data: [], pixelSize: IntSize(width: 0, height: 0))
+            // A request for this very rendition that arrives meanwhile waits on this task and is answered with
+            // what it returns: the rendition itself, never a placeholder.
+            guard let made = await self.store.anyRendition(for: key) else {
+                throw LibraryError(.fileSystem, "the standard rendition \(key) could not be kept", subject: asset.id)
+            }
+            return made
         }
     }
 
