@@ -293,6 +293,17 @@ def chromium_paths() -> tuple[str, str]:
     return os.environ.get("CHROMIUM", "/usr/bin/chromium"), os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 
 
+# True when no finite animation is running on the element or any of its ancestors (an endless one, such as
+# a spinner's, never settles and is not one the element moves with).
+SETTLED_JS = """
+const el = arguments[0];
+return document.getAnimations().every((a) => {
+  const target = a.effect?.target;
+  if (!target || !(target === el || target.contains(el)) || a.playState !== 'running') return true;
+  return a.effect.getComputedTiming().iterations === Infinity;
+});"""
+
+
 class Browser:
     """A headless Chromium window with helpers for the app's data-testid hooks."""
 
@@ -409,6 +420,10 @@ class Browser:
             el = self.wait(enabled, f"{css} to be enabled", timeout)
             try:
                 self.js("arguments[0].scrollIntoView({block: 'nearest', inline: 'nearest'})", el)
+                # WebDriver clicks at the point where the element is when the click is sent: in a dialog still
+                # popping open (a scale animation), that point is no longer the button when it lands. A person
+                # aims at a button that has stopped moving, so wait for that.
+                self.wait(lambda: self.js(SETTLED_JS, el), f"{css} to stop moving", timeout)
                 el.click()
                 return el
             except StaleElementReferenceException:

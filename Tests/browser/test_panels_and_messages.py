@@ -132,9 +132,10 @@ def test_editor_controls_stay_clickable_with_an_upload_batch_that_had_a_refusal(
 
     # Back on the photo, then the library: the photo's controls are clear too, and the library shows the
     # panel again as it was.
+    # Chrome was chosen and not saved, so Cancel asks first; the dialog pops open (it is not "displayed" for
+    # its first frames), so wait for its button rather than looking once.
     app.click(tid("cancel-edit"))
-    if app.visible(tid("discard-dialog")):
-        app.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
+    app.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
     app.wait_gone(tid("editor"))
     app.go(f"#/photo/{asset_id}")
     app.wait_visible(tid("detail"))
