@@ -47,13 +47,9 @@ let package = Package(
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // FFmpeg's libraries from Debian, reached only from SepiaVideo, with a C layer for the demuxer's bounded
-        // input, its deadline and its log.
-        .target(
-            name: "CFFmpeg",
-            linkerSettings: [
-                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("swresample"),
-                .linkedLibrary("avutil"),
-            ]),
+        // input, its deadline and its log. They are loaded with dlopen when the first video is opened, not linked:
+        // they bring about 130 shared libraries, which every command would otherwise load at start.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
         // The engine: pure Swift, no C and no I/O.
         .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: swiftSettings),
@@ -118,7 +114,7 @@ let package = Package(
         .target(
             name: "SepiaCommandLine",
             dependencies: [
-                "SepiaImage", "SepiaCodecs",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),

@@ -8,15 +8,13 @@ import SepiaCommandLine
 /// command (the library's, the server's, and help for them all) is run by `sepia-library`, installed beside
 /// this executable, which this process becomes: the same process, arguments, input, output and exit code.
 ///
-/// Videos go the same way: an image command whose inputs include a video (recognised by its first bytes) is run by
-/// `sepia-library`, which links FFmpeg's libraries through SepiaVideo and reads the video's poster frame.
+/// The image commands read videos too (their poster frame, and `info` their streams): SepiaVideo loads FFmpeg's
+/// libraries when the first video is opened, so a photo command does not pay for them.
 @main
 enum SepiaCommand {
     static func main() async {
         let arguments = CommandLine.arguments
-        if let command = arguments.dropFirst().first, CommandSet.imageCommandNames.contains(command),
-            !arguments.dropFirst(2).contains(where: Inputs.isVideo(path:))
-        {
+        if let command = arguments.dropFirst().first, CommandSet.imageCommandNames.contains(command) {
             await ImageCommand.main()
         } else {
             LibraryCommandLauncher.run(arguments)

@@ -1,12 +1,10 @@
 import ArgumentParser
 import SepiaCommandLine
 
-/// Starts `sepia-library`: installs the video opener, so the image commands read videos' poster frames, then
-/// runs the command.
+/// Starts `sepia-library`.
 @main
 enum SepiaLibraryMain {
     static func main() async {
-        Inputs.installVideoOpener(VideoInputs.open)
         await SepiaLibraryCommand.main()
     }
 }

@@ -24,6 +24,12 @@
 extern "C" {
 #endif
 
+/* Loads FFmpeg's libraries (libavutil, libswscale, libswresample, libavcodec, libavformat of the ABI these
+ * headers describe) the first time it is called, from any thread. Returns 1 when they are loaded; else 0, with
+ * the reason (the loader's message) in `error`. Every other function here, and every FFmpeg function, may be
+ * called only after it returned 1. */
+int sepia_ffmpeg_load(char *error, size_t size);
+
 /* The limits of one opened input. */
 typedef struct sepia_av_limits {
     /* The most bytes the demuxer reads to find the streams (AVFormatContext.probesize). */

@@ -1,6 +1,5 @@
 import Foundation
 package import SepiaCodecs
-import Synchronization
 
 /// An input opened for a command: an image, or a video's poster frame as an image, with what `info` adds for a
 /// video.
@@ -45,33 +44,16 @@ package struct EncodableValue: Encodable, Sendable {
 
 /// How the commands open their input files.
 ///
-/// Formats are recognised by their bytes. `sepia` links only the still-image codecs, and hands a command whose
-/// inputs include a video to `sepia-library` (``isVideo(path:)``); `sepia-library` links SepiaVideo and installs
-/// a video opener before it runs a command, so the same commands read a video's poster frame.
+/// Formats are recognised by their bytes: a video is opened by SepiaVideo (its poster frame is the image, and
+/// `info` reports its streams), anything else by the still-image decoders. FFmpeg's libraries are loaded only
+/// when the first video is opened, so the commands start as fast for photos as before videos were read.
 package enum Inputs {
-    /// Opens a video file as an image (its poster).
-    package typealias VideoOpener = @Sendable (_ path: String, _ options: DecodeOptions) throws -> OpenedInput
-
-    private static let videoOpener = Mutex<VideoOpener?>(nil)
-
-    /// Installs the opener of videos; `sepia-library` does, at start.
-    package static func installVideoOpener(_ opener: @escaping VideoOpener) {
-        videoOpener.withLock { $0 = opener }
-    }
-
-    /// Opens `path`: a video through the installed opener, anything else through the still-image decoders
-    /// (which refuse a video, naming SepiaVideo, when no opener is installed).
+    /// Opens `path`: a video through SepiaVideo, anything else through the still-image decoders.
     package static func open(path: String, options: DecodeOptions) throws -> OpenedInput {
-        if let opener = videoOpener.withLock({ $0 }), let head = head(of: path), ImageFormat.sniff(head)?.isVideo == true {
-            return try opener(path, options)
+        if let head = head(of: path), ImageFormat.sniff(head)?.isVideo == true {
+            return try VideoInputs.open(path: path, options: options)
         }
         return OpenedInput(file: try ImageDecoding.open(path: path, options: options))
-    }
-
-    /// Whether `path` names a readable file whose first bytes are a video container's.
-    package static func isVideo(path: String) -> Bool {
-        guard let head = head(of: path) else { return false }
-        return ImageFormat.sniff(head)?.isVideo == true
     }
 
     /// The first bytes of a regular file, nil when `path` is not one or cannot be read.

@@ -36,6 +36,17 @@ final class MediaInput {
             "adpcm_ima_qt", "adpcm_ima_wav", "adpcm_ms", "pcm_bluray", "pcm_dvd",
         ]).joined(separator: ",")
 
+    /// Loads FFmpeg's libraries, the first time a video is opened in this process.
+    static func loadFFmpeg(format: ImageFormat, file: String?) throws(CodecError) {
+        var reason = [CChar](repeating: 0, count: 600)
+        guard sepia_ffmpeg_load(&reason, reason.count) == 0 else { return }
+        let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw CodecError(
+            .unsupportedFeature, format: format,
+            "videos are read with FFmpeg's libraries, which could not be loaded (\(message)); install libavformat59, "
+                + "libavcodec59, libswscale6 and libswresample4", file: file)
+    }
+
     /// Opens `location` and its demuxer. Throws a ``CodecError`` naming the file and what is wrong.
     init(_ location: MediaLocation, options: VideoOptions, deadline: Int64) throws(CodecError) {
         let file = location.path
@@ -69,6 +80,12 @@ final class MediaInput {
         let sniffed: ImageFormat
         do {
             sniffed = try Self.check(size: size, head: head, options: options, file: file)
+        } catch {
+            if descriptor >= 0 { close(descriptor) }
+            throw error
+        }
+        do {
+            try Self.loadFFmpeg(format: sniffed, file: file)
         } catch {
             if descriptor >= 0 { close(descriptor) }
             throw error

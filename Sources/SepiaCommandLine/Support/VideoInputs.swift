@@ -1,6 +1,5 @@
 import Foundation
 import SepiaCodecs
-import SepiaCommandLine
 import SepiaImage
 import SepiaVideo
 
