@@ -142,6 +142,10 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/shared/{token}/assets/{id}/image", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in
             ("/api/v1/shared/\(w.shareToken)/assets/\(w.assetIn)/image?size=64", nil, nil)
         },
+        // The shared photo has no motion: the same 404 whatever the credential (videos: VideoUploadTests).
+        Row(.get, "/api/v1/shared/{token}/assets/{id}/video", "404 404 404 404 404 404 404 404 404 404 404") { w, _ in
+            ("/api/v1/shared/\(w.shareToken)/assets/\(w.assetIn)/video", nil, nil)
+        },
 
         // Any credential.
         Row(.get, "/api/v1/session", "     401 401 401 200 200 200 200 200 200 200 200") { _, _ in ("/api/v1/session", nil, nil) },

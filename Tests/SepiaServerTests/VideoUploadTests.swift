@@ -201,4 +201,48 @@ struct VideoUploadTests {
             #expect(try await owner.request(.get, "/api/v1/assets/\(photo)/video").status == .notFound)
         }
     }
+
+    @Test("a share link plays the video it shows, to anyone with the link, and only that one")
+    func sharedVideo() async throws {
+        let folder = TestVideos.folder()
+        let hevc = try Data(
+            contentsOf: URL(
+                fileURLWithPath: try TestVideos.clip(
+                    "IMG_0410.MOV", in: folder, pattern: 7,
+                    codec: ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-c:a", "aac"])))
+        let h264 = try Data(contentsOf: URL(fileURLWithPath: try TestVideos.clip("shared.mp4", in: folder, pattern: 8)))
+        try await TestServer { $0.jobPollInterval = .milliseconds(100) }.withOwner { owner in
+            let video = try #require(try Self.object(try await owner.upload(hevc, filename: "IMG_0410.MOV"))["id"] as? String)
+            let other = try #require(try Self.object(try await owner.upload(h264, filename: "shared.mp4"))["id"] as? String)
+            let share = try Self.object(try await owner.request(.post, "/api/v1/shares", json: #"{"assetID": "\#(video)"}"#))
+            let token = try #require((share["url"] as? String)?.split(separator: "/").last.map(String.init))
+            let visitor = owner.anonymous
+
+            let page = try Self.object(try await visitor.request(.get, "/api/v1/shared/\(token)"))
+            let shown = try #require((page["assets"] as? [[String: Any]])?.first)
+            #expect(shown["mediaType"] as? String == "video")
+            #expect(abs((shown["duration"] as? Double ?? 0) - 2) < 0.1, "\(shown)")
+
+            // HEVC: 202 while the playable version is made, then the H.264 MP4 with ranges.
+            var response = try await visitor.request(.get, "/api/v1/shared/\(token)/assets/\(video)/video")
+            let deadline = Date() + 120
+            while response.status == .accepted, Date() < deadline {
+                #expect(response.headers[.retryAfter] != nil)
+                try await Task.sleep(for: .milliseconds(200))
+                response = try await visitor.request(.get, "/api/v1/shared/\(token)/assets/\(video)/video")
+            }
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "video/mp4")
+            let part = try await visitor.request(.get, "/api/v1/shared/\(token)/assets/\(video)/video", headers: [.range: "bytes=0-9"])
+            #expect(part.status == .partialContent && part.body.readableBytes == 10)
+
+            // Not another video of the library, not the original, and nothing once revoked.
+            #expect(try await visitor.request(.get, "/api/v1/shared/\(token)/assets/\(other)/video").status == .notFound)
+            #expect(try await visitor.request(.get, "/api/v1/assets/\(video)/video").status == .unauthorized)
+            #expect(try await visitor.request(.get, "/api/v1/assets/\(video)/original").status == .unauthorized)
+            let shareID = try #require(share["id"] as? String)
+            #expect(try await owner.request(.delete, "/api/v1/shares/\(shareID)").status == .noContent)
+            #expect(try await visitor.request(.get, "/api/v1/shared/\(token)/assets/\(video)/video").status == .notFound)
+        }
+    }
 }

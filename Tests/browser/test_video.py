@@ -345,6 +345,62 @@ def test_a_live_photo_moves_while_pressed_and_the_live_button_turns_it_off(app, 
     app.wait(lambda: app.find(tid("detail-live-toggle")).get_attribute("aria-pressed") == "true", "Live on again")
 
 
+def test_a_shared_video_and_live_photo_play_for_someone_without_an_account(app, clips, owner, tmp_path):
+    clip = clips.clip(seconds=3)
+    still, movie = clips.live()
+    video_id = owner.upload(clip)["id"]
+    live_id = upload_pair(owner, still, movie)
+    stranger = Browser(app.base, width=1280, height=800, camera="none", label="stranger")
+    try:
+        # One video's link: the player, its poster the shared rendition, the movie through the link's own route.
+        share = owner.json("POST", "/api/v1/shares", {"assetID": video_id}, expect=(201,))
+        stranger.driver.get(share["url"])
+        assert stranger.driver.get_cookies() == []
+        css = tid("share-video")
+        stranger.wait(lambda: (video_state(stranger, css) or {}).get("src"), "the shared video's source")
+        s = video_state(stranger, css)
+        assert s["controls"] and s["playsinline"] and s["preload"] == "metadata", s
+        assert f"/shared/" in s["src"] and s["src"].endswith(f"/assets/{video_id}/video"), s
+        assert f"/assets/{video_id}/image?" in s["poster"], s
+        assert stranger.text("h1") == "Shared video"
+        assert stranger.driver.title == "Shared video — Sepia"
+        # A click on the picture plays it, as a person starts it (the browser allows sound after a gesture).
+        ActionChains(stranger.driver).move_to_element(stranger.find(css)).click().perform()
+        stranger.wait(lambda: (lambda v: v["ready"] >= 2 and not v["paused"] and v["time"] > 0.3)(video_state(stranger, css)),
+                      "the shared video to play")
+        assert video_state(stranger, css)["error"] is None
+
+        # An album with the video, the Live Photo and a photo: badges in the grid; the viewer plays the video
+        # and moves the Live Photo while it is pressed.
+        album = owner.create_album("Harbour clips", [video_id, live_id])
+        link = owner.json("POST", "/api/v1/shares", {"albumID": album["id"]}, expect=(201,))
+        stranger.driver.get(link["url"])
+        stranger.wait_visible(tid("share-grid"))
+        labels = [c.get_attribute("aria-label") for c in stranger.find_all(tid("share-cell"))]
+        assert sorted(labels) == ["Live Photo 2", "Video 1, 0:03"] or sorted(labels) == ["Live Photo 1", "Video 2, 0:03"], labels
+        assert stranger.text(tid("share-cell-duration")) == "0:03"
+        assert "LIVE" in stranger.text(".share-grid .cell-live")
+        video_cell = next(c for c in stranger.find_all(tid("share-cell")) if c.get_attribute("aria-label").startswith("Video"))
+        video_cell.click()
+        viewer_css = tid("share-viewer-video")
+        stranger.wait(lambda: (video_state(stranger, viewer_css) or {}).get("src"), "the viewer's video")
+        ActionChains(stranger.driver).move_to_element(stranger.find(viewer_css)).click().perform()
+        stranger.wait(lambda: (lambda v: v["ready"] >= 2 and not v["paused"])(video_state(stranger, viewer_css)), "the viewer's video to play")
+        # To the Live Photo: the video is let go, the still shows, and pressing it plays the motion, muted.
+        assert "1 photo, 1 video" in stranger.text(".share-page")
+        stranger.click(".share-viewer .nav-arrow.prev" if labels[0].startswith("Live") else ".share-viewer .nav-arrow.next")
+        stranger.wait(lambda: not stranger.present(viewer_css), "the video to be let go")
+        stranger.wait_image(tid("share-viewer-image"))
+        live_css = tid("share-live-video")
+        ActionChains(stranger.driver).move_to_element(stranger.find(tid("share-viewer-image"))).click_and_hold().perform()
+        stranger.wait(lambda: (lambda v: v["src"] and not v["paused"] and v["time"] > 0.1)(video_state(stranger, live_css)),
+                      "the Live Photo's movie to play while pressed")
+        assert video_state(stranger, live_css)["muted"]
+        ActionChains(stranger.driver).release().perform()
+    finally:
+        stranger.quit()
+
+
 # ---------------------------------------------------------------------------------------------- sizes
 
 SIZES = {"phone": (375, 812, True), "desktop": (1440, 900, False)}

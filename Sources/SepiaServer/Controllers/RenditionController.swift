@@ -94,16 +94,24 @@ struct RenditionController {
     @Sendable func video(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
-        let library = identity.photoLibrary
-        if let playable = try await library.playableResource(of: asset) {
+        return try await Self.motion(of: asset, in: identity.library, owner: identity.user, request: request, context: context, services: services)
+    }
+
+    /// What a browser plays for `asset`'s motion, in `owner`'s library: the playable version or the original with
+    /// ranges, else `202` while the version is made (its job queued), else `404` for a photo without motion.
+    static func motion(
+        of asset: Asset, in library: UserLibrary, owner: UserRecord, request: Request, context: AppRequestContext, services: ServerServices
+    ) async throws -> Response {
+        let photoLibrary = library.library
+        if let playable = try await photoLibrary.playableResource(of: asset) {
             return try await Self.file(
-                at: try await library.path(of: playable), name: playable.originalFilename, format: playable.format, etag: playable.contentHash,
-                immutable: true, request: request, context: context)
+                at: try await photoLibrary.path(of: playable), name: playable.originalFilename, format: playable.format,
+                etag: playable.contentHash, immutable: true, request: request, context: context)
         }
-        guard try library.resources(for: asset).contains(where: { $0.type == .video || $0.type == .pairedVideo }) else {
+        guard try photoLibrary.resources(for: asset).contains(where: { $0.type == .video || $0.type == .pairedVideo }) else {
             throw APIError.notFound("this photo has no motion to play")
         }
-        try services.jobs.enqueue(.playableVideo, library: identity.user.libraryPath.isEmpty ? "" : identity.user.id, subject: asset.id)
+        try services.jobs.enqueue(.playableVideo, library: owner.libraryPath.isEmpty ? "" : owner.id, subject: asset.id)
         services.jobWakeUps.signal()
         return Response(
             status: .accepted, headers: [.retryAfter: "5", .contentType: "application/json", .cacheControl: "no-store"],

@@ -4,7 +4,8 @@ import SepiaCodecs
 import SepiaLibrary
 
 /// What a share link shows to someone without an account: `/api/v1/shared/{token}` — one photo or one
-/// album's photos, as renditions, and nothing else.
+/// album's photos and videos, as renditions (and a video's or Live Photo's motion, as a browser plays it), and
+/// nothing else: never an original.
 struct SharedController {
     let services: ServerServices
 
@@ -13,11 +14,18 @@ struct SharedController {
         routes.group().add(middleware: PermissionMiddleware(permission: .anyone))
             .get(":token", use: show)
             .get(":token/assets/:id/image", use: image)
+            .get(":token/assets/:id/video", use: video)
         return routes
     }
 
     struct SharedAsset: Encodable {
         var id: String
+        /// `image` or `video`.
+        var mediaType: String
+        /// `photoLive` for a Live Photo (the API's names).
+        var mediaSubtypes: [String]
+        /// A video's length in seconds.
+        var duration: Double?
         var width: Int
         var height: Int
         var version: String
@@ -29,6 +37,9 @@ struct SharedController {
 
         init(_ asset: Asset, metadata: Bool) {
             id = asset.id
+            mediaType = asset.mediaType == .video ? "video" : "image"
+            mediaSubtypes = AssetResponse.subtypeNames(asset.mediaSubtypes)
+            duration = asset.mediaType == .video ? asset.duration : nil
             width = asset.pixelWidth
             height = asset.pixelHeight
             version = asset.contentVersion
@@ -90,12 +101,25 @@ struct SharedController {
         return try await RenditionController.rendition(of: asset, in: library, request: request, services: services)
     }
 
+    /// `GET /shared/{token}/assets/{id}/video`: the motion of a video or Live Photo the link shows, as the
+    /// signed-in route answers it (playable version or original with ranges, `202` while it is made).
+    @Sendable func video(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (share, library, owner) = try openWithOwner(try context.parameters.require("token"))
+        let asset = try sharedAsset(try context.parameters.require("id"), share: share, library: library.library)
+        return try await RenditionController.motion(of: asset, in: library, owner: owner, request: request, context: context, services: services)
+    }
+
     private func open(_ token: String) throws -> (ShareLinkRecord, UserLibrary) {
+        let (share, library, _) = try openWithOwner(token)
+        return (share, library)
+    }
+
+    private func openWithOwner(_ token: String) throws -> (ShareLinkRecord, UserLibrary, UserRecord) {
         guard let share = try services.accounts.share(token: token), let owner = try services.accounts.user(id: share.userID) else {
             throw APIError.notFound("this share link does not exist or was revoked")
         }
         guard !share.isExpired() else { throw APIError.gone("this share link has expired") }
-        return (share, try services.libraries.library(for: owner))
+        return (share, try services.libraries.library(for: owner), owner)
     }
 
     private func sharedAsset(_ id: String, share: ShareLinkRecord, library: PhotoLibrary) throws -> Asset {

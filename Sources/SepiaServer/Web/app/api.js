@@ -189,6 +189,8 @@ export const api = {
   createShare: (body) => post(`${BASE}/shares`, body),
   revokeShare: (id) => del(`${BASE}/shares/${enc(id)}`),
   shared: (token, { cursor, limit } = {}) => get(`${BASE}/shared/${enc(token)}` + query({ cursor, limit }), { quiet401: true }),
+  /** What a browser plays for a shared video's or Live Photo's motion (202 while its playable version is made). */
+  sharedVideoURL: (token, id) => `${BASE}/shared/${enc(token)}/assets/${enc(id)}/video`,
   sharedImageURL: (token, id, { size, mode = 'fit', format, v } = {}) =>
     `${BASE}/shared/${enc(token)}/assets/${enc(id)}/image` + query({ size, mode, format, v }),
   users: () => get(`${BASE}/users`),

@@ -1,7 +1,8 @@
-// The public share page (/s/<token>), no account needed: one photo, or an album's photos as a grid with
-// a viewer. Expired (410) and unknown (404) links are explained.
+// The public share page (/s/<token>), no account needed: one photo or video, or an album's as a grid with a
+// viewer. Videos play in the browser's player (their poster first); a Live Photo's motion plays, muted, while it
+// is pressed or hovered. Expired (410) and unknown (404) links are explained.
 import { api } from '../api.js';
-import { h, bucket, dpr, formatDate, formatCoordinate, plural, clamp } from '../util.js';
+import { h, bucket, dpr, formatDate, formatCoordinate, formatDuration, plural, clamp, isVideo, isLivePhoto, kindOf } from '../util.js';
 import { icon } from '../icons.js';
 
 export function mountShare(container, params) {
@@ -15,6 +16,60 @@ export function mountShare(container, params) {
 
   const versions = new Map();
   const img = (id, px, mode = 'fit') => api.sharedImageURL(token, id, { size: `${px}x${px}`, mode, v: versions.get(id) });
+
+  /**
+   * Gives `use` the URL of an item's motion once the server can play it; while its playable version is being made
+   * (202), asks again every Retry-After seconds, for as long as `wanted()` says the item is still on screen.
+   */
+  async function whenPlayable(id, use, wanted, onWait) {
+    const url = api.sharedVideoURL(token, id);
+    try {
+      for (;;) {
+        const response = await fetch(url, { method: 'HEAD', credentials: 'omit' });
+        if (!wanted()) return;
+        if (response.status !== 202) { use(url); return; }
+        onWait?.();
+        const wait = Math.min(30, Math.max(1, Number(response.headers.get('Retry-After')) || 5));
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        if (!wanted()) return;
+      }
+    } catch {
+      if (wanted()) use(url);
+    }
+  }
+
+  /** A player for a shared video: its poster the rendition, the movie once it can be played. */
+  function player(a, posterURL, label, testid) {
+    const video = h('video', { controls: true, playsinline: true, preload: 'metadata', poster: posterURL, 'data-testid': testid, aria: { label } });
+    const note = h('p', { class: 'hint share-wait', role: 'status', hidden: true }, 'Preparing this video for playback…');
+    const wanted = () => video.isConnected;
+    requestAnimationFrame(() => whenPlayable(a.id, (url) => { note.hidden = true; video.src = url; }, wanted, () => { note.hidden = false; }));
+    video.addEventListener('error', () => {
+      if (video.getAttribute('src')) { note.hidden = false; note.textContent = 'This video cannot be played in this browser.'; }
+    });
+    return { video, note };
+  }
+
+  /** A Live Photo's still, whose motion plays, muted, while the pointer presses or rests on it. */
+  function livePhoto(a, still) {
+    const motion = h('video', { class: 'share-live-video', playsinline: true, preload: 'none', tabindex: '-1', 'aria-hidden': 'true', 'data-testid': 'share-live-video', props: { muted: true, defaultMuted: true } });
+    const badge = h('span', { class: 'cell-badge share-live-badge', 'aria-hidden': 'true' }, icon('live'), h('span', {}, 'LIVE'));
+    const box = h('div', { class: 'share-live' }, still, motion, badge);
+    let ready = false;
+    const play = () => {
+      if (!ready) { ready = true; whenPlayable(a.id, (url) => { motion.src = url; if (box.classList.contains('playing')) motion.play().catch(() => {}); }, () => box.isConnected); }
+      box.classList.add('playing');
+      motion.currentTime = 0;
+      if (motion.getAttribute('src')) motion.play().catch(() => {});
+    };
+    const stop = () => { box.classList.remove('playing'); motion.pause(); };
+    box.addEventListener('pointerenter', play);
+    box.addEventListener('pointerdown', play);
+    box.addEventListener('pointerleave', stop);
+    box.addEventListener('pointerup', (e) => { if (e.pointerType !== 'mouse') stop(); });
+    motion.addEventListener('ended', stop);
+    return box;
+  }
 
   function problem(title, text) {
     document.title = `${title} — Sepia`;
@@ -48,9 +103,20 @@ export function mountShare(container, params) {
   function showOne(data, a) {
     if (!a) { problem('Nothing to show', 'This link shows no photo any more.'); return; }
     const px = bucket(Math.ceil(Math.max(window.innerWidth, window.innerHeight) * dpr()));
+    const label = `Shared ${kindOf(a).toLowerCase()}` + (data.title && data.kind === 'album' ? `: ${data.title}` : '');
+    let shown;
+    if (isVideo(a)) {
+      const { video, note } = player(a, img(a.id, px), label, 'share-video');
+      shown = [video, note];
+    } else {
+      const still = h('img', { src: img(a.id, px), alt: label, 'data-testid': 'share-image' });
+      shown = [isLivePhoto(a) ? livePhoto(a, still) : still];
+    }
+    const title = data.kind === 'asset' ? `Shared ${kindOf(a).toLowerCase()}` : data.title;
+    document.title = `${title || 'Shared photo'} — Sepia`;
     main.replaceChildren(...[
-      h('h1', { class: 'share-title' }, data.title || 'Shared photo'),
-      h('figure', { class: 'share-figure' }, h('img', { src: img(a.id, px), alt: data.title ? `Shared photo: ${data.title}` : 'Shared photo', 'data-testid': 'share-image' }), meta(a)),
+      h('h1', { class: 'share-title' }, title || 'Shared photo'),
+      h('figure', { class: 'share-figure' }, ...shown, meta(a)),
       expiry(data)].filter(Boolean));
   }
 
@@ -65,9 +131,17 @@ export function mountShare(container, params) {
     const grid = h('ul', { class: 'share-grid', 'data-testid': 'share-grid' });
     const count = h('p', { class: 'hint' });
     const more = h('div', { class: 'share-more', role: 'status' });
-    const addCells = (list, start) => grid.append(...list.map((a, k) => h('li', {}, h('button', { type: 'button', class: 'share-cell', 'data-testid': 'share-cell', aria: { label: `Photo ${start + k + 1}` }, onclick: () => viewer(start + k) },
-      h('img', { src: img(a.id, px, 'fill'), alt: '', loading: 'lazy', decoding: 'async' })))));
-    const updateCount = () => { count.textContent = cursor ? `${plural(assets.length, 'photo')} so far` : plural(assets.length, 'photo'); };
+    const addCells = (list, start) => grid.append(...list.map((a, k) => h('li', {}, h('button', { type: 'button', class: 'share-cell', 'data-testid': 'share-cell', aria: { label: `${kindOf(a)} ${start + k + 1}` + (isVideo(a) && a.duration != null ? `, ${formatDuration(a.duration)}` : '') }, onclick: () => viewer(start + k) },
+      h('img', { src: img(a.id, px, 'fill'), alt: '', loading: 'lazy', decoding: 'async' }),
+      isLivePhoto(a) ? h('span', { class: 'cell-badge cell-live', 'aria-hidden': 'true' }, icon('live'), h('span', {}, 'LIVE')) : null,
+      isVideo(a) && a.duration != null ? h('span', { class: 'cell-badge cell-duration', 'aria-hidden': 'true', 'data-testid': 'share-cell-duration' }, formatDuration(a.duration)) : null))));
+    // "3 photos", "2 photos, 1 video", as Photos counts them.
+    const counted = () => {
+      const videos = assets.filter(isVideo).length;
+      const photos = assets.length - videos;
+      return [photos || !videos ? plural(photos, 'photo') : null, videos ? plural(videos, 'video') : null].filter(Boolean).join(', ');
+    };
+    const updateCount = () => { count.textContent = cursor ? `${counted()} so far` : counted(); };
     addCells(assets, 0);
     updateCount();
     main.replaceChildren(...[
@@ -107,12 +181,23 @@ export function mountShare(container, params) {
       let i = start;
       const returnTo = document.activeElement;
       const big = h('img', { class: 'viewer-img', alt: '', 'data-testid': 'share-viewer-image' });
+      const slot = h('div', { class: 'viewer-slot' }, big);
       const countLabel = h('span', { class: 'viewer-count', 'aria-live': 'polite' });
       const info = h('div', { class: 'viewer-meta' });
       const show = () => {
         const a = assets[i];
-        big.src = img(a.id, bucket(Math.ceil(Math.max(window.innerWidth, window.innerHeight) * dpr())));
-        big.alt = `Photo ${i + 1} of ${assets.length}`;
+        const url = img(a.id, bucket(Math.ceil(Math.max(window.innerWidth, window.innerHeight) * dpr())));
+        const label = `${kindOf(a)} ${i + 1} of ${assets.length}`;
+        // A video replaces the still in the slot (and is dropped, releasing its decoder, when the viewer moves on).
+        if (isVideo(a)) {
+          const { video, note } = player(a, url, label, 'share-viewer-video');
+          video.classList.add('viewer-img');
+          slot.replaceChildren(video, note);
+        } else {
+          big.src = url;
+          big.alt = label;
+          slot.replaceChildren(isLivePhoto(a) ? livePhoto(a, big) : big);
+        }
         countLabel.textContent = `${i + 1} of ${assets.length}${cursor ? '+' : ''}`;
         info.replaceChildren(meta(a) || '');
       };
@@ -120,16 +205,19 @@ export function mountShare(container, params) {
       const closeBtn = h('button', { type: 'button', class: 'btn icon on-dark', aria: { label: 'Close' }, onclick: () => close() }, icon('close'));
       const dlg = h('dialog', { class: 'share-viewer', aria: { label: 'Photo viewer' } },
         h('div', { class: 'viewer-bar' }, countLabel, closeBtn),
-        big,
+        slot,
         h('button', { type: 'button', class: 'nav-arrow prev', aria: { label: 'Previous photo' }, onclick: () => step(-1) }, icon('chevronLeft')),
         h('button', { type: 'button', class: 'nav-arrow next', aria: { label: 'Next photo' }, onclick: () => step(1) }, icon('chevronRight')),
         info);
-      dlg.addEventListener('keydown', (e) => { if (e.key === 'ArrowLeft') step(-1); else if (e.key === 'ArrowRight') step(1); });
+      dlg.addEventListener('keydown', (e) => {
+        if (e.target?.tagName === 'VIDEO' && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) return; // the player seeks
+        if (e.key === 'ArrowLeft') step(-1); else if (e.key === 'ArrowRight') step(1);
+      });
       // Swipe between photos on touch screens.
       let sx = null;
       big.addEventListener('pointerdown', (e) => { sx = e.clientX; });
       big.addEventListener('pointerup', (e) => { if (sx == null) return; const dx = e.clientX - sx; sx = null; if (dx < -50) step(1); else if (dx > 50) step(-1); });
-      dlg.addEventListener('close', () => { dlg.remove(); returnTo?.focus(); });
+      dlg.addEventListener('close', () => { slot.replaceChildren(); dlg.remove(); returnTo?.focus(); });
       const close = () => dlg.close();
       document.body.append(dlg);
       dlg.showModal();
