@@ -26,6 +26,8 @@ struct ServerServices: Sendable {
     let jobWakeUps = JobWakeUps()
     /// The live change streams open on this server, per account.
     let changeStreams: ChangeStreamSlots
+    /// How far the playable versions being made on any server have come, for the change streams.
+    let jobProgress: JobProgressFeed
 
     /// One entry of the catalog with where it comes from.
     struct CatalogEntry: Sendable {

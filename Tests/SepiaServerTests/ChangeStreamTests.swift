@@ -60,6 +60,63 @@ struct ChangeStreamTests {
         }
     }
 
+    @Test("the progress of a playable version being made on any server arrives as progress events, to those who may see it")
+    func encodeProgress() async throws {
+        // No job workers here: "another server" takes the job and reports, through the shared job table.
+        let (app, token, services) = try TestServer { $0.jobWorkers = 0 }.buildWithServices()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Clips"}"#, expect: .created)
+            let inside = try await owner.uploadNew(1, query: "&album=\(album.id)")
+            let outside = try await owner.uploadNew(2)
+            let port = try #require(client.port)
+            let stream = try EventStreamClient(port: port, path: "/api/v1/changes", headers: ["Cookie": "sepia_session=" + owner.cookie!])
+            defer { stream.close() }
+            let limited = try await owner.token("read", albums: [album.id])
+            let narrow = try EventStreamClient(port: port, path: "/api/v1/changes", headers: ["Authorization": "Bearer " + limited.bearer!])
+            defer { narrow.close() }
+            _ = try #require(await stream.next { $0.event == "ready" })
+            _ = try #require(await narrow.next { $0.event == "ready" })
+
+            let elsewhere = JobQueue(database: services.accounts.database, worker: "elsewhere:1")
+            try services.jobs.enqueue(.playableVideo, library: "", subject: inside)
+            try services.jobs.enqueue(.playableVideo, library: "", subject: outside)
+            // (The uploads' preview jobs come first in the queue: taken and left.)
+            var taken: [String: Job] = [:]
+            while taken.count < 2, let job = try elsewhere.take(lease: 60) {
+                if job.kind == .playableVideo { taken[job.subject] = job }
+            }
+            let first = try #require(taken[inside])
+            let second = try #require(taken[outside])
+            // A job taken but not yet reporting is not announced; then each report is.
+            try elsewhere.report(first, progress: 0.25)
+            try elsewhere.report(second, progress: 0.5)
+            #expect(try services.jobs.running(.playableVideo).count == 2)
+            let both = try #require(await stream.next(timeout: .seconds(5)) { $0.event == "progress" && $0.data.contains(outside) })
+            #expect(both.data == #"{"assets":{"\#(inside)":0.25,"\#(outside)":0.5}}"# || both.data == #"{"assets":{"\#(outside)":0.5,"\#(inside)":0.25}}"#, "\(both.data)")
+            #expect(both.id == nil, "progress events do not move Last-Event-ID")
+            // The limited token hears of its album's asset only.
+            let seen = try #require(await narrow.next(timeout: .seconds(5)) { $0.event == "progress" })
+            #expect(seen.data == #"{"assets":{"\#(inside)":0.25}}"#, "\(seen.data)")
+
+            try elsewhere.report(first, progress: 0.75)
+            let later = try #require(await stream.next(timeout: .seconds(5)) { $0.event == "progress" })
+            #expect(later.data.contains(#""\#(inside)":0.75"#), "\(later.data)")
+            // Done, or its server gone (the lease ran out): no longer in progress.
+            try elsewhere.complete(first)
+            try elsewhere.complete(second)
+            let done = try #require(await stream.next(timeout: .seconds(5)) { $0.event == "progress" })
+            #expect(done.data == #"{"assets":{}}"#, "\(done.data)")
+            #expect(await stream.next(timeout: .milliseconds(2500)) { $0.event == "progress" } == nil, "an unchanged state is not sent again")
+            try services.jobs.enqueue(.playableVideo, library: "", subject: inside)
+            let again = try #require(try elsewhere.take(lease: 60))
+            #expect(again.kind == .playableVideo && again.subject == inside)
+            try elsewhere.report(again, progress: 0.1)
+            try elsewhere.extend(again, lease: -60)
+            #expect(await stream.next(timeout: .milliseconds(2500)) { $0.event == "progress" } == nil, "a job whose lease lapsed is not announced")
+        }
+    }
+
     @Test("a client too far behind the change log is told to reload")
     func reset() async throws {
         let server = TestServer()

@@ -65,6 +65,46 @@ struct ObjectStorageRoutesTests {
         }
     }
 
+    @Test("a video's original, poster and playable version are stored in the bucket, and it plays from there with ranges")
+    func video() async throws {
+        let bucket = try await Self.bucket(prefix: "server-\(UUID().uuidString)/")
+        let clip = try TestVideos.clip(
+            "IMG_0700.MOV", in: TestVideos.folder(), pattern: 9,
+            codec: ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-c:a", "aac"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let server = TestServer {
+            $0.objectStorage = bucket
+            $0.jobPollInterval = .milliseconds(100)
+        }
+        try await server.withOwner { owner in
+            let upload = try await owner.upload(bytes, filename: "IMG_0700.MOV")
+            #expect(upload.status == .created, "\(String(buffer: upload.body))")
+            let id = try #require(try JSONSerialization.jsonObject(with: Data(buffer: upload.body)) as? [String: Any])["id"] as? String
+            let asset = try #require(id)
+            #expect(try await bucket.head(key: "libraries/owner/renditions/\(asset)/original-fit-256x256.jpg") != nil, "the poster's thumbnail")
+
+            var response = try await owner.request(.get, "/api/v1/assets/\(asset)/video")
+            let deadline = Date() + 120
+            while response.status == .accepted, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                response = try await owner.request(.get, "/api/v1/assets/\(asset)/video")
+            }
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "video/mp4")
+            let playable = Data(buffer: response.body)
+            #expect(String(decoding: playable[4..<8], as: UTF8.self) == "ftyp" && playable.range(of: Data("avc1".utf8)) != nil)
+            let part = try await owner.request(.get, "/api/v1/assets/\(asset)/video", headers: [.range: "bytes=10-19"])
+            #expect(part.status == .partialContent && Data(buffer: part.body) == playable[10..<20])
+
+            // Both files are objects in the bucket, byte for byte; none is in the library's folder.
+            var objects: [String: Int] = [:]
+            for try await object in bucket.listAll(prefix: "libraries/owner/originals/") { objects[object.key] = object.size }
+            #expect(objects.count == 2, "\(objects)")
+            #expect(Set(objects.values) == [bytes.count, playable.count], "\(objects)")
+            #expect(server.storedFiles().isEmpty, "nothing in the library folder's originals/")
+        }
+    }
+
     @Test("a store that refuses writes fails the upload with 503 and a clear message, and stores nothing")
     func refusingStore() async throws {
         let good = try await Self.bucket(prefix: "refused-\(UUID().uuidString)/")

@@ -345,6 +345,29 @@ def test_a_live_photo_moves_while_pressed_and_the_live_button_turns_it_off(app, 
     app.wait(lambda: app.find(tid("detail-live-toggle")).get_attribute("aria-pressed") == "true", "Live on again")
 
 
+def test_an_hevc_clip_says_how_far_its_playable_version_has_come_then_plays(app, owner, tmp_path):
+    # Long enough at 720p that the encode lasts a few seconds: progress is reported about once a second.
+    clip = tmp_path / "IMG_0900.MOV"
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=20", "-c:v", "libx265", "-preset", "ultrafast",
+           "-x265-params", "log-level=error", "-tag:v", "hvc1", "-metadata", f"comment=sepia {uuid.uuid4()}", str(clip))
+    video_id = owner.upload(clip)["id"]
+    app.open_app(f"#/photo/{video_id}")
+    app.wait_visible(tid("detail"))
+    seen = []
+    def playable():
+        text = app.js("const p = document.querySelector(arguments[0]); return p && !p.hidden ? p.textContent : null", tid("detail-preparing"))
+        if text and text not in seen:
+            seen.append(text)
+        return (video_state(app) or {}).get("src")
+    app.wait(playable, "the playable version", timeout=180)
+    assert seen and seen[0].startswith("Preparing for playback"), seen
+    percents = [int(t.split("… ")[1].rstrip(" %")) for t in seen if t.endswith(" %")]
+    assert percents, f"no progress was shown while the version was made: {seen}"
+    assert percents == sorted(percents) and all(0 <= p <= 100 for p in percents), seen
+    assert not app.visible(tid("detail-preparing")), "the progress stayed after the version was ready"
+    assert video_state(app)["src"].endswith(f"/assets/{video_id}/video")
+
+
 def test_a_shared_video_and_live_photo_play_for_someone_without_an_account(app, clips, owner, tmp_path):
     clip = clips.clip(seconds=3)
     still, movie = clips.live()

@@ -142,6 +142,9 @@ final class AccountStore: Sendable {
         migrator.registerMigration("v2") { db in
             try db.execute(sql: JobQueue.sqliteTable)
         }
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: JobQueue.sqliteProgressColumn)
+        }
         return migrator
     }
 
@@ -204,6 +207,7 @@ final class AccountStore: Sendable {
             """
         ),
         ("v2", JobQueue.postgresTable),
+        ("v3", JobQueue.postgresProgressColumn),
     ]
 
     // MARK: - Users

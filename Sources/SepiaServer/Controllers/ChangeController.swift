@@ -5,7 +5,8 @@ import SepiaLibrary
 import ServiceLifecycle
 
 /// The live change stream: `GET /api/v1/changes`, Server-Sent Events read from the library's change log, so
-/// commits by any process show up (this server, `sepia import`, another server on the same library).
+/// commits by any process show up (this server, `sepia import`, another server on the same library); and, as
+/// `progress` events, how far the playable versions of the library's videos being made on any server have come.
 struct ChangeController {
     let services: ServerServices
 
@@ -34,6 +35,12 @@ struct ChangeController {
     private enum Wake: Sendable {
         case commit
         case heartbeat
+        case progress(JobProgressFeed.Progress)
+    }
+
+    /// A `progress` event: `{"assets": {"<id>": 0.42}}`, the encodes running now; an empty object once none is.
+    struct ProgressEvent: Encodable {
+        var assets: JobProgressFeed.Progress
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -47,6 +54,7 @@ struct ChangeController {
             return value
         }
         let start = try library.currentGeneration()
+        let libraryKey = identity.user.libraryPath.isEmpty ? "" : identity.user.id
         let heartbeat = services.configuration.heartbeatInterval
         // Each stream holds a connection and a task for as long as the client likes: an account may hold a
         // few (a browser's tabs), not any number.
@@ -72,9 +80,13 @@ struct ChangeController {
                         continuation.yield(.heartbeat)
                     }
                 }
+                let progress = Task {
+                    for await update in services.jobProgress.updates(library: libraryKey) { continuation.yield(.progress(update)) }
+                }
                 defer {
                     commits.cancel()
                     beats.cancel()
+                    progress.cancel()
                     slot.close()
                 }
                 try await withGracefulShutdownHandler {
@@ -82,10 +94,17 @@ struct ChangeController {
                     try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                     if since == nil { try await writer.write(ByteBuffer(string: "id: \(start)\nevent: ready\ndata: {\"generation\":\(start)}\n\n")) }
                     try await send(after: &last, identity: identity, writer: &writer)
+                    var shown: JobProgressFeed.Progress = [:]
                     for await wake in wakes {
                         switch wake {
                         case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                         case .commit: try await send(after: &last, identity: identity, writer: &writer)
+                        case .progress(let update):
+                            let visible = try visibleProgress(update, identity: identity)
+                            guard visible != shown else { continue }
+                            shown = visible
+                            let data = try JSONEncoder().encode(ProgressEvent(assets: visible))
+                            try await writer.write(ByteBuffer(string: "event: progress\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"))
                         }
                     }
                 } onGracefulShutdown: {
@@ -133,6 +152,14 @@ struct ChangeController {
 
     /// For a limited credential, which changed assets it may hear of: those in its albums now (deletions are
     /// heard through their albums' updates). Nil when it sees everything.
+    /// The encodes a credential may know of: all of its library's, or those of its albums' assets.
+    private func visibleProgress(_ progress: JobProgressFeed.Progress, identity: Identity) throws -> JobProgressFeed.Progress {
+        guard let limit = identity.albumLimit, !progress.isEmpty else { return progress }
+        let options = FetchOptions(predicate: .identifiers(Array(progress.keys)) && .inAlbums(limit), includeHiddenAssets: true)
+        let visible = Set(try identity.photoLibrary.fetchAssetPage(options: options, limit: progress.count).assets.map(\.id))
+        return progress.filter { visible.contains($0.key) }
+    }
+
     private func visibleAssets(in entries: [LibraryChange], identity: Identity) throws -> Set<String>? {
         guard let limit = identity.albumLimit else { return nil }
         let ids = Array(Set(entries.filter { $0.entity == .asset && $0.operation != .delete }.map(\.id)))

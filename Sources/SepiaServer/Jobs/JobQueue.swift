@@ -70,6 +70,34 @@ struct JobQueue: Sendable {
         }
     }
 
+    /// Records how far a job this server holds has come (0 to 1), for the change stream of every server.
+    func report(_ job: Job, progress: Double) throws {
+        _ = try database.write { db in
+            try db.execute("UPDATE job SET progress = ? WHERE id = ? AND takenBy = ?", [min(1, max(0, progress)), job.id, worker])
+        }
+    }
+
+    /// The jobs of `kind` that some server is working on now (taken, lease running, progress reported), by
+    /// library and subject, with their progress. A job whose server died drops out when its lease runs out.
+    func running(_ kind: Job.Kind, now: Date = Date()) throws -> [RunningJob] {
+        try database.read { db in
+            try db.fetch(
+                """
+                SELECT library, subject, progress FROM job
+                WHERE kind = ? AND progress IS NOT NULL AND takenBy IS NOT NULL AND runAfter > ? AND attempts < ?
+                ORDER BY id LIMIT 1000
+                """, [kind.rawValue, now.timeIntervalSince1970, maximumAttempts]
+            ).map { RunningJob(library: $0[0], subject: $0[1], progress: $0[2]) }
+        }
+    }
+
+    /// A job being worked on, as ``running(_:now:)`` reports it.
+    struct RunningJob: Sendable, Hashable {
+        var library: String
+        var subject: String
+        var progress: Double
+    }
+
     /// Removes a job that is done.
     func complete(_ job: Job) throws {
         _ = try database.write { db in try db.execute("DELETE FROM job WHERE id = ?", [job.id]) }
@@ -104,6 +132,11 @@ struct JobQueue: Sendable {
             }
         }
     }
+
+    /// The progress column, added by the server database's third migration.
+    static let sqliteProgressColumn = "ALTER TABLE job ADD COLUMN progress DOUBLE"
+    /// The same column on PostgreSQL.
+    static let postgresProgressColumn = "ALTER TABLE job ADD COLUMN progress DOUBLE PRECISION"
 
     /// The table, for the server database's migrations.
     static let sqliteTable = """

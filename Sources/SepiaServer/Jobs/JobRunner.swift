@@ -80,26 +80,35 @@ struct JobRunner: Service {
         }
     }
 
-    /// Encodes a playable version, publishing its progress in `/metrics` and renewing the job's lease every
-    /// tenth of it, so that another server does not take the job while this one works on it.
+    /// Encodes a playable version, publishing its progress in `/metrics` and, once a second, in the job's row
+    /// (which every server's change stream reads), and renewing the job's lease every tenth of it, so that
+    /// another server does not take the job while this one works on it.
     private func makePlayableVersion(_ job: Job, in library: PhotoLibrary) async throws {
-        let renewed = Mutex(ContinuousClock.now)
+        let clock = ContinuousClock()
+        let renewed = Mutex(clock.now)
+        let reported = Mutex<ContinuousClock.Instant?>(nil)
         let (queue, lease, metrics, logger) = (queue, lease, metrics, logger)
         metrics.recordEncodeProgress(0)
         defer { metrics.recordEncodeProgress(nil) }
+        try? queue.report(job, progress: 0)
         try await library.preparePlayableVersion(ofAsset: job.subject) { done in
             metrics.recordEncodeProgress(done)
-            let due = renewed.withLock { last -> Bool in
-                guard ContinuousClock.now - last > .seconds(lease / 10) else { return false }
-                last = ContinuousClock.now
+            let now = clock.now
+            let renew = renewed.withLock { last -> Bool in
+                guard now - last > .seconds(lease / 10) else { return false }
+                last = now
                 return true
             }
-            if due {
-                do {
-                    try queue.extend(job, lease: lease)
-                } catch {
-                    logger.warning("cannot renew a job's lease", metadata: ["job": "\(job.id)", "error": "\(error)"])
-                }
+            let report = reported.withLock { last -> Bool in
+                if let last, now - last < .seconds(1) { return false }
+                last = now
+                return true
+            }
+            do {
+                if renew { try queue.extend(job, lease: lease) }
+                if report { try queue.report(job, progress: done) }
+            } catch {
+                logger.warning("cannot record a job's lease or progress", metadata: ["job": "\(job.id)", "error": "\(error)"])
             }
             return true
         }

@@ -313,6 +313,10 @@ export const api = {
         if (e.lastEventId) lastID = e.lastEventId;
         handlers.reset?.();
       });
+      // How far the playable versions being made have come: {"assets": {"<id>": 0.42}}.
+      source.addEventListener('progress', (e) => {
+        try { handlers.progress?.(JSON.parse(e.data)); } catch { /* ignore */ }
+      });
       source.onerror = () => {
         if (closed) return;
         handlers.down?.();

@@ -166,6 +166,7 @@ function openChanges() {
       if (al.inserted?.length || al.updated?.length || al.deleted?.length || as.inserted?.length || as.deleted?.length) refreshAlbums();
     },
     reset: () => { store.emit('reset'); refreshAlbums(); },
+    progress: (data) => store.emit('progress', data?.assets || {}),
   });
 }
 

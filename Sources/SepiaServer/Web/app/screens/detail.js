@@ -68,7 +68,9 @@ export function mountDetail(container, params, ctx) {
   const liveVideo = h('video', { class: 'detail-live-video', 'data-testid': 'detail-live-video', playsinline: true, preload: 'none', tabindex: '-1', 'aria-hidden': 'true', props: { muted: true, defaultMuted: true } });
   const liveLabel = h('span', { class: 'live-badge-text' }, 'LIVE');
   const liveBadge = h('button', { type: 'button', class: 'live-badge', 'data-testid': 'detail-live-badge', aria: { label: 'Play Live Photo' }, title: 'Play the Live Photo (or press and hold the photo)', hidden: true, onclick: () => { if (!livePlaying) playLive('once'); } }, icon('live'), liveLabel);
-  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage', 'data-toast-anchor': '48' }, thumb, img, liveVideo, video, spinner, liveBadge, prevBtn, nextBtn, position);
+  // While a video's playable version is being made: how far it has come (the change stream's progress events).
+  const preparing = h('div', { class: 'detail-preparing', role: 'status', 'data-testid': 'detail-preparing', hidden: true });
+  const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage', 'data-toast-anchor': '48' }, thumb, img, liveVideo, video, spinner, liveBadge, preparing, prevBtn, nextBtn, position);
   const info = h('aside', { class: 'info-panel', id: 'detail-info-panel', 'data-testid': 'info-panel', aria: { label: 'Photo info' } });
   const body = h('div', { class: 'detail-body' }, stage, info);
   const el = h('section', { class: 'screen overlay-screen detail-screen', 'data-testid': 'detail', aria: { labelledby: 'detail-title' } }, topbar, body);
@@ -233,15 +235,21 @@ export function mountDetail(container, params, ctx) {
       for (;;) {
         const response = await fetch(api.videoURL(itemID), { method: 'HEAD', credentials: 'same-origin' });
         if (id !== itemID) return;
-        if (response.status !== 202) { use(api.videoURL(itemID)); return; }
-        if (announce && !told) { told = true; toast('Preparing this video for playback…'); }
+        if (response.status !== 202) { preparing.hidden = true; use(api.videoURL(itemID)); return; }
+        if (announce && !told) {
+          told = true;
+          toast('Preparing this video for playback…');
+          preparing.textContent = 'Preparing for playback…';
+          preparing.hidden = false;
+        }
         const wait = Math.min(30, Math.max(1, Number(response.headers.get('Retry-After')) || 5));
         await new Promise((resolve) => setTimeout(resolve, wait * 1000));
         if (id !== itemID) return;
       }
     } catch {
-      if (id === itemID) use(api.videoURL(itemID));
+      if (id === itemID) { preparing.hidden = true; use(api.videoURL(itemID)); }
     } finally {
+      if (id !== itemID) preparing.hidden = true;
       if (waitingFor === itemID) waitingFor = null;
     }
   }
@@ -568,6 +576,9 @@ export function mountDetail(container, params, ctx) {
   const baseSource = ctx.base?.source;
   const offs = [
     ...(baseSource ? [baseSource.on('data', updateNav), baseSource.on('layout', () => { updateNav(); if (asset) ctx.base?.prepare?.(asset); })] : []),
+    store.on('progress', (running) => {
+      if (!preparing.hidden && running[id] != null) preparing.textContent = `Preparing for playback… ${Math.round(running[id] * 100)} %`;
+    }),
     store.on('change', (d) => {
       const a = d?.assets || {};
       if (a.deleted?.includes(id)) {
