@@ -8,7 +8,9 @@ import SepiaImage
 ///
 /// MP4, MOV and 3GP (H.264, HEVC, AV1, MPEG-4 Part 2, H.263), WebM and Matroska (VP8, VP9, AV1, H.264,
 /// HEVC), AVI (Motion JPEG, MPEG-4 Part 2, DV, H.264) and MPEG transport streams (AVCHD's MTS/M2TS: H.264,
-/// MPEG-2) are read, each by the one FFmpeg demuxer its bytes call for.
+/// MPEG-2) are read, each by the one FFmpeg demuxer its bytes call for. The MP4, MOV and 3GP files cameras and
+/// phones write are read by Sepia itself from their `moov` box, which gives the same description without
+/// loading FFmpeg's libraries; anything out of the ordinary in them still goes to FFmpeg.
 ///
 /// ```swift
 /// let info = try VideoProbe.probe(path: "IMG_0042.MOV")
@@ -21,12 +23,20 @@ public enum VideoProbe {
     ///   `.unsupportedFormat` when it is not a video container, `.fileTooLarge`, `.limitExceeded` (duration,
     ///   streams, bytes read), `.tooManyPixels`, `.timedOut`, `.truncatedData` or `.corruptData`.
     public static func probe(path: String, options: VideoOptions = VideoOptions()) throws(CodecError) -> VideoInfo {
-        try probe(.file(path), options: options).info
+        try headers(.file(path), options: options).info
     }
 
     /// Probes a video in memory.
     public static func probe(_ bytes: EncodedBytes, options: VideoOptions = VideoOptions()) throws(CodecError) -> VideoInfo {
-        try probe(.memory(bytes), options: options).info
+        try headers(.memory(bytes), options: options).info
+    }
+
+    /// The description of `location` and its video stream's start time: from the `moov` box when Sepia reads it
+    /// itself, else from FFmpeg's demuxer (whose input is then closed).
+    static func headers(_ location: MediaLocation, options: VideoOptions) throws(CodecError) -> (info: VideoInfo, startTime: Double) {
+        if let described = try MovieProbe.probe(location, options: options) { return described }
+        let (info, input) = try probe(location, options: options)
+        return (info, input.videoStartTime(index: info.video.index))
     }
 
     /// Opens `location`, reads its headers and checks the limits; returns the description and the input, still

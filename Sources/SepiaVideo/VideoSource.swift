@@ -43,18 +43,14 @@ public struct VideoSource: EncodedImage {
     }
 
     init(_ location: MediaLocation, options: VideoOptions) throws(CodecError) {
-        let (info, input) = try VideoProbe.probe(location, options: options)
-        guard let stream = input.context.pointee.streams[info.video.index] else { preconditionFailure("the probe's stream exists") }
-        let codec = stream.pointee.codecpar.pointee.codec_id
-        guard VideoCodecs.decoder(for: codec) != nil else {
+        let (info, start) = try VideoProbe.headers(location, options: options)
+        guard VideoCodecs.isDecodable(shortName: info.video.codec) else {
             throw CodecError(
                 .unsupportedFeature, format: info.format,
                 "the video codec \(info.video.codecName) is not one Sepia decodes (H.264, HEVC, AV1, VP8, VP9, MPEG-4 Part 2, H.263, MPEG-1/2, Motion JPEG, DV, ProRes)",
                 file: location.path)
         }
-        let tb = stream.pointee.time_base
-        let first = stream.pointee.start_time
-        startTime = first != sepia_av_nopts_value() && tb.den > 0 ? Double(first) * Double(tb.num) / Double(tb.den) : 0
+        startTime = start
         self.info = info
         self.options = options
         self.location = location

@@ -36,6 +36,14 @@ final class MediaInput {
             "adpcm_ima_qt", "adpcm_ima_wav", "adpcm_ms", "pcm_bluray", "pcm_dvd",
         ]).joined(separator: ",")
 
+    /// The start time, in seconds, of the stream at `index`: 0 when the container does not give one.
+    func videoStartTime(index: Int) -> Double {
+        guard index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index] else { return 0 }
+        let tb = stream.pointee.time_base
+        let first = stream.pointee.start_time
+        return first != sepia_av_nopts_value() && tb.den > 0 ? Double(first) * Double(tb.num) / Double(tb.den) : 0
+    }
+
     /// Loads FFmpeg's libraries, the first time a video is opened in this process.
     static func loadFFmpeg(format: ImageFormat, file: String?) throws(CodecError) {
         var reason = [CChar](repeating: 0, count: 600)
@@ -118,7 +126,7 @@ final class MediaInput {
     }
 
     /// The container of a file of `size` bytes starting with `head`, if it is a video within the size limit.
-    private static func check(size: Int, head: [UInt8], options: VideoOptions, file: String?) throws(CodecError) -> ImageFormat {
+    static func check(size: Int, head: [UInt8], options: VideoOptions, file: String?) throws(CodecError) -> ImageFormat {
         guard size > 0 else { throw CodecError(.emptyInput, "the input is empty (0 bytes)", file: file) }
         if size > options.maximumFileBytes {
             throw CodecError(.fileTooLarge, "the file has \(size) bytes, more than the limit of \(options.maximumFileBytes)", file: file)

@@ -10,6 +10,13 @@ enum QuickTimeBoxes {
         var start: Int
         /// The offset just past the box.
         var end: Int
+        /// The offset of the box's header (its size, then its type).
+        var offset = 0
+
+        /// The type's four bytes as Latin-1, so that QuickTime's `©xyz` reads as itself.
+        func rawType(in d: [UInt8]) -> String {
+            String(String.UnicodeScalarView(d[(offset + 4)..<(offset + 8)].map { Unicode.Scalar($0) }))
+        }
     }
 
     /// The top-level boxes of a file of `size` bytes, read through `read`; `truncation` describes a box that
@@ -94,7 +101,7 @@ enum QuickTimeBoxes {
                 length = limit - offset
             }
             guard length >= headerSize, length <= limit - offset else { break }
-            result.append(Box(type: fourCC(d, offset + 4), start: offset + headerSize, end: offset + length))
+            result.append(Box(type: fourCC(d, offset + 4), start: offset + headerSize, end: offset + length, offset: offset))
             offset += length
         }
         return result

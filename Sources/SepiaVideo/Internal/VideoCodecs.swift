@@ -29,6 +29,16 @@ enum VideoCodecs {
         Codec(id: AV_CODEC_ID_PRORES.rawValue, decoderNames: ["prores"], name: "ProRes"),
     ]
 
+    /// FFmpeg's short names of the codecs in ``decodable``, known without asking FFmpeg.
+    static let decodableShortNames: Set<String> = [
+        "h264", "hevc", "av1", "vp8", "vp9", "mpeg4", "h263", "mpeg2video", "mpeg1video", "mjpeg", "dvvideo", "prores",
+    ]
+
+    /// Whether Sepia decodes the codec FFmpeg calls `shortName`.
+    static func isDecodable(shortName: String) -> Bool {
+        decodableShortNames.contains(shortName)
+    }
+
     /// The entry for a codec, if Sepia decodes it.
     static func codec(_ id: AVCodecID) -> Codec? {
         decodable.first { $0.id == id.rawValue }
