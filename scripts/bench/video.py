@@ -17,13 +17,22 @@ second, as phones write them. Every tool runs as a whole process, as a user or a
 Targets, as ratios of sepia's median wall time to the peer's in the same run: the poster at most 0.5x both
 peers, the probe at most 0.3x ffprobe, the playable version at most 1.05x ffmpeg (and faster than real time).
 
+Then the import of a camera roll (`--only-import`; left out with `--no-import`): 24 photos of 12 MP (JPEG), 4 Live
+Photos (a JPEG and a 3 s MOV with the same name and capture time) and 6 clips of 10 s at 1080p (3 H.264, 3 HEVC),
+all distinct. sepia imports it into a new library (hashing, copying, a 1440 px preview and a 256 px thumbnail of
+each item, the database); the peers' way makes the same two sizes without a library, two processes at a time as
+sepia uses both cores: vipsthumbnail at 1440, then at 256 from that, for each still, and one ffmpeg per video
+(poster at 1 s, split to 1440 and 256). Target: sepia at most 0.6x the peers' wall time.
+
 Then an upload of a 2 GB clip (Motion JPEG of noise, made once by ffmpeg and kept in the cache folder) through
 `POST /api/v1/assets` of a `sepia serve` on loopback, streamed from disk a megabyte at a time: the server's peak
 RSS (VmHWM) may grow by less than 50 MB, and the clip must be imported. `--no-upload` leaves it out.
 
-    scripts/bench-video [--runs N] [--markdown FILE] [--no-upload] [--upload-bytes N]
+    scripts/bench-video [--runs N] [--markdown FILE] [--no-import] [--only-import] [--no-upload] [--only-upload]
+                        [--upload-bytes N]
 """
 import argparse
+import concurrent.futures
 import http.client
 import json
 import os
@@ -119,6 +128,100 @@ def bench_upload(size, emit):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def make_roll():
+    """The camera roll: made once by ffmpeg and exiftool, kept in the cache folder."""
+    roll = os.path.join(CACHE, "roll")
+    done = os.path.join(roll, ".complete")
+    if os.path.exists(done):
+        return roll
+    shutil.rmtree(roll, ignore_errors=True)
+    os.makedirs(roll)
+    print("making a camera roll (24 photos, 4 Live Photos, 6 clips)…", file=sys.stderr, flush=True)
+    quiet = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"]
+    def photo(path, hue):
+        subprocess.run(quiet + ["-f", "lavfi", "-i", "testsrc2=size=4032x3024:rate=1:duration=1", "-vf", "hue=h=%d" % hue,
+                                "-frames:v", "1", "-q:v", "2", path], check=True)
+    for i in range(24):
+        photo(os.path.join(roll, "IMG_%04d.JPG" % (1000 + i)), i * 13)
+    for i in range(4):
+        stem = os.path.join(roll, "IMG_%04d" % (2000 + i))
+        photo(stem + ".JPG", 200 + i * 17)
+        when = "2024:05:0%d 09:30:%02d" % (i + 1, 10 + i)
+        subprocess.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=" + when, "-OffsetTimeOriginal=+02:00",
+                        stem + ".JPG"], check=True)
+        subprocess.run(quiet + ["-f", "lavfi", "-i", "testsrc2=size=1920x1440:rate=30:duration=3,hue=h=%d" % (200 + i * 17),
+                                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1",
+                                "-movflags", "use_metadata_tags", "-metadata",
+                                "com.apple.quicktime.creationdate=2024-05-0%dT09:30:%02d+0200" % (i + 1, 10 + i), stem + ".MOV"], check=True)
+    for i in range(6):
+        hevc = i >= 3
+        codec = ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error:keyint=30", "-tag:v", "hvc1"] if hevc \
+            else ["-c:v", "libx264", "-preset", "veryfast", "-g", "30"]
+        subprocess.run(quiet + ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=10,hue=h=%d" % (i * 50),
+                                "-f", "lavfi", "-i", "sine=duration=10:frequency=%d" % (300 + i * 40), "-pix_fmt", "yuv420p"]
+                       + codec + ["-c:a", "aac", "-shortest", os.path.join(roll, "IMG_%04d.%s" % (3000 + i, "MOV" if hevc else "MP4"))],
+                       check=True)
+    open(done, "w").close()
+    return roll
+
+
+def bench_import(runs, emit):
+    roll = make_roll()
+    files = sorted(os.path.join(roll, f) for f in os.listdir(roll) if not f.startswith("."))
+    stills = [f for f in files if f.endswith(".JPG")]
+    videos = [f for f in files if not f.endswith(".JPG")]
+
+    def peers():
+        out = tempfile.mkdtemp(prefix="sepia-bench-peers-")
+        def still(path):
+            name = os.path.join(out, os.path.basename(path))
+            subprocess.run(["vipsthumbnail", path, "-s", "1440", "-o", name + "-1440.jpg[Q=85]"], check=True)
+            subprocess.run(["vipsthumbnail", name + "-1440.jpg", "-s", "256", "-o", name + "-256.jpg[Q=85]"], check=True)
+        def video(path):
+            name = os.path.join(out, os.path.basename(path))
+            subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-y", "-ss", "1", "-i", path, "-filter_complex",
+                            "[0:v]split=2[a][b];[a]scale=1440:-2[x];[b]scale=256:-2[y]", "-map", "[x]", "-frames:v", "1",
+                            name + "-1440.jpg", "-map", "[y]", "-frames:v", "1", name + "-256.jpg"], check=True)
+        start = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            for f in [pool.submit(still, p) for p in stills] + [pool.submit(video, p) for p in videos]:
+                f.result()
+        seconds = time.monotonic() - start
+        made = len([n for n in os.listdir(out) if n.endswith(".jpg")])
+        shutil.rmtree(out, ignore_errors=True)
+        return seconds, made
+
+    def sepia():
+        library = tempfile.mkdtemp(prefix="sepia-bench-import-")
+        start = time.monotonic()
+        result = subprocess.run([SEPIA, "import", roll, "--library", library, "--json"], capture_output=True, text=True)
+        seconds = time.monotonic() - start
+        shutil.rmtree(library, ignore_errors=True)
+        if result.returncode != 0:
+            raise SystemExit("sepia import failed (%d): %s" % (result.returncode, result.stderr[-2000:]))
+        lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+        statuses = [line.get("status") for line in lines if "file" in line or "path" in line]
+        return seconds, statuses
+
+    peers()  # warm-up: the file cache and the binaries
+    sepia()
+    peer_times, sepia_times = [], []
+    statuses = []
+    for _ in range(runs):
+        seconds, made = peers()
+        peer_times.append(seconds)
+        seconds, statuses = sepia()
+        sepia_times.append(seconds)
+    peer, ours = statistics.median(peer_times), statistics.median(sepia_times)
+    counts = {s: statuses.count(s) for s in sorted(set(filter(None, statuses)))}
+    emit()
+    emit("| camera roll | sepia import (wall, median) | peers' way (wall, median) | sepia ÷ peers | sepia's outcomes | target | holds |")
+    emit("|---|---|---|---|---|---|---|")
+    emit("| %d files: %d photos, %d clips (4 of them Live Photo movies) | %.2f s | %.2f s (%d images) | %.2f× | %s | ≤ 0.6× | %s |" % (
+        len(files), ours, peer, len(stills), len(videos), ours, peer, made, ours / peer,
+        ", ".join("%s %d" % kv for kv in counts.items()), "yes" if ours / peer <= 0.6 else "**no**"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=7)
@@ -126,6 +229,8 @@ def main():
     parser.add_argument("--no-upload", action="store_true", help="leave out the upload of a large clip")
     parser.add_argument("--upload-bytes", type=int, default=2 * 1000 ** 3, help="the large clip's size (default 2 GB)")
     parser.add_argument("--only-upload", action="store_true", help="only the upload of a large clip")
+    parser.add_argument("--no-import", action="store_true", help="leave out the import of a camera roll")
+    parser.add_argument("--only-import", action="store_true", help="only the import of a camera roll")
     args = parser.parse_args()
     if not os.access(SEPIA, os.X_OK):
         raise SystemExit("build sepia first: swift build -c release --static-swift-stdlib")
@@ -140,6 +245,9 @@ def main():
 
     if args.only_upload:
         bench_upload(args.upload_bytes, emit)
+        return
+    if args.only_import:
+        bench_import(max(1, min(args.runs, 3)), emit)
         return
     clips = make_clips()
 
@@ -192,6 +300,8 @@ def main():
     emit("|---|---|---|---|---|---|")
     for label, name, tool, ratio, target in verdicts:
         emit("| %s | %s | %s | %.2f× | ≤ %.2f× | %s |" % (label, name, tool, ratio, target, "yes" if ratio <= target else "**no**"))
+    if not args.no_import:
+        bench_import(max(1, min(args.runs, 3)), emit)
     if not args.no_upload:
         bench_upload(args.upload_bytes, emit)
     if args.markdown:
