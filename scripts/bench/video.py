@@ -218,7 +218,7 @@ def bench_import(runs, emit):
     emit("| camera roll | sepia import (wall, median) | peers' way (wall, median) | sepia ÷ peers | sepia's outcomes | target | holds |")
     emit("|---|---|---|---|---|---|---|")
     emit("| %d files: %d photos, %d clips (4 of them Live Photo movies) | %.2f s | %.2f s (%d images) | %.2f× | %s | ≤ 0.6× | %s |" % (
-        len(files), ours, peer, len(stills), len(videos), ours, peer, made, ours / peer,
+        len(files), len(stills), len(videos), ours, peer, made, ours / peer,
         ", ".join("%s %d" % kv for kv in counts.items()), "yes" if ours / peer <= 0.6 else "**no**"))
 
 
