@@ -131,6 +131,8 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
     private var isClosing = false
+    /// Closed for output after a 408: what arrives is dropped.
+    private var isLingering = false
 
     init(activity: ConnectionActivity) {
         self.activity = activity
@@ -152,6 +154,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !isLingering else { return }
         activity.bytesArrived()
         context.fireChannelRead(data)
     }
@@ -187,12 +190,24 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         guard let (kind, at) = activity.deadline else { return }
         guard at <= .now() else { return schedule(context: context) }
         isClosing = true
-        if kind == .header, activity.requestsOpen == 0 {
-            let answer = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
-            context.writeAndFlush(wrapOutboundOut(.byteBuffer(context.channel.allocator.buffer(string: answer))), promise: nil)
+        guard kind == .header, activity.requestsOpen == 0 else {
+            context.close(promise: nil)
+            return
         }
-        context.close(promise: nil)
+        // A lingering close, as nginx's: the answer is sent, then only this side is closed, and what the client
+        // still sends is read and dropped for a moment before the connection closes. Closing at once with the
+        // client's bytes unread makes the kernel answer them with a reset, which destroys the 408 on its way.
+        let answer = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        let sent = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(context.channel.allocator.buffer(string: answer))), promise: sent)
+        isLingering = true
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        sent.futureResult.whenComplete { _ in loopBound.value.close(mode: .output, promise: nil) }
+        timer = context.eventLoop.scheduleTask(in: Self.linger) { loopBound.value.close(promise: nil) }
     }
+
+    /// How long a connection closed with a 408 goes on reading (and dropping) what the client sends.
+    static let linger: TimeAmount = .seconds(2)
 }
 
 /// After NIO's HTTP/1 parser: tells ``ConnectionActivity`` where requests begin and end, and where the

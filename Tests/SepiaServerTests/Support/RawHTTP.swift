@@ -148,9 +148,14 @@ struct RawHTTP {
                 let remaining = max(1, Int32((limit - Date().timeIntervalSince(start)) * 1000))
                 guard poll(&poller, 1, min(remaining, 100)) > 0 else { continue }
                 let n = recv(fd, &buffer, buffer.count, 0)
-                if n <= 0 { return (Date().timeIntervalSince(start), received) }
+                if n <= 0 {
+                    data = Data()
+                    return (Date().timeIntervalSince(start), received)
+                }
                 received.append(contentsOf: buffer[0..<n])
             }
+            // Still open: what arrived is kept for the next call (an answer may come a moment before the close).
+            data = received
             return nil
         }
 
