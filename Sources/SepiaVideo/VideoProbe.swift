@@ -91,7 +91,8 @@ struct StreamInspector {
         if let duration, duration > options.maximumDuration {
             throw CodecError(
                 .limitExceeded, format: format,
-                "the video lasts \(Self.clock(duration)), longer than the limit of \(Self.clock(options.maximumDuration))", file: input.file)
+                "the video lasts \(VideoProbe.clock(duration)), longer than the limit of \(VideoProbe.clock(options.maximumDuration))",
+                file: input.file)
         }
         var tags = Self.tags(context.pointee.metadata)
         tags += Self.tags(stream.pointee.metadata)
@@ -288,10 +289,12 @@ struct StreamInspector {
         }
         return result
     }
+}
 
-    /// `1:02:03` or `4.2 s`.
-    static func clock(_ seconds: Double) -> String {
-        if seconds < 60 { return String(format: "%.1f s", seconds) }
+extension VideoProbe {
+    /// `1:02:03`, `1:05`, or under a minute `4.2 s` (with `decimals` places).
+    package static func clock(_ seconds: Double, decimals: Int = 1) -> String {
+        if seconds < 60 { return String(format: "%.\(decimals)f s", seconds) }
         let total = Int(seconds.rounded())
         return total >= 3600
             ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60) : String(format: "%d:%02d", total / 60, total % 60)

@@ -37,7 +37,7 @@ enum VideoInputs {
         let info = video.info
         let v = info.video
         var lines: [ReportLine] = []
-        if let duration = info.duration { lines.append(ReportLine("duration", clock(duration))) }
+        if let duration = info.duration { lines.append(ReportLine("duration", VideoProbe.clock(duration, decimals: 2))) }
         var stream = [[v.codecName, v.profile].compactMap { $0 }.joined(separator: " ")]
         if let depth = v.bitDepth { stream.append("\(depth)-bit") }
         stream.append("\(v.codedSize.width)x\(v.codedSize.height)")
@@ -60,12 +60,5 @@ enum VideoInputs {
         }
         lines.append(ReportLine("poster", String(format: "%.2f s", video.posterTime)))
         return lines
-    }
-
-    static func clock(_ seconds: Double) -> String {
-        if seconds < 60 { return String(format: "%.2f s", seconds) }
-        let total = Int(seconds.rounded())
-        return total >= 3600
-            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60) : String(format: "%d:%02d", total / 60, total % 60)
     }
 }

@@ -61,7 +61,7 @@ enum MovieProbe {
         if let duration, duration > options.maximumDuration {
             throw CodecError(
                 .limitExceeded, format: format,
-                "the video lasts \(StreamInspector.clock(duration)), longer than the limit of \(StreamInspector.clock(options.maximumDuration))",
+                "the video lasts \(VideoProbe.clock(duration)), longer than the limit of \(VideoProbe.clock(options.maximumDuration))",
                 file: file)
         }
         var tags = movie.tags
