@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import SepiaImage
 import Testing
 
 @testable import SepiaServer
@@ -62,5 +63,12 @@ struct OpenAPITests {
         let text = try String(contentsOf: Self.document, encoding: .utf8)
         #expect(text.hasPrefix("openapi: 3.1") || text.contains("\nopenapi: 3.1"))
         #expect(text.contains("bearerAuth") && text.contains("sepia_session"))
+    }
+
+    @Test("the document's version is the server's")
+    func version() throws {
+        let text = try String(contentsOf: Self.document, encoding: .utf8)
+        let line = text.split(separator: "\n").first { $0.hasPrefix("  version: ") }
+        #expect(line.map { String($0.dropFirst("  version: ".count)) } == SepiaVersion.current)
     }
 }
