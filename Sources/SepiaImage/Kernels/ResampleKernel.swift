@@ -7,20 +7,31 @@ enum ResampleKernel {
         first: Int, count: Int, weights: UnsafePointer<Float>, starts: UnsafePointer<Int>, counts: UnsafePointer<Int>,
         stride: Int
     ) {
+        // Four partial sums per pixel: one running sum would make every tap wait for the previous addition
+        // (a chain as long as the filter, 17 taps at a 2.8x reduction), where four independent ones keep the
+        // vector units busy.
         for i in 0..<count {
             let o = first + i
             let taps = counts[o]
             let w = weights + o * stride
             let s = src + (starts[o] - srcStart)
-            var acc = SIMD4<Float>.zero
+            var a0 = SIMD4<Float>.zero
+            var a1 = SIMD4<Float>.zero
+            var a2 = SIMD4<Float>.zero
+            var a3 = SIMD4<Float>.zero
             var k = 0
-            while k + 1 < taps {
-                acc += s[k] * w[k]
-                acc += s[k + 1] * w[k + 1]
-                k += 2
+            while k + 3 < taps {
+                a0 += s[k] * w[k]
+                a1 += s[k + 1] * w[k + 1]
+                a2 += s[k + 2] * w[k + 2]
+                a3 += s[k + 3] * w[k + 3]
+                k += 4
             }
-            if k < taps { acc += s[k] * w[k] }
-            dst[i] = acc
+            while k < taps {
+                a0 += s[k] * w[k]
+                k += 1
+            }
+            dst[i] = (a0 + a1) + (a2 + a3)
         }
     }
 
