@@ -105,6 +105,7 @@
     F(avutil, const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat pix_fmt), (pix_fmt))                \
     F(avutil, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))         \
     F(avcodec, AVPacket *, av_packet_alloc, (void), ())                                                                \
+    F(avcodec, int, av_new_packet, (AVPacket * pkt, int size), (pkt, size))                                            \
     V(avcodec, av_packet_free, (AVPacket * *pkt), (pkt))                                                               \
     V(avcodec, av_packet_unref, (AVPacket * pkt), (pkt))                                                               \
     F(avcodec, AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec))                              \
@@ -155,20 +156,28 @@
 #define SEPIA_POINTER_V(lib, name, params, args) static void(*real_##name) params;
 SEPIA_FFMPEG_FUNCTIONS(SEPIA_POINTER_F, SEPIA_POINTER_V)
 
-static int sepia_ffmpeg_require(const char *name);
+static int sepia_ffmpeg_require(const char *name, int tier);
+
+/* What each library needs loaded: decoding frames needs libavutil, libswscale and libavcodec (tier 0); reading
+ * containers and writing them, and resampling sound, needs libavformat and libswresample too (tier 1). */
+#define SEPIA_TIER_avutil 0
+#define SEPIA_TIER_swscale 0
+#define SEPIA_TIER_avcodec 0
+#define SEPIA_TIER_swresample 1
+#define SEPIA_TIER_avformat 1
 
 /* The trampolines. */
 #define SEPIA_TRAMPOLINE_F(lib, type, name, params, args)                                                              \
     __attribute__((visibility("hidden"))) type name params {                                                           \
         if (real_##name == NULL) {                                                                                     \
-            sepia_ffmpeg_require(#name);                                                                               \
+            sepia_ffmpeg_require(#name, SEPIA_TIER_##lib);                                                             \
         }                                                                                                              \
         return real_##name args;                                                                                       \
     }
 #define SEPIA_TRAMPOLINE_V(lib, name, params, args)                                                                    \
     __attribute__((visibility("hidden"))) void name params {                                                           \
         if (real_##name == NULL) {                                                                                     \
-            sepia_ffmpeg_require(#name);                                                                               \
+            sepia_ffmpeg_require(#name, SEPIA_TIER_##lib);                                                             \
         }                                                                                                              \
         real_##name args;                                                                                              \
     }
@@ -176,60 +185,78 @@ SEPIA_FFMPEG_FUNCTIONS(SEPIA_TRAMPOLINE_F, SEPIA_TRAMPOLINE_V)
 
 /* MARK: - Loading */
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static char load_error[512];
-static int loaded = 0;
+/* Each tier is loaded once, from any thread; tier 1 loads tier 0 first. A tier that failed keeps its reason. */
+static pthread_once_t load_once[2] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+static char load_error[2][512];
+static int loaded[2] = {0, 0};
+static void *handle_avutil, *handle_swscale, *handle_avcodec, *handle_swresample, *handle_avformat;
 
-static void *library(const char *soname, void **handle) {
+static void *library(const char *soname, void **handle, char *error) {
     if (*handle == NULL) {
         *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-        if (*handle == NULL && load_error[0] == 0) {
+        if (*handle == NULL && error[0] == 0) {
             const char *reason = dlerror();
-            snprintf(load_error, sizeof(load_error), "%s", reason != NULL ? reason : soname);
+            snprintf(error, 512, "%s", reason != NULL ? reason : soname);
         }
     }
     return *handle;
 }
 
-static void sepia_ffmpeg_load_once(void) {
-    void *avutil = NULL, *swscale = NULL, *swresample = NULL, *avcodec = NULL, *avformat = NULL;
-    library("libavutil.so." SEPIA_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), &avutil);
-    library("libswscale.so." SEPIA_STRINGIFY(LIBSWSCALE_VERSION_MAJOR), &swscale);
-    library("libswresample.so." SEPIA_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR), &swresample);
-    library("libavcodec.so." SEPIA_STRINGIFY(LIBAVCODEC_VERSION_MAJOR), &avcodec);
-    library("libavformat.so." SEPIA_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), &avformat);
-    if (load_error[0] != 0) {
-        return;
-    }
+/* Finds the functions of the libraries of `tier`. */
+static int resolve(int tier, char *error) {
 #define SEPIA_RESOLVE(lib, name)                                                                                       \
-    do {                                                                                                               \
-        void *symbol = dlsym(lib, #name);                                                                              \
+    if (SEPIA_TIER_##lib == tier) {                                                                                    \
+        void *symbol = dlsym(handle_##lib, #name);                                                                     \
         if (symbol == NULL) {                                                                                          \
-            snprintf(load_error, sizeof(load_error), "%s has no %s", #lib, #name);                                     \
-            return;                                                                                                    \
+            snprintf(error, 512, "%s has no %s", #lib, #name);                                                         \
+            return 0;                                                                                                  \
         }                                                                                                              \
         memcpy(&real_##name, &symbol, sizeof(symbol));                                                                 \
-    } while (0);
+    }
 #define SEPIA_RESOLVE_F(lib, type, name, params, args) SEPIA_RESOLVE(lib, name)
 #define SEPIA_RESOLVE_V(lib, name, params, args) SEPIA_RESOLVE(lib, name)
     SEPIA_FFMPEG_FUNCTIONS(SEPIA_RESOLVE_F, SEPIA_RESOLVE_V)
-    loaded = 1;
+    return 1;
 }
 
-int sepia_ffmpeg_load(char *error, size_t size) {
-    pthread_once(&load_once, sepia_ffmpeg_load_once);
-    if (!loaded && error != NULL && size > 0) {
-        snprintf(error, size, "%s", load_error[0] != 0 ? load_error : "FFmpeg's libraries could not be loaded");
-    }
-    return loaded;
+static void load_codecs_once(void) {
+    char *error = load_error[0];
+    library("libavutil.so." SEPIA_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), &handle_avutil, error);
+    library("libswscale.so." SEPIA_STRINGIFY(LIBSWSCALE_VERSION_MAJOR), &handle_swscale, error);
+    library("libavcodec.so." SEPIA_STRINGIFY(LIBAVCODEC_VERSION_MAJOR), &handle_avcodec, error);
+    loaded[0] = error[0] == 0 && resolve(0, error);
 }
+
+static void load_all_once(void) {
+    char *error = load_error[1];
+    pthread_once(&load_once[0], load_codecs_once);
+    if (!loaded[0]) {
+        snprintf(error, 512, "%s", load_error[0]);
+        return;
+    }
+    library("libswresample.so." SEPIA_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR), &handle_swresample, error);
+    library("libavformat.so." SEPIA_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), &handle_avformat, error);
+    loaded[1] = error[0] == 0 && resolve(1, error);
+}
+
+static int load(int tier, char *error, size_t size) {
+    pthread_once(&load_once[tier], tier == 0 ? load_codecs_once : load_all_once);
+    if (!loaded[tier] && error != NULL && size > 0) {
+        snprintf(error, size, "%s", load_error[tier][0] != 0 ? load_error[tier] : "FFmpeg's libraries could not be loaded");
+    }
+    return loaded[tier];
+}
+
+int sepia_ffmpeg_load(char *error, size_t size) { return load(1, error, size); }
+
+int sepia_ffmpeg_load_codecs(char *error, size_t size) { return load(0, error, size); }
 
 /* A function called before any entry point checked sepia_ffmpeg_load loads the libraries itself; if they cannot
  * be loaded there is no value to return, so the process stops with the reason (every entry point checks first and
  * reports the error instead). */
-static int sepia_ffmpeg_require(const char *name) {
+static int sepia_ffmpeg_require(const char *name, int tier) {
     char error[600];
-    if (sepia_ffmpeg_load(error, sizeof(error))) {
+    if (load(tier, error, sizeof(error))) {
         return 1;
     }
     fprintf(stderr, "SepiaVideo: %s is in FFmpeg's libraries, which could not be loaded: %s\n", name, error);

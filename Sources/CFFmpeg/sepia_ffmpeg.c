@@ -429,6 +429,37 @@ int64_t sepia_av_frame_timestamp(const AVFrame *frame) {
     return frame->best_effort_timestamp != AV_NOPTS_VALUE ? frame->best_effort_timestamp : frame->pts;
 }
 
+int sepia_av_frame_is_interlaced(const AVFrame *frame) { return frame->interlaced_frame; }
+
+/* MARK: - Decoding without a demuxer */
+
+int sepia_av_packet_fill(AVPacket *packet, const uint8_t *data, int size, int64_t pts, int key) {
+    int status = av_new_packet(packet, size);
+    if (status < 0) {
+        return status;
+    }
+    memcpy(packet->data, data, (size_t)size);
+    packet->pts = pts;
+    packet->dts = AV_NOPTS_VALUE;
+    packet->flags = key ? AV_PKT_FLAG_KEY : 0;
+    return 0;
+}
+
+int sepia_av_codec_set_extradata(AVCodecContext *context, const uint8_t *data, int size) {
+    if (size <= 0) {
+        return 0;
+    }
+    uint8_t *copy = av_mallocz((size_t)size + AV_INPUT_BUFFER_PADDING_SIZE);
+    if (copy == NULL) {
+        return AVERROR(ENOMEM);
+    }
+    memcpy(copy, data, (size_t)size);
+    av_freep(&context->extradata);
+    context->extradata = copy;
+    context->extradata_size = size;
+    return 0;
+}
+
 /* MARK: - Errors and constants */
 
 int sepia_averror_eof(void) { return AVERROR_EOF; }

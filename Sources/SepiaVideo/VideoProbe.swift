@@ -32,11 +32,13 @@ public enum VideoProbe {
     }
 
     /// The description of `location` and its video stream's start time: from the `moov` box when Sepia reads it
-    /// itself, else from FFmpeg's demuxer (whose input is then closed).
-    static func headers(_ location: MediaLocation, options: VideoOptions) throws(CodecError) -> (info: VideoInfo, startTime: Double) {
+    /// itself (with where the video's samples are), else from FFmpeg's demuxer (whose input is then closed).
+    static func headers(
+        _ location: MediaLocation, options: VideoOptions
+    ) throws(CodecError) -> (info: VideoInfo, startTime: Double, samples: MovieSampleIndex?) {
         if let described = try MovieProbe.probe(location, options: options) { return described }
         let (info, input) = try probe(location, options: options)
-        return (info, input.videoStartTime(index: info.video.index))
+        return (info, input.videoStartTime(index: info.video.index), nil)
     }
 
     /// Opens `location`, reads its headers and checks the limits; returns the description and the input, still

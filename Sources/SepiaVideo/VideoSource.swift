@@ -28,6 +28,8 @@ public struct VideoSource: EncodedImage {
     public let decodeWarnings = DecodeWarnings()
     let location: MediaLocation
     let startTime: Double
+    /// Where an MP4 or MOV file's video samples are, when Sepia read its headers itself.
+    let samples: MovieSampleIndex?
 
     /// Opens a video file: reads its headers and checks the limits. Errors name the file.
     ///
@@ -43,7 +45,7 @@ public struct VideoSource: EncodedImage {
     }
 
     init(_ location: MediaLocation, options: VideoOptions) throws(CodecError) {
-        let (info, start) = try VideoProbe.headers(location, options: options)
+        let (info, start, samples) = try VideoProbe.headers(location, options: options)
         guard VideoCodecs.isDecodable(shortName: info.video.codec) else {
             throw CodecError(
                 .unsupportedFeature, format: info.format,
@@ -51,6 +53,7 @@ public struct VideoSource: EncodedImage {
                 file: location.path)
         }
         startTime = start
+        self.samples = samples
         self.info = info
         self.options = options
         self.location = location
@@ -145,7 +148,7 @@ public struct VideoSource: EncodedImage {
         let size = size ?? pixelSize
         guard size.width > 0, size.height > 0 else { throw CodecError(.corruptData, format: format, "an empty frame was asked for", file: file) }
         var bitmap = Bitmap(width: size.width, height: size.height, layout: .rgb)
-        let grabber = FrameGrabber(location: location, info: info, options: options, startTime: startTime)
+        let grabber = FrameGrabber(location: location, info: info, options: options, startTime: startTime, samples: samples)
         let at = time.map { Self.posterTime(info: info, requested: $0) } ?? posterTime
         let outcome = bitmap.bytes.withUnsafeMutableBytes { raw -> Result<FrameGrabber.Result, CodecError> in
             guard let base = raw.baseAddress else { return .failure(CodecError(.corruptData, format: format, "out of memory", file: file)) }
@@ -198,7 +201,8 @@ final class PosterRowDecoder: RowDecoder {
     var decodesIncrementally: Bool { false }
 
     func readRows(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws -> Int {
-        let grabber = FrameGrabber(location: source.location, info: source.info, options: source.options, startTime: source.startTime)
+        let grabber = FrameGrabber(
+            location: source.location, info: source.info, options: source.options, startTime: source.startTime, samples: source.samples)
         if !decoded {
             let frameBytes = size.height * bytesPerRow
             if buffer.count >= frameBytes, let base = buffer.baseAddress {

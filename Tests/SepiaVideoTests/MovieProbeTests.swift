@@ -139,6 +139,15 @@ struct MovieProbeTests {
             if let result = try? MovieProbe.probe(.memory(EncodedBytes(bytes)), options: VideoOptions()) {
                 described += 1
                 #expect(result.info.video.codedSize.width > 0)
+                // The sample tables place samples within themselves, and a poster decoded from what they point
+                // at ends in a frame or an error.
+                if let index = result.samples {
+                    for n in [0, 1, index.sampleCount / 2, index.sampleCount - 1] {
+                        if let sample = index.sample(n) { #expect(sample.offset >= 0 && sample.size >= 0) }
+                    }
+                    _ = index.keyframe(near: 1)
+                    if round % 4 == 0 { _ = try? VideoSource(bytes: EncodedBytes(bytes)).frame(size: IntSize(width: 32, height: 24)) }
+                }
             }
         }
         #expect(described > 0, "no damaged copy was still described: the damage is too heavy to test the reader")

@@ -30,6 +30,12 @@ extern "C" {
  * called only after it returned 1. */
 int sepia_ffmpeg_load(char *error, size_t size);
 
+/* Loads only what decoding frames needs (libavutil, libswscale, libavcodec: about 40 fewer shared objects than
+ * with libavformat), as sepia_ffmpeg_load does. After it returned 1, the functions of those three libraries and
+ * the helpers below that use only them (packets, decoders, frames, scaling, errors, the log) may be called; any
+ * other loads the rest on its first call. */
+int sepia_ffmpeg_load_codecs(char *error, size_t size);
+
 /* The limits of one opened input. */
 typedef struct sepia_av_limits {
     /* The most bytes the demuxer reads to find the streams (AVFormatContext.probesize). */
@@ -162,6 +168,14 @@ int sepia_transcode(
 
 /* AVFrame's fields behind deprecation or macros, read in C. */
 int64_t sepia_av_frame_timestamp(const AVFrame *frame);
+int sepia_av_frame_is_interlaced(const AVFrame *frame);
+
+/* A packet holding a copy of `size` bytes (padded as decoders need), with its presentation time and keyframe
+ * flag, for a sample read without a demuxer. Returns 0 or an AVERROR. */
+int sepia_av_packet_fill(AVPacket *packet, const uint8_t *data, int size, int64_t pts, int key);
+
+/* Gives a decoder a copy of its configuration record (avcC, hvcC, av1C), padded. Returns 0 or an AVERROR. */
+int sepia_av_codec_set_extradata(AVCodecContext *context, const uint8_t *data, int size);
 
 /* AV_NOPTS_VALUE and AV_TIME_BASE, which Swift imports badly (a macro cast, a macro). */
 int64_t sepia_av_nopts_value(void);

@@ -12,6 +12,9 @@ struct FrameGrabber {
     let options: VideoOptions
     /// The video stream's first timestamp, in seconds (poster times count from it).
     let startTime: Double
+    /// Where the samples of an MP4 or MOV file are, when Sepia read its headers: the keyframe is then read
+    /// from there and decoded by libavcodec alone, without a demuxer.
+    let samples: MovieSampleIndex?
 
     /// What one grab delivers.
     struct Result {
@@ -27,6 +30,13 @@ struct FrameGrabber {
     /// Decodes the poster at `time` into `base` (`size.height` rows of `size.width` RGB pixels, `bytesPerRow`
     /// apart). If no frame can be decoded there, the first keyframe is tried before giving up.
     func grab(at time: Double, size: IntSize, into base: UnsafeMutableRawPointer, bytesPerRow: Int) throws(CodecError) -> Result {
+        if let samples {
+            do {
+                if let result = try grabSample(samples, at: time, size: size, into: base, bytesPerRow: bytesPerRow) { return result }
+            } catch  where error.code == .corruptData || error.code == .truncatedData || error.code == .unsupportedFeature {
+                // What the tables point at does not decode: FFmpeg's demuxer reads the file as it sees it.
+            }
+        }
         do {
             return try grabOnce(at: time, size: size, into: base, bytesPerRow: bytesPerRow)
         } catch  where time > 0 && (error.code == .corruptData || error.code == .truncatedData) {
@@ -48,7 +58,7 @@ struct FrameGrabber {
         for i in 0..<Int(context.pointee.nb_streams) where i != index {
             context.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
         }
-        let decoder = try Decoder(stream: stream, input: input, options: options)
+        let decoder = try Decoder(stream: stream, input: input, options: options, shrinking: Self.shrinkFactor(info.video.squarePixelSize, to: size))
         try seek(input, stream, to: time)
         var warnings: [String] = []
         let frame = try decoder.decodeFirstKeyframe(input: input, stream: stream, warnings: &warnings)
@@ -56,11 +66,81 @@ struct FrameGrabber {
             var f: UnsafeMutablePointer<AVFrame>? = frame
             av_frame_free(&f)
         }
-        try convert(frame, stream: stream, size: size, into: base, bytesPerRow: bytesPerRow, warnings: &warnings)
+        let par = stream.pointee.codecpar.pointee
+        let colour = StreamColour(
+            space: par.color_space, fullRange: par.color_range == AVCOL_RANGE_UNSPECIFIED ? nil : par.color_range == AVCOL_RANGE_JPEG,
+            maxContentLight: sepia_av_stream_max_cll(stream), masteringPeak: sepia_av_stream_mastering_peak(stream))
+        try convert(frame, colour: colour, size: size, into: base, bytesPerRow: bytesPerRow, warnings: &warnings)
         let tb = stream.pointee.time_base
         let timestamp = sepia_av_frame_timestamp(frame)
         let seconds = timestamp == sepia_av_nopts_value() || tb.den == 0 ? time : Double(timestamp) * Double(tb.num) / Double(tb.den) - startTime
         return Result(time: max(0, seconds), warnings: warnings)
+    }
+
+    /// The codecs whose keyframes are decoded straight from the sample tables, with their configuration record.
+    private static let sampleCodecs: [String: AVCodecID] = [
+        "h264": AV_CODEC_ID_H264, "hevc": AV_CODEC_ID_HEVC, "av1": AV_CODEC_ID_AV1, "vp9": AV_CODEC_ID_VP9,
+    ]
+
+    /// The largest sample read for a poster (a 4K keyframe is a few MB).
+    static let maximumSampleBytes = 64 << 20
+
+    /// Decodes the keyframe nearest `time` from where the sample tables put it, with libavcodec alone. Nil when
+    /// the tables do not place it within the file (the demuxer's way is taken then).
+    private func grabSample(
+        _ samples: MovieSampleIndex, at time: Double, size: IntSize, into base: UnsafeMutableRawPointer, bytesPerRow: Int
+    ) throws(CodecError) -> Result? {
+        guard let codecID = Self.sampleCodecs[info.video.codec], let keyframe = samples.keyframe(near: time) else { return nil }
+        let end = deadline(after: options.timeLimit)
+        func checkTime() throws(CodecError) {
+            guard sepia_av_now_ns() > end else { return }
+            throw CodecError(
+                .timedOut, format: format,
+                "cannot decode the keyframe: it took longer than the limit of \(MediaInput.seconds(options.timeLimit)) (the file is damaged or hostile)",
+                file: file)
+        }
+        let reader = try ByteReader(location)
+        func bytes(of sample: MovieSampleIndex.Sample) -> [UInt8]? {
+            guard sample.size > 0, sample.size <= Self.maximumSampleBytes, sample.offset <= reader.size - sample.size else { return nil }
+            return reader.read(at: sample.offset, count: sample.size)
+        }
+        guard let first = bytes(of: keyframe) else { return nil }
+        try MediaInput.loadCodecs(format: format, file: file)
+        var warnings: [String] = []
+        let configuration = codecID == AV_CODEC_ID_VP9 ? [] : samples.configuration
+        func decode(_ packets: [(bytes: [UInt8], timestamp: Int64)]) throws(CodecError) -> UnsafeMutablePointer<AVFrame> {
+            let decoder = try Decoder(
+                codecID: codecID, configuration: configuration, size: info.video.codedSize, timescale: samples.timescale, format: format,
+                file: file, options: options, shrinking: Self.shrinkFactor(info.video.squarePixelSize, to: size))
+            return try decoder.decode(packets, warnings: &warnings)
+        }
+        try checkTime()
+        var frame = try decode([(first, keyframe.timestamp)])
+        // An interlaced H.264 keyframe may be one field, its other field the next sample: decode both.
+        if codecID == AV_CODEC_ID_H264 && sepia_av_frame_is_interlaced(frame) != 0, let next = samples.sample(keyframe.number + 1),
+            let second = bytes(of: next)
+        {
+            var f: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&f)
+            frame = try decode([(first, keyframe.timestamp), (second, keyframe.timestamp + 1)])
+        }
+        defer {
+            var f: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&f)
+        }
+        try checkTime()
+        let colour = StreamColour(
+            space: info.video.matrix.flatMap { name in MovieProbe.matrixNames.first { $0.value == name }.map { AVColorSpace(UInt32($0.key)) } }
+                ?? AVCOL_SPC_UNSPECIFIED,
+            fullRange: info.video.fullRange, maxContentLight: info.video.maxContentLightLevel, masteringPeak: info.video.masteringPeakLuminance)
+        try convert(frame, colour: colour, size: size, into: base, bytesPerRow: bytesPerRow, warnings: &warnings)
+        return Result(time: keyframe.time, warnings: warnings)
+    }
+
+    /// How many times smaller than the frame the poster is, along its shorter ratio.
+    static func shrinkFactor(_ frame: IntSize, to poster: IntSize) -> Double {
+        guard poster.width > 0, poster.height > 0 else { return 1 }
+        return min(Double(frame.width) / Double(poster.width), Double(frame.height) / Double(poster.height))
     }
 
     /// Positions the demuxer on the keyframe nearest `time` (from the index, when the container has one), or
@@ -89,10 +169,21 @@ struct FrameGrabber {
         }
     }
 
+    /// What the container says of the stream's colour, for frames that do not say it themselves.
+    struct StreamColour {
+        /// The YUV matrix (unspecified when not said).
+        var space: AVColorSpace
+        /// Full or video range, nil when not said.
+        var fullRange: Bool?
+        /// MaxCLL and the mastering display's peak, in cd/m² (0 or nil when not said).
+        var maxContentLight: Double?
+        var masteringPeak: Double?
+    }
+
     /// Converts `frame` to 8-bit sRGB RGB at `size`: SDR straight through swscale, HDR through 16-bit RGB and
     /// the tone mapper.
     private func convert(
-        _ frame: UnsafeMutablePointer<AVFrame>, stream: UnsafeMutablePointer<AVStream>, size: IntSize, into base: UnsafeMutableRawPointer,
+        _ frame: UnsafeMutablePointer<AVFrame>, colour: StreamColour, size: IntSize, into base: UnsafeMutableRawPointer,
         bytesPerRow: Int, warnings: inout [String]
     ) throws(CodecError) {
         let f = frame.pointee
@@ -116,14 +207,14 @@ struct FrameGrabber {
         // above (what players assume); video range unless said otherwise.
         var space = f.colorspace
         if space == AVCOL_SPC_UNSPECIFIED || space == AVCOL_SPC_RESERVED {
-            space = stream.pointee.codecpar.pointee.color_space
+            space = colour.space
         }
         if space == AVCOL_SPC_UNSPECIFIED || space == AVCOL_SPC_RESERVED {
             space = f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
         }
         var fullRange = f.color_range == AVCOL_RANGE_JPEG
         if f.color_range == AVCOL_RANGE_UNSPECIFIED {
-            fullRange = stream.pointee.codecpar.pointee.color_range == AVCOL_RANGE_JPEG || Self.isFullRangeFormat(sourceFormat)
+            fullRange = colour.fullRange == true || Self.isFullRangeFormat(sourceFormat)
         }
         let isRGB = av_pix_fmt_desc_get(sourceFormat).map { Int32($0.pointee.flags) & Int32(AV_PIX_FMT_FLAG_RGB) != 0 } ?? false
         if !isRGB {
@@ -138,7 +229,7 @@ struct FrameGrabber {
             return
         }
         // HDR: 16-bit RGB, then tone-mapped row by row.
-        let peak = hdrPeak(frame: frame, stream: stream, range: range)
+        let peak = hdrPeak(frame: frame, colour: colour, range: range)
         let mapper = ToneMapper(range: range, peakLuminance: peak, primaries: Self.primariesName(f.color_primaries) ?? info.video.primaries)
         var wide = [UInt16](repeating: 0, count: size.width * 3 * size.height)
         let rows = wide.withUnsafeMutableBytes { raw -> Int32 in
@@ -158,11 +249,10 @@ struct FrameGrabber {
 
     /// The luminance HDR is tone-mapped from, in cd/m²: MaxCLL, else the mastering display's peak (frame, then
     /// stream), else the assumed peak; HLG uses the assumed display peak for its OOTF.
-    private func hdrPeak(frame: UnsafeMutablePointer<AVFrame>, stream: UnsafeMutablePointer<AVStream>, range: DynamicRange) -> Double {
+    private func hdrPeak(frame: UnsafeMutablePointer<AVFrame>, colour: StreamColour, range: DynamicRange) -> Double {
         if range == .hlg { return options.assumedPeakLuminance }
         for value in [
-            sepia_av_frame_max_cll(frame), sepia_av_stream_max_cll(stream), sepia_av_frame_mastering_peak(frame),
-            sepia_av_stream_mastering_peak(stream),
+            sepia_av_frame_max_cll(frame), colour.maxContentLight ?? 0, sepia_av_frame_mastering_peak(frame), colour.masteringPeak ?? 0,
         ] where value > 0 {
             return value
         }
@@ -187,7 +277,7 @@ private final class Decoder {
     let format: ImageFormat
     let file: String?
 
-    init(stream: UnsafeMutablePointer<AVStream>, input: MediaInput, options: VideoOptions) throws(CodecError) {
+    init(stream: UnsafeMutablePointer<AVStream>, input: MediaInput, options: VideoOptions, shrinking: Double) throws(CodecError) {
         guard let par = stream.pointee.codecpar else {
             throw CodecError(.corruptData, format: input.format, "the video stream has no codec parameters", file: input.file)
         }
@@ -208,17 +298,86 @@ private final class Decoder {
             throw CodecError(.corruptData, format: input.format, "the stream's codec parameters are invalid", file: input.file)
         }
         context.pointee.pkt_timebase = stream.pointee.time_base
+        try open(codec, options: options, shrinking: shrinking)
+    }
+
+    /// A decoder of `codecID` given its configuration record, for samples read without a demuxer.
+    init(
+        codecID: AVCodecID, configuration: [UInt8], size: IntSize, timescale: UInt32, format: ImageFormat, file: String?, options: VideoOptions,
+        shrinking: Double
+    ) throws(CodecError) {
+        self.codecID = codecID
+        self.format = format
+        self.file = file
+        guard let codec = VideoCodecs.decoder(for: codecID) else {
+            throw CodecError(
+                .unsupportedFeature, format: format, "the video codec \(VideoCodecs.displayName(codecID)) is not one Sepia decodes", file: file)
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw CodecError(.corruptData, format: format, "out of memory creating the decoder", file: file)
+        }
+        self.context = context
+        let status = configuration.withUnsafeBufferPointer { sepia_av_codec_set_extradata(context, $0.baseAddress, Int32(clamping: $0.count)) }
+        guard status >= 0 else { throw CodecError(.corruptData, format: format, "out of memory creating the decoder", file: file) }
+        context.pointee.width = Int32(clamping: size.width)
+        context.pointee.height = Int32(clamping: size.height)
+        context.pointee.pkt_timebase = AVRational(num: 1, den: Int32(clamping: timescale))
+        try open(codec, options: options, shrinking: shrinking)
+    }
+
+    private func open(_ codec: UnsafePointer<AVCodec>, options: VideoOptions, shrinking: Double) throws(CodecError) {
         // One frame is decoded, so threads that each take a frame would only add latency: slices (and HEVC's
         // wavefronts) are decoded in parallel instead.
         context.pointee.thread_count = Int32(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))
         context.pointee.thread_type = FF_THREAD_SLICE
         context.pointee.max_pixels = Int64(options.maximumFramePixels)
+        // A poster a quarter of the frame's size or less is averaged from 16 or more pixels each: the deblocking
+        // filter's smoothing of block edges does not survive that, so it is skipped, as libjpeg's scaled IDCT
+        // skips the detail a reduced decode cannot show.
+        if shrinking >= 4 {
+            context.pointee.skip_loop_filter = AVDISCARD_ALL
+        }
         let status = MediaInput.capturingLog { avcodec_open2(context, codec, nil) }
         if status.result < 0 {
             throw CodecError(
-                .unsupportedFeature, format: input.format,
-                "cannot open the \(VideoCodecs.displayName(codecID)) decoder: \(status.log ?? MediaInput.describe(status.result))", file: input.file)
+                .unsupportedFeature, format: format,
+                "cannot open the \(VideoCodecs.displayName(codecID)) decoder: \(status.log ?? MediaInput.describe(status.result))", file: file)
         }
+    }
+
+    /// Decodes `packets` (a keyframe, and the sample after it when that holds its second field) and drains the
+    /// decoder: the keyframe's picture.
+    func decode(_ packets: [(bytes: [UInt8], timestamp: Int64)], warnings: inout [String]) throws(CodecError) -> UnsafeMutablePointer<AVFrame> {
+        guard let packet = av_packet_alloc() else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
+        var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&packetPointer) }
+        guard let frame = av_frame_alloc() else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
+        var keep = false
+        defer {
+            if !keep {
+                var f: UnsafeMutablePointer<AVFrame>? = frame
+                av_frame_free(&f)
+            }
+        }
+        var lastError: (code: Int32, log: String?)?
+        for (i, item) in packets.enumerated() {
+            let filled = item.bytes.withUnsafeBufferPointer {
+                sepia_av_packet_fill(packet, $0.baseAddress, Int32(clamping: $0.count), item.timestamp, i == 0 ? 1 : 0)
+            }
+            guard filled >= 0 else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
+            let send = MediaInput.capturingLog { avcodec_send_packet(context, packet) }
+            av_packet_unref(packet)
+            if send.result < 0 && send.result != sepia_averror_eagain() { lastError = (send.result, send.log) }
+        }
+        _ = avcodec_send_packet(context, nil)
+        let received = MediaInput.capturingLog { avcodec_receive_frame(context, frame) }
+        if received.result >= 0 {
+            if let lastError { warnings.append("damaged data in the keyframe: \(lastError.log ?? MediaInput.describe(lastError.code))") }
+            keep = true
+            return frame
+        }
+        let reason = lastError.map { $0.log ?? MediaInput.describe($0.code) } ?? received.log ?? MediaInput.describe(received.result)
+        throw CodecError(.corruptData, format: format, "cannot decode the keyframe: \(reason)", file: file)
     }
 
     deinit {

@@ -55,6 +55,17 @@ final class MediaInput {
                 + "libavcodec59, libswscale6 and libswresample4", file: file)
     }
 
+    /// Loads only what decoding frames needs (libavutil, libswscale, libavcodec), for a keyframe read without a
+    /// demuxer.
+    static func loadCodecs(format: ImageFormat, file: String?) throws(CodecError) {
+        var reason = [CChar](repeating: 0, count: 600)
+        guard sepia_ffmpeg_load_codecs(&reason, reason.count) == 0 else { return }
+        let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw CodecError(
+            .unsupportedFeature, format: format,
+            "videos are decoded with FFmpeg's libraries, which could not be loaded (\(message)); install libavcodec59 and libswscale6", file: file)
+    }
+
     /// Opens `location` and its demuxer. Throws a ``CodecError`` naming the file and what is wrong.
     init(_ location: MediaLocation, options: VideoOptions, deadline: Int64) throws(CodecError) {
         let file = location.path

@@ -47,6 +47,9 @@ struct MovieHeaders {
         var sampleDuration: UInt64 = 0
         /// `mdhd`'s creation time, seconds since 1904.
         var creationTime: UInt64 = 0
+        /// Where the sample tables (`stts`, `ctts`, `stss`, `stsc`, `stsz`, `stco`, `co64`) and the edit list
+        /// (`elst`) are in the `moov` payload, for ``MovieSampleIndex``.
+        var tables: [String: QuickTimeBoxes.Box] = [:]
     }
 
     var timescale: UInt32 = 0
@@ -98,6 +101,10 @@ struct MovieHeaders {
                 track.matrix = (value(0), value(1), value(3), value(4))
             case "mdia":
                 guard media(d, box, into: &track) else { return nil }
+            case "edts":
+                if let elst = QuickTimeBoxes.boxes(in: d, from: box.start, to: box.end).first(where: { $0.type == "elst" }) {
+                    track.tables["elst"] = elst
+                }
             default:
                 break
             }
@@ -169,7 +176,10 @@ struct MovieHeaders {
                 } else if track.handler == "soun" {
                     guard soundEntry(d, entry, into: &track) else { return false }
                 }
+            case "ctts", "stss", "stsc", "stco", "co64":
+                track.tables[box.type] = box
             case "stsz":
+                track.tables[box.type] = box
                 guard box.start + 12 <= box.end else { return false }
                 let uniform = UInt64(QuickTimeBoxes.be32(d, box.start + 4))
                 let count = Int(QuickTimeBoxes.be32(d, box.start + 8))
@@ -185,6 +195,7 @@ struct MovieHeaders {
                     track.sampleBytes = total
                 }
             case "stts":
+                track.tables[box.type] = box
                 guard box.start + 8 <= box.end else { return false }
                 let entries = Int(QuickTimeBoxes.be32(d, box.start + 4))
                 guard entries <= (box.end - box.start - 8) / 8 else { return false }

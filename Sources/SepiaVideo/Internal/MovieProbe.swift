@@ -10,8 +10,11 @@ enum MovieProbe {
     /// The largest `moov` read whole (a 3-hour 4K movie's is a few MB).
     static let maximumMovieBoxBytes = 32 << 20
 
-    /// The description of the video at `location`, and its video stream's start time in seconds.
-    static func probe(_ location: MediaLocation, options: VideoOptions) throws(CodecError) -> (info: VideoInfo, startTime: Double)? {
+    /// The description of the video at `location`, its video stream's start time in seconds, and where that
+    /// stream's samples are (nil when its tables are not ones ``MovieSampleIndex`` places).
+    static func probe(
+        _ location: MediaLocation, options: VideoOptions
+    ) throws(CodecError) -> (info: VideoInfo, startTime: Double, samples: MovieSampleIndex?)? {
         let reader = try ByteReader(location)
         let format = try MediaInput.check(
             size: reader.size, head: reader.read(at: 0, count: min(reader.size, 512)) ?? [], options: options, file: reader.file)
@@ -26,9 +29,13 @@ enum MovieProbe {
         if let ftyp = top.boxes.first(where: { $0.type == "ftyp" }), ftyp.end - ftyp.start >= 4, let bytes = reader.read(at: ftyp.start, count: 4) {
             brand = String(decoding: bytes, as: UTF8.self)
         }
-        return try describe(
-            movie, moov: moov, format: format, brand: brand, byteCount: reader.size, warnings: top.truncation.map { [$0] } ?? [], options: options,
-            file: reader.file)
+        guard
+            let (info, start) = try describe(
+                movie, moov: moov, format: format, brand: brand, byteCount: reader.size, warnings: top.truncation.map { [$0] } ?? [],
+                options: options, file: reader.file)
+        else { return nil }
+        let samples = MovieSampleIndex(moov: moov, track: movie.tracks[info.video.index], movieTimescale: movie.timescale)
+        return (info, start, samples)
     }
 
     static func describe(

@@ -166,7 +166,7 @@ enum QuickTimeBoxes {
 
     /// The presentation offset an edit list gives the media: its empty edits (media time -1, in the movie's
     /// timescale) minus the media time its first real edit starts at.
-    private static func editOffset(_ d: [UInt8], _ elst: Box, movieScale: UInt32, mediaScale: UInt32) -> Double? {
+    static func editOffset(_ d: [UInt8], _ elst: Box, movieScale: UInt32, mediaScale: UInt32) -> Double? {
         guard elst.start + 8 <= elst.end else { return nil }
         let version = d[elst.start]
         let count = Int(be32(d, elst.start + 4))
