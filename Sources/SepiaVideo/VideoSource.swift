@@ -129,7 +129,8 @@ public struct VideoSource: EncodedImage {
 
     /// A decoder of the poster reduced by `scale`.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
-        PosterRowDecoder(source: self, size: reduction(scale: scale).size)
+        let reduction = reduction(scale: scale)
+        return PosterRowDecoder(source: self, size: reduction.size, furtherReduction: reduction.minimumResize)
     }
 
     // MARK: - Frames
@@ -182,10 +183,13 @@ final class PosterRowDecoder: RowDecoder {
     private var frame: [UInt8] = []
     private var decoded = false
     private var nextRow = 0
+    /// How much smaller still the engine makes the picture (``DecodeReduction/minimumResize``).
+    private let furtherReduction: Double
 
-    init(source: VideoSource, size: IntSize) {
+    init(source: VideoSource, size: IntSize, furtherReduction: Double) {
         self.source = source
         self.size = size
+        self.furtherReduction = furtherReduction
     }
 
     var format: SourcePixelFormat { .rgb8 }
@@ -201,8 +205,9 @@ final class PosterRowDecoder: RowDecoder {
     var decodesIncrementally: Bool { false }
 
     func readRows(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws -> Int {
-        let grabber = FrameGrabber(
+        var grabber = FrameGrabber(
             location: source.location, info: source.info, options: source.options, startTime: source.startTime, samples: source.samples)
+        grabber.furtherReduction = furtherReduction
         if !decoded {
             let frameBytes = size.height * bytesPerRow
             if buffer.count >= frameBytes, let base = buffer.baseAddress {

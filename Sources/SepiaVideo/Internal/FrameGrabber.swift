@@ -15,6 +15,9 @@ struct FrameGrabber {
     /// Where the samples of an MP4 or MOV file are, when Sepia read its headers: the keyframe is then read
     /// from there and decoded by libavcodec alone, without a demuxer.
     let samples: MovieSampleIndex?
+    /// How many times smaller still the picture is shown than the size a grab converts to: 2 when the engine
+    /// resamples a reduced decode further (it always makes the last 2x or more), else 1.
+    var furtherReduction: Double = 1
 
     /// What one grab delivers.
     struct Result {
@@ -58,7 +61,8 @@ struct FrameGrabber {
         for i in 0..<Int(context.pointee.nb_streams) where i != index {
             context.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
         }
-        let decoder = try Decoder(stream: stream, input: input, options: options, shrinking: Self.shrinkFactor(info.video.squarePixelSize, to: size))
+        let decoder = try Decoder(
+            stream: stream, input: input, options: options, shrinking: Self.shrinkFactor(info.video.squarePixelSize, to: size) * furtherReduction)
         try seek(input, stream, to: time)
         var warnings: [String] = []
         let frame = try decoder.decodeFirstKeyframe(input: input, stream: stream, warnings: &warnings)
@@ -111,7 +115,7 @@ struct FrameGrabber {
         func decode(_ packets: [(bytes: [UInt8], timestamp: Int64)]) throws(CodecError) -> UnsafeMutablePointer<AVFrame> {
             let decoder = try Decoder(
                 codecID: codecID, configuration: configuration, size: info.video.codedSize, timescale: samples.timescale, format: format,
-                file: file, options: options, shrinking: Self.shrinkFactor(info.video.squarePixelSize, to: size))
+                file: file, options: options, shrinking: Self.shrinkFactor(info.video.squarePixelSize, to: size) * furtherReduction)
             return try decoder.decode(packets, warnings: &warnings)
         }
         try checkTime()
