@@ -41,8 +41,7 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
+        .target(name: "CHeif", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -56,7 +55,7 @@ let package = Package(
         // Decoders, encoders and metadata over the C libraries.
         .target(
             name: "SepiaCodecs",
-            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CDe265", "CLCMS2", "CZlib", "CIsal"],
+            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS2", "CZlib", "CIsal"],
             swiftSettings: swiftSettings),
         // Videos over FFmpeg: a probe (container, streams, QuickTime metadata) and a poster frame as an image source.
         .target(name: "SepiaVideo", dependencies: ["SepiaImage", "SepiaCodecs", "CFFmpeg"], swiftSettings: swiftSettings),

@@ -50,6 +50,22 @@ import Testing
         #expect(lost.stderr.contains("same folder"), "\(lost.stderr)")
     }
 
+    @Test("libheif and libde265 are loaded when a HEIC is read, not when a command starts; HEIC still reads")
+    func heifLoadedOnUse() async throws {
+        let library = CommandRunner.executable.deletingLastPathComponent().appendingPathComponent("sepia-library")
+        for executable in [CommandRunner.executable, library] {
+            let linked = try CommandRunner.runBlocking([executable.path], executable: URL(fileURLWithPath: "/usr/bin/ldd"))
+            #expect(linked.status == 0, "\(linked.stderr)")
+            #expect(linked.stdout.contains("libc.so"), "\(linked.stdout)")
+            for name in ["libheif", "libde265", "libx265", "libaom", "libdav1d"] {
+                #expect(!linked.stdout.contains(name), "\(executable.lastPathComponent) links \(name) at start")
+            }
+        }
+        let heic = try await CommandRunner.run(["info", "--json", CommandRunner.fixture("heic-avif/pug.heic")])
+        #expect(heic.status == 0, "\(heic.stderr)")
+        #expect(heic.stdout.contains("\"heic\"") || heic.stdout.contains("HEIC"), "\(heic.stdout)")
+    }
+
     @Test("both executables print the one version, the one the server's /health reports")
     func version() async throws {
         let sepia = try await CommandRunner.run(["--version"])

@@ -232,6 +232,7 @@ final class HEIFContext {
     let format: ImageFormat
 
     init(bytes: EncodedBytes, format: ImageFormat, options: DecodeOptions) throws(CodecError) {
+        try Self.load(format: format)
         guard let context = heif_context_alloc() else {
             throw CodecError(.corruptData, format: format, "libheif could not allocate a context")
         }
@@ -244,6 +245,16 @@ final class HEIFContext {
 
     deinit {
         heif_context_free(context)
+    }
+
+    /// Loads libheif and libde265, the first time a HEIC or AVIF file is read in this process.
+    static func load(format: ImageFormat) throws(CodecError) {
+        var reason = [CChar](repeating: 0, count: 600)
+        guard sepia_heif_load(&reason, reason.count) == 0 else { return }
+        let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw CodecError(
+            .unsupportedFeature, format: format,
+            "HEIC and AVIF are read with libheif, which could not be loaded (\(message)); install libheif1 and libde265-0")
     }
 
     func primaryImage() throws(CodecError) -> OpaquePointer {

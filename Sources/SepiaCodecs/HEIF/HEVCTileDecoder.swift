@@ -1,4 +1,4 @@
-internal import CDe265
+internal import CHeif
 import Foundation
 import SepiaImage
 import Synchronization

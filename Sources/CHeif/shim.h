@@ -1,4 +1,0 @@
-#ifndef SEPIA_CHEIF_SHIM_H
-#define SEPIA_CHEIF_SHIM_H
-#include <libheif/heif.h>
-#endif
