@@ -25,6 +25,9 @@ typedef struct sepia_transcoder {
     struct SwsContext *scaler;
     AVFrame *scaled;
     int64_t next_video_pts;
+    /* The video's first timestamp, in its time base: the playable version starts at 0 where the original starts
+     * (a transport stream's clock starts anywhere), and copied sound moves with it. */
+    int64_t origin;
 
     int audio_index;
     int audio_copy;
@@ -307,6 +310,9 @@ static int sepia_video_frame(sepia_transcoder *t, AVFrame *frame) {
         return sepia_fail(t, status, "cannot scale a frame");
     }
     int64_t pts = frame->best_effort_timestamp != AV_NOPTS_VALUE ? frame->best_effort_timestamp : frame->pts;
+    if (pts != AV_NOPTS_VALUE) {
+        pts -= t->origin;
+    }
     /* Timestamps must grow: a frame without one, or one that goes back, follows the last. */
     if (pts == AV_NOPTS_VALUE || pts < t->next_video_pts) {
         pts = t->next_video_pts;
@@ -464,6 +470,7 @@ static int sepia_transcode_run(
     AVStream *video = t->in->streams[t->video_index];
     int64_t total = t->in->duration > 0 ? t->in->duration : 0;
     int64_t start = video->start_time != AV_NOPTS_VALUE ? video->start_time : 0;
+    t->origin = start;
     int64_t last_report = -1;
     for (;;) {
         status = av_read_frame(t->in, t->packet);
@@ -487,6 +494,13 @@ static int sepia_transcode_run(
             }
             status = sepia_decode(t, t->video_decoder, t->packet, 1);
         } else if (index == t->audio_index && t->audio_copy) {
+            int64_t shift = av_rescale_q(t->origin, video->time_base, t->in->streams[index]->time_base);
+            if (t->packet->pts != AV_NOPTS_VALUE) {
+                t->packet->pts -= shift;
+            }
+            if (t->packet->dts != AV_NOPTS_VALUE) {
+                t->packet->dts -= shift;
+            }
             av_packet_rescale_ts(t->packet, t->in->streams[index]->time_base, t->audio_stream->time_base);
             t->packet->stream_index = t->audio_stream->index;
             t->packet->pos = -1;

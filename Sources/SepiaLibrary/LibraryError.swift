@@ -69,7 +69,9 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     static func unreadable(_ error: CodecError, file: String) -> LibraryError {
-        var unreadable = LibraryError(.unreadableImage, error.reason, subject: error.file ?? file)
+        // The name the caller gives (an upload's file name), never the path the decoder read: a server's temporary file
+        // is nobody's business.
+        var unreadable = LibraryError(.unreadableImage, error.reason, subject: file)
         unreadable.codecCode = error.code
         return unreadable
     }

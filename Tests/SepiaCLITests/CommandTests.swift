@@ -94,6 +94,14 @@ import Testing
         let failure = try await CommandRunner.run(["convert", CommandRunner.fixture("malformed/truncated_image.png"), "-o", "/tmp/x.png"])
         #expect(failure.status == 65)
         #expect(failure.stderr.contains("truncated_image.png"))
+        // Bytes nothing recognises: the message names what the commands read, videos included.
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let noise = folder.appendingPathComponent("noise.mov")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: noise)
+        let unknown = try await CommandRunner.run(["info", noise.path])
+        #expect(unknown.status == 65)
+        #expect(unknown.stdout.contains("not a photo or video") && unknown.stdout.contains("MP4, MOV"), "\(unknown.stdout)")
     }
 
     @Test(

@@ -71,8 +71,11 @@ struct VideoUploadTests {
             let response = try await owner.upload(bytes.prefix(bytes.count / 2), filename: "cut.mp4")
             #expect(response.status == .unprocessableContent, "\(String(buffer: response.body))")
             let body = try Self.object(response)
-            #expect((body["message"] as? String)?.isEmpty == false, "\(body)")
-            #expect((body["detail"] as? String)?.contains("incomplete or damaged") == true, "\(body)")
+            #expect(body["message"] as? String == "The file is incomplete or damaged.", "\(body)")
+            #expect((body["detail"] as? String)?.contains("incomplete") == true, "\(body)")
+            // The detail names the file as the client named it, never the server's temporary file.
+            let detail = body["detail"] as? String ?? ""
+            #expect(detail.hasPrefix("cut.mp4: ") && !detail.contains("/") && !detail.contains(".upload"), "\(detail)")
             #expect(server.storedFiles().isEmpty)
             #expect((try Self.object(try await owner.request(.get, "/api/v1/assets")))["total"] as? Int == 0)
         }

@@ -93,11 +93,12 @@ struct MovieProbeTests {
         // MPEG-4 Part 2 and H.263 say their pixel shape and profile in the stream only.
         #expect(try MovieProbe.probe(.file(try Clips.mpeg4MP4()), options: VideoOptions()) == nil)
         #expect(try MovieProbe.probe(.file(try Clips.h263ThreeGP()), options: VideoOptions()) == nil)
-        // A truncated movie whose moov was at the end: no moov.
+        // A truncated movie whose moov was at the end: no moov, and the cut box says the file is incomplete.
         let whole = try Data(contentsOf: URL(fileURLWithPath: try Clips.make("probe-moov-last.mp4", Clips.pattern + ["-c:v", "libx264"])))
         let cut = Clips.folder.appendingPathComponent("probe-cut.mp4")
         try whole.prefix(whole.count / 2).write(to: cut)
-        #expect(try MovieProbe.probe(.file(cut.path), options: VideoOptions()) == nil)
+        let error = try #require(throws: CodecError.self) { try MovieProbe.probe(.file(cut.path), options: VideoOptions()) }
+        #expect(error.code == .truncatedData && error.reason.contains("no moov"), "\(error)")
     }
 
     @Test("limits hold as in FFmpeg's path: streams, frame size, duration")

@@ -91,6 +91,29 @@ import Testing
         #expect(mts.audio.map(\.codec) == ["aac"], "AC-3 becomes AAC")
     }
 
+    @Test("a transport stream's clock may start anywhere: the playable version starts at 0, its sound in step")
+    func startsAtZero() throws {
+        let folder = Self.folder()
+        // The MTS's sound is encoded again (AC-3), the TS's copied (AAC); both streams start at 1.4 s.
+        for (name, clip) in [("mts", try Clips.anamorphicMTS()), ("ts", try Clips.h264TS())] {
+            let output = folder + "/\(name)-timing.mp4"
+            try PlayableVideo.encode(path: clip, to: output)
+            let original = try VideoProbe.probe(path: clip)
+            let streams = String(
+                decoding: try Clips.run(
+                    ["-v", "error", "-show_entries", "stream=codec_type,start_time,duration", "-of", "csv=p=0", output],
+                    executable: "/usr/bin/ffprobe"), as: UTF8.self
+            ).split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+            #expect(streams.count == 2, "\(name): \(streams)")
+            for stream in streams where stream.count >= 3 {
+                let start = Double(stream[1]) ?? -1
+                let duration = Double(stream[2]) ?? -1
+                #expect(abs(start) < 0.05, "\(name) \(stream[0]) starts at \(start) s")
+                #expect(abs(duration - (original.duration ?? 0)) < 0.15, "\(name) \(stream[0]) lasts \(duration) s, the original \(original.duration ?? 0) s")
+            }
+        }
+    }
+
     @Test("an encode stopped midway throws and leaves no file; a damaged video is refused with nothing written")
     func stopped() throws {
         let folder = Self.folder()

@@ -50,10 +50,23 @@ package struct EncodableValue: Encodable, Sendable {
 package enum Inputs {
     /// Opens `path`: a video through SepiaVideo, anything else through the still-image decoders.
     package static func open(path: String, options: DecodeOptions) throws -> OpenedInput {
-        if let head = head(of: path), ImageFormat.sniff(head)?.isVideo == true {
+        let first = head(of: path)
+        if let first, ImageFormat.sniff(first)?.isVideo == true {
             return try VideoInputs.open(path: path, options: options)
         }
-        return OpenedInput(file: try ImageDecoding.open(path: path, options: options))
+        let file: any EncodedImage
+        do {
+            file = try ImageDecoding.open(path: path, options: options)
+        } catch {
+            guard error.code == .unrecognizedFormat else { throw error }
+            // The commands take videos too: say so.
+            let signature = (first ?? []).prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+            throw CodecError(
+                .unrecognizedFormat,
+                "not a photo or video Sepia recognises (first bytes: \(signature)); it reads JPEG, PNG, WebP, HEIC and AVIF photos "
+                    + "and MP4, MOV, 3GP, MKV, WebM, AVI and MPEG-TS videos", file: error.file ?? path)
+        }
+        return OpenedInput(file: file)
     }
 
     /// The first bytes of a regular file, nil when `path` is not one or cannot be read.

@@ -20,6 +20,16 @@ enum MovieProbe {
             size: reader.size, head: reader.read(at: 0, count: min(reader.size, 512)) ?? [], options: options, file: reader.file)
         guard [.quickTime, .mp4, .threeGPP].contains(format) else { return nil }
         let top = QuickTimeBoxes.topLevel(size: reader.size) { reader.read(at: $0, count: $1) }
+        // A movie cut before its headers (written last, as cameras and ffmpeg do): the file is incomplete, and
+        // nothing in it says what it holds.
+        if let truncation = top.truncation, truncation.hasPrefix("the file is truncated"),
+            !top.boxes.contains(where: { $0.type == "moov" || $0.type == "moof" })
+        {
+            throw CodecError(
+                .truncatedData, format: format,
+                "the file is incomplete, as a copy or an upload cut off leaves it: it ends before its headers (no moov box); \(truncation)",
+                file: reader.file)
+        }
         guard let moovBox = top.boxes.first(where: { $0.type == "moov" }), moovBox.end - moovBox.start <= maximumMovieBoxBytes,
             top.boxes.first(where: { $0.type == "moof" }) == nil,
             let moov = reader.read(at: moovBox.start, count: moovBox.end - moovBox.start),

@@ -238,7 +238,7 @@ export function mountDetail(container, params, ctx) {
         if (response.status !== 202) { preparing.hidden = true; use(api.videoURL(itemID)); return; }
         if (announce && !told) {
           told = true;
-          toast('Preparing this video for playback…');
+          // The status over the poster says it (and how far it has come); a toast would cover it.
           preparing.textContent = 'Preparing for playback…';
           preparing.hidden = false;
         }
