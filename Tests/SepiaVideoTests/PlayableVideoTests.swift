@@ -109,7 +109,9 @@ import Testing
                 let start = Double(stream[1]) ?? -1
                 let duration = Double(stream[2]) ?? -1
                 #expect(abs(start) < 0.05, "\(name) \(stream[0]) starts at \(start) s")
-                #expect(abs(duration - (original.duration ?? 0)) < 0.15, "\(name) \(stream[0]) lasts \(duration) s, the original \(original.duration ?? 0) s")
+                #expect(
+                    abs(duration - (original.duration ?? 0)) < 0.15,
+                    "\(name) \(stream[0]) lasts \(duration) s, the original \(original.duration ?? 0) s")
             }
         }
     }
