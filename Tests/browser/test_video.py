@@ -241,6 +241,11 @@ def test_add_photos_takes_a_clip_and_a_live_photo_which_is_one_item(app, clips, 
     assert_badge_legible(lv["liveStyle"])
     # One cell for the pair: no cell stands for the movie alone.
     assert len(app.find_all(app.cell_css(live["id"]))) == 1
+    # The count says what the library holds, as Photos counts a mix.
+    videos = browser_api.assets(limit=1, mediaType="video")["total"]
+    total = browser_api.assets(limit=1)["total"]
+    expected = f"{total - videos} photo{'' if total - videos == 1 else 's'}, {videos} video{'' if videos == 1 else 's'}"
+    app.wait(lambda: app.text(tid("photo-count")) == expected, f"the count to say {expected}")
     ids = set(app.grid_cell_ids())
     assert all(a["id"] in ids or a["originalFilename"] != movie.name for a in browser_api.assets(limit=500)["assets"])
 

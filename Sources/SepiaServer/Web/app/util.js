@@ -122,6 +122,11 @@ export function plural(n, one, many = one + 's') {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }
 
+/** "3 photos", "2 photos, 1 video", "1 video", as Photos counts a mix. */
+export function photosAndVideos(photos, videos) {
+  return [photos || !videos ? plural(photos, 'photo') : null, videos ? plural(videos, 'video') : null].filter(Boolean).join(', ');
+}
+
 /** A video's length as the Photos app writes it: 0:02, 1:05, 1:02:03. */
 export function formatDuration(seconds) {
   if (seconds == null || !Number.isFinite(seconds) || seconds < 0) return '';

@@ -2,7 +2,7 @@
 // Edited, Hidden and an album's photos. All share the virtualised grid, selection mode, Add Photos
 // (picker and drag-and-drop) and Take Photo.
 import { api } from '../api.js';
-import { h, plural, debounce, isTypingTarget } from '../util.js';
+import { h, plural, photosAndVideos, debounce, isTypingTarget } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { MonthSource, ListSource } from '../sources.js';
@@ -166,9 +166,27 @@ export function mountLibrary(container, params, ctx) {
     }
   }
 
+  // How many of the items are videos, asked of the server (the sections count everything): "12 photos, 3 videos",
+  // as Photos counts. The count shown stays until the answer comes; a later layout's answer wins.
+  let countAsked = 0;
+  async function describeCount(total) {
+    const asked = ++countAsked;
+    const filter = source.kind === 'list' ? source.params : {};
+    let videos = 0;
+    if (filter.mediaType === 'video') videos = total;
+    else if (filter.mediaType !== 'image' && total > 0) {
+      try { videos = (await api.assets({ ...filter, mediaType: 'video', limit: 1 })).total || 0; } catch { return; }
+    }
+    if (asked === countAsked && source.loaded) subtitle.textContent = photosAndVideos(Math.max(0, total - videos), Math.min(total, videos));
+  }
+
   function afterLayout() {
     const total = source.total;
-    subtitle.textContent = source.loaded ? plural(total, 'photo') : '';
+    if (!source.loaded) subtitle.textContent = '';
+    else {
+      if (!subtitle.textContent) subtitle.textContent = plural(total, 'photo');
+      describeCount(total);
+    }
     if (!source.loaded) return;
     if (!total) {
       const e = isAlbum

@@ -2,7 +2,7 @@
 // viewer. Videos play in the browser's player (their poster first); a Live Photo's motion plays, muted, while it
 // is pressed or hovered. Expired (410) and unknown (404) links are explained.
 import { api } from '../api.js';
-import { h, bucket, dpr, formatDate, formatCoordinate, formatDuration, plural, clamp, isVideo, isLivePhoto, kindOf } from '../util.js';
+import { h, bucket, dpr, formatDate, formatCoordinate, formatDuration, photosAndVideos, clamp, isVideo, isLivePhoto, kindOf } from '../util.js';
 import { icon } from '../icons.js';
 
 export function mountShare(container, params) {
@@ -139,7 +139,7 @@ export function mountShare(container, params) {
     const counted = () => {
       const videos = assets.filter(isVideo).length;
       const photos = assets.length - videos;
-      return [photos || !videos ? plural(photos, 'photo') : null, videos ? plural(videos, 'video') : null].filter(Boolean).join(', ');
+      return photosAndVideos(photos, videos);
     };
     const updateCount = () => { count.textContent = cursor ? `${counted()} so far` : counted(); };
     addCells(assets, 0);
