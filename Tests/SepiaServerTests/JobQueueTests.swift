@@ -106,6 +106,10 @@ struct JobQueueTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(library.imageStore.diskKeys(assetID: id, version: "original").contains(preview))
+            // The job is finished in the database just after its rendition is stored: wait for that too.
+            while try services.jobs.counts().waiting != 0, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
             #expect(try services.jobs.counts().waiting == 0)
         }
     }
