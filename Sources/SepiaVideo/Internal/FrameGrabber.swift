@@ -109,7 +109,7 @@ struct FrameGrabber {
             return reader.read(at: sample.offset, count: sample.size)
         }
         guard let first = bytes(of: keyframe) else { return nil }
-        try MediaInput.loadCodecs(format: format, file: file)
+        try MediaInput.loadFFmpeg(format: format, file: file, codecsOnly: true)
         var warnings: [String] = []
         let configuration = codecID == AV_CODEC_ID_VP9 ? [] : samples.configuration
         func decode(_ packets: [(bytes: [UInt8], timestamp: Int64)]) throws(CodecError) -> UnsafeMutablePointer<AVFrame> {
@@ -352,36 +352,26 @@ private final class Decoder {
     /// Decodes `packets` (a keyframe, and the sample after it when that holds its second field) and drains the
     /// decoder: the keyframe's picture.
     func decode(_ packets: [(bytes: [UInt8], timestamp: Int64)], warnings: inout [String]) throws(CodecError) -> UnsafeMutablePointer<AVFrame> {
-        guard let packet = av_packet_alloc() else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
-        var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&packetPointer) }
-        guard let frame = av_frame_alloc() else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
-        var keep = false
-        defer {
-            if !keep {
-                var f: UnsafeMutablePointer<AVFrame>? = frame
-                av_frame_free(&f)
+        try withPacketAndFrame { packet, frame throws(CodecError) in
+            var lastError: (code: Int32, log: String?)?
+            for (i, item) in packets.enumerated() {
+                let filled = item.bytes.withUnsafeBufferPointer {
+                    sepia_av_packet_fill(packet, $0.baseAddress, Int32(clamping: $0.count), item.timestamp, i == 0 ? 1 : 0)
+                }
+                guard filled >= 0 else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
+                let send = MediaInput.capturingLog { avcodec_send_packet(context, packet) }
+                av_packet_unref(packet)
+                if send.result < 0 && send.result != sepia_averror_eagain() { lastError = (send.result, send.log) }
             }
-        }
-        var lastError: (code: Int32, log: String?)?
-        for (i, item) in packets.enumerated() {
-            let filled = item.bytes.withUnsafeBufferPointer {
-                sepia_av_packet_fill(packet, $0.baseAddress, Int32(clamping: $0.count), item.timestamp, i == 0 ? 1 : 0)
+            _ = avcodec_send_packet(context, nil)
+            let received = MediaInput.capturingLog { avcodec_receive_frame(context, frame) }
+            if received.result >= 0 {
+                if let lastError { warnings.append("damaged data in the keyframe: \(lastError.log ?? MediaInput.describe(lastError.code))") }
+                return
             }
-            guard filled >= 0 else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
-            let send = MediaInput.capturingLog { avcodec_send_packet(context, packet) }
-            av_packet_unref(packet)
-            if send.result < 0 && send.result != sepia_averror_eagain() { lastError = (send.result, send.log) }
+            let reason = lastError.map { $0.log ?? MediaInput.describe($0.code) } ?? received.log ?? MediaInput.describe(received.result)
+            throw CodecError(.corruptData, format: format, "cannot decode the keyframe: \(reason)", file: file)
         }
-        _ = avcodec_send_packet(context, nil)
-        let received = MediaInput.capturingLog { avcodec_receive_frame(context, frame) }
-        if received.result >= 0 {
-            if let lastError { warnings.append("damaged data in the keyframe: \(lastError.log ?? MediaInput.describe(lastError.code))") }
-            keep = true
-            return frame
-        }
-        let reason = lastError.map { $0.log ?? MediaInput.describe($0.code) } ?? received.log ?? MediaInput.describe(received.result)
-        throw CodecError(.corruptData, format: format, "cannot decode the keyframe: \(reason)", file: file)
     }
 
     deinit {
@@ -397,82 +387,91 @@ private final class Decoder {
     ) throws(CodecError)
         -> UnsafeMutablePointer<AVFrame>
     {
+        try withPacketAndFrame { packet, frame throws(CodecError) in
+            let index = stream.pointee.index
+            let secondPacket = codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_MPEG2VIDEO
+            var sent = 0
+            var skipped = 0
+            var skippedBytes = 0
+            var ended = false
+            var lastError: (code: Int32, log: String?)?
+            while !ended {
+                let read = MediaInput.capturingLog { av_read_frame(input.context, packet) }
+                if read.result < 0 {
+                    if read.result == sepia_averror_eof() {
+                        ended = true
+                        break
+                    }
+                    throw input.error(read.result, log: read.log, while: "cannot read the video's packets")
+                }
+                defer { av_packet_unref(packet) }
+                guard packet.pointee.stream_index == index else { continue }
+                if sent == 0 && packet.pointee.flags & AV_PKT_FLAG_KEY == 0 {
+                    skipped += 1
+                    skippedBytes += Int(packet.pointee.size)
+                    if skipped > 3000 || skippedBytes > 64 << 20 {
+                        throw CodecError(.corruptData, format: format, "no keyframe in the \(skipped) packets after the seek point", file: file)
+                    }
+                    continue
+                }
+                let send = MediaInput.capturingLog { avcodec_send_packet(context, packet) }
+                if send.result < 0 && send.result != sepia_averror_eagain() {
+                    lastError = (send.result, send.log)
+                    if sent == 0 { continue }  // a damaged keyframe: try the next
+                } else {
+                    sent += 1
+                }
+                let received = MediaInput.capturingLog { avcodec_receive_frame(context, frame) }
+                if received.result >= 0 {
+                    if let lastError { warnings.append("damaged data before the keyframe: \(lastError.log ?? MediaInput.describe(lastError.code))") }
+                    return
+                }
+                if received.result != sepia_averror_eagain() {
+                    lastError = (received.result, received.log)
+                }
+                if sent >= (secondPacket ? 2 : 1) { break }
+            }
+            if input.stopped {
+                throw input.error(sepia_averror_exit(), log: nil, while: "cannot read the video's packets")
+            }
+            // Drain: the frames held back come out.
+            _ = avcodec_send_packet(context, nil)
+            let drained = MediaInput.capturingLog { avcodec_receive_frame(context, frame) }
+            if drained.result >= 0 {
+                return
+            }
+            if sent == 0 {
+                if let lastError {
+                    throw CodecError(
+                        .corruptData, format: format, "cannot decode the keyframe: \(lastError.log ?? MediaInput.describe(lastError.code))",
+                        file: file)
+                }
+                throw CodecError(
+                    ended ? .truncatedData : .corruptData, format: format,
+                    ended ? "the file ends before a keyframe of the video stream" : "no keyframe could be read", file: file)
+            }
+            let reason = lastError.map { $0.log ?? MediaInput.describe($0.code) } ?? drained.log ?? MediaInput.describe(drained.result)
+            throw CodecError(.corruptData, format: format, "cannot decode the keyframe: \(reason)", file: file)
+        }
+    }
+
+    /// Runs `body` with a new packet and a new frame and returns the frame once `body` has decoded into it; the
+    /// packet is freed, and the frame too when `body` throws.
+    private func withPacketAndFrame(
+        _ body: (UnsafeMutablePointer<AVPacket>, UnsafeMutablePointer<AVFrame>) throws(CodecError) -> Void
+    ) throws(CodecError) -> UnsafeMutablePointer<AVFrame> {
         guard let packet = av_packet_alloc() else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
         var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&packetPointer) }
         guard let frame = av_frame_alloc() else { throw CodecError(.corruptData, format: format, "out of memory", file: file) }
-        var keep = false
-        defer {
-            if !keep {
-                var f: UnsafeMutablePointer<AVFrame>? = frame
-                av_frame_free(&f)
-            }
+        do {
+            try body(packet, frame)
+        } catch {
+            var f: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&f)
+            throw error
         }
-        let index = stream.pointee.index
-        let secondPacket = codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_MPEG2VIDEO
-        var sent = 0
-        var skipped = 0
-        var skippedBytes = 0
-        var ended = false
-        var lastError: (code: Int32, log: String?)?
-        while !ended {
-            let read = MediaInput.capturingLog { av_read_frame(input.context, packet) }
-            if read.result < 0 {
-                if read.result == sepia_averror_eof() {
-                    ended = true
-                    break
-                }
-                throw input.error(read.result, log: read.log, while: "cannot read the video's packets")
-            }
-            defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == index else { continue }
-            if sent == 0 && packet.pointee.flags & AV_PKT_FLAG_KEY == 0 {
-                skipped += 1
-                skippedBytes += Int(packet.pointee.size)
-                if skipped > 3000 || skippedBytes > 64 << 20 {
-                    throw CodecError(.corruptData, format: format, "no keyframe in the \(skipped) packets after the seek point", file: file)
-                }
-                continue
-            }
-            let send = MediaInput.capturingLog { avcodec_send_packet(context, packet) }
-            if send.result < 0 && send.result != sepia_averror_eagain() {
-                lastError = (send.result, send.log)
-                if sent == 0 { continue }  // a damaged keyframe: try the next
-            } else {
-                sent += 1
-            }
-            let received = MediaInput.capturingLog { avcodec_receive_frame(context, frame) }
-            if received.result >= 0 {
-                if let lastError { warnings.append("damaged data before the keyframe: \(lastError.log ?? MediaInput.describe(lastError.code))") }
-                keep = true
-                return frame
-            }
-            if received.result != sepia_averror_eagain() {
-                lastError = (received.result, received.log)
-            }
-            if sent >= (secondPacket ? 2 : 1) { break }
-        }
-        if input.stopped {
-            throw input.error(sepia_averror_exit(), log: nil, while: "cannot read the video's packets")
-        }
-        // Drain: the frames held back come out.
-        _ = avcodec_send_packet(context, nil)
-        let drained = MediaInput.capturingLog { avcodec_receive_frame(context, frame) }
-        if drained.result >= 0 {
-            keep = true
-            return frame
-        }
-        if sent == 0 {
-            if let lastError {
-                throw CodecError(
-                    .corruptData, format: format, "cannot decode the keyframe: \(lastError.log ?? MediaInput.describe(lastError.code))", file: file)
-            }
-            throw CodecError(
-                ended ? .truncatedData : .corruptData, format: format,
-                ended ? "the file ends before a keyframe of the video stream" : "no keyframe could be read", file: file)
-        }
-        let reason = lastError.map { $0.log ?? MediaInput.describe($0.code) } ?? drained.log ?? MediaInput.describe(drained.result)
-        throw CodecError(.corruptData, format: format, "cannot decode the keyframe: \(reason)", file: file)
+        return frame
     }
 }
 

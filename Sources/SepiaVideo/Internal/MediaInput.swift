@@ -44,26 +44,19 @@ final class MediaInput {
         return first != sepia_av_nopts_value() && tb.den > 0 ? Double(first) * Double(tb.num) / Double(tb.den) : 0
     }
 
-    /// Loads FFmpeg's libraries, the first time a video is opened in this process.
-    static func loadFFmpeg(format: ImageFormat, file: String?) throws(CodecError) {
+    /// Loads FFmpeg's libraries the first time a video needs them in this process: everything to read a
+    /// container, or with `codecsOnly` what decoding frames needs (libavutil, libswscale, libavcodec), for a
+    /// keyframe read without a demuxer.
+    static func loadFFmpeg(format: ImageFormat, file: String?, codecsOnly: Bool = false) throws(CodecError) {
         var reason = [CChar](repeating: 0, count: 600)
-        guard sepia_ffmpeg_load(&reason, reason.count) == 0 else { return }
+        let loaded = codecsOnly ? sepia_ffmpeg_load_codecs(&reason, reason.count) : sepia_ffmpeg_load(&reason, reason.count)
+        guard loaded == 0 else { return }
         let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let packages = codecsOnly ? "libavcodec59 and libswscale6" : "libavformat59, libavcodec59, libswscale6 and libswresample4"
         throw CodecError(
             .unsupportedFeature, format: format,
-            "videos are read with FFmpeg's libraries, which could not be loaded (\(message)); install libavformat59, "
-                + "libavcodec59, libswscale6 and libswresample4", file: file)
-    }
-
-    /// Loads only what decoding frames needs (libavutil, libswscale, libavcodec), for a keyframe read without a
-    /// demuxer.
-    static func loadCodecs(format: ImageFormat, file: String?) throws(CodecError) {
-        var reason = [CChar](repeating: 0, count: 600)
-        guard sepia_ffmpeg_load_codecs(&reason, reason.count) == 0 else { return }
-        let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw CodecError(
-            .unsupportedFeature, format: format,
-            "videos are decoded with FFmpeg's libraries, which could not be loaded (\(message)); install libavcodec59 and libswscale6", file: file)
+            "videos are read with FFmpeg's libraries, which could not be loaded (\(message)); install \(packages)",
+            file: file)
     }
 
     /// Opens `location` and its demuxer. Throws a ``CodecError`` naming the file and what is wrong.
