@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SepiaCodecs", targets: ["SepiaCodecs"]),
         .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
         .library(name: "SepiaVideo", targets: ["SepiaVideo"]),
+        .library(name: "SepiaRAW", targets: ["SepiaRAW"]),
         .library(name: "SepiaObjectStore", targets: ["SepiaObjectStore"]),
         .library(name: "SepiaLibrary", targets: ["SepiaLibrary"]),
         .library(name: "SepiaServer", targets: ["SepiaServer"]),
@@ -49,16 +50,22 @@ let package = Package(
         // input, its deadline and its log. They are loaded with dlopen when the first video is opened, not linked:
         // they bring about 130 shared libraries, which every command would otherwise load at start.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // libtiff and LibRaw from Debian, loaded with dlopen on the first TIFF or RAW file, as libheif is.
+        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLibRaw", linkerSettings: [.linkedLibrary("dl")]),
 
         // The engine: pure Swift, no C and no I/O.
         .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: swiftSettings),
         // Decoders, encoders and metadata over the C libraries.
         .target(
             name: "SepiaCodecs",
-            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS2", "CZlib", "CIsal"],
+            dependencies: ["SepiaImage", "CJPEG", "CPNG", "CWebP", "CHeif", "CTIFF", "CLCMS2", "CZlib", "CIsal"],
             swiftSettings: swiftSettings),
         // Videos over FFmpeg: a probe (container, streams, QuickTime metadata) and a poster frame as an image source.
         .target(name: "SepiaVideo", dependencies: ["SepiaImage", "SepiaCodecs", "CFFmpeg"], swiftSettings: swiftSettings),
+        // Camera RAW files over LibRaw: the embedded preview for thumbnails, a development in linear light for the
+        // rest, and PhotoDecoding, which opens any still photo.
+        .target(name: "SepiaRAW", dependencies: ["SepiaImage", "SepiaCodecs", "CLibRaw"], swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs"], swiftSettings: swiftSettings),
         // An S3 client (Signature V4 over AsyncHTTPClient): the object storage a scale-out deployment keeps files in.
@@ -78,7 +85,7 @@ let package = Package(
         .target(
             name: "SepiaLibrary",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaObjectStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -91,7 +98,7 @@ let package = Package(
         .target(
             name: "SepiaServer",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaLibrary", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -113,7 +120,7 @@ let package = Package(
         .target(
             name: "SepiaCommandLine",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -130,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "SepiaLibraryCLI",
             dependencies: [
-                "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaLibrary", "SepiaServer", "SepiaObjectStore",
+                "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaServer", "SepiaObjectStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

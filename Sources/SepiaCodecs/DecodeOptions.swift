@@ -38,7 +38,7 @@ public struct DecodeOptions: Sendable, Hashable {
     }
 
     /// Throws unless a `width × height` image is within the limits.
-    func checkSize(width: Int, height: Int, format: ImageFormat) throws(CodecError) {
+    package func checkSize(width: Int, height: Int, format: ImageFormat) throws(CodecError) {
         guard width > 0, height > 0 else {
             throw CodecError(.corruptData, format: format, "the header declares an empty image (\(width)x\(height))")
         }

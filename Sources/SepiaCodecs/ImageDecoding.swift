@@ -20,10 +20,11 @@ public enum ImageDecoding {
             throw CodecError(.fileTooLarge, "the input has \(bytes.count) bytes, more than the limit of \(options.maximumFileBytes)")
         }
         let head = bytes.prefix(64)
-        guard let format = ImageFormat.sniff(head) else {
+        guard let format = ImageFormat.identify(bytes) else {
             let signature = head.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
             throw CodecError(
-                .unrecognizedFormat, "not an image Sepia recognises (first bytes: \(signature)); supported formats are JPEG, PNG, WebP, HEIC and AVIF"
+                .unrecognizedFormat,
+                "not an image Sepia recognises (first bytes: \(signature)); supported formats are JPEG, PNG, WebP, HEIC, AVIF and TIFF, and camera RAW through SepiaRAW"
             )
         }
         switch format {
@@ -31,11 +32,17 @@ public enum ImageDecoding {
         case .png: return try PNGSource(bytes: bytes, options: options, file: file)
         case .webp: return try WebPSource(bytes: bytes, options: options, file: file)
         case .heic, .avif: return try HEIFSource(bytes: bytes, format: format, options: options, file: file)
+        case .tiff: return try TIFFSource(bytes: bytes, options: options, file: file)
+        case .cameraRAW:
+            throw CodecError(
+                .unsupportedFormat, format: format,
+                "this is a camera RAW file, which the still-image decoders do not read; SepiaRAW's RAWSource opens it")
         case _ where format.isVideo:
             throw CodecError(
                 .unsupportedFormat, format: format, "this is a video, which the still-image decoders do not read; SepiaVideo's VideoSource opens it")
         default:
-            throw CodecError(.unsupportedFormat, format: format, "this format is not supported; Sepia decodes JPEG, PNG, WebP, HEIC and AVIF")
+            throw CodecError(
+                .unsupportedFormat, format: format, "this format is not supported; Sepia decodes JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW")
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An image file format, recognised by its magic bytes (never by file name).
 ///
 /// Video containers are recognised too (``isVideo``), so that a caller can route a file to SepiaVideo's
@@ -17,8 +19,10 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
     case gif
     /// BMP (recognised, not decoded).
     case bmp
-    /// TIFF (recognised, not decoded).
+    /// TIFF: scanners' and editing tools' files, decoded by libtiff (the first page).
     case tiff
+    /// A camera RAW file (DNG, CR2, CR3, CRW, NEF, ARW, RAF, ORF, RW2, PEF, …). Decoded by SepiaRAW's `RAWSource`.
+    case cameraRAW = "raw"
     /// JPEG XL (recognised, not decoded).
     case jpegXL = "jxl"
     /// JPEG 2000 (recognised, not decoded).
@@ -45,10 +49,13 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
     /// Whether Sepia decodes this format.
     public var isDecodable: Bool {
         switch self {
-        case .jpeg, .png, .webp, .heic, .avif: return true
+        case .jpeg, .png, .webp, .heic, .avif, .tiff: return true
         default: return false
         }
     }
+
+    /// Whether this is a camera RAW file, which SepiaRAW reads.
+    public var isRAW: Bool { self == .cameraRAW }
 
     /// Whether this is a video container, which SepiaVideo reads (a probe, and a poster frame as an image).
     public var isVideo: Bool {
@@ -77,6 +84,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
         case .gif: return "GIF"
         case .bmp: return "BMP"
         case .tiff: return "TIFF"
+        case .cameraRAW: return "camera RAW"
         case .jpegXL: return "JPEG XL"
         case .jpeg2000: return "JPEG 2000"
         case .svg: return "SVG"
@@ -102,6 +110,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
         case .gif: return "image/gif"
         case .bmp: return "image/bmp"
         case .tiff: return "image/tiff"
+        case .cameraRAW: return "image/x-dcraw"
         case .jpegXL: return "image/jxl"
         case .jpeg2000: return "image/jp2"
         case .svg: return "image/svg+xml"
@@ -136,6 +145,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
         case "gif": self = .gif
         case "bmp": self = .bmp
         case "tif", "tiff": self = .tiff
+        case _ where Self.rawExtensions.contains(ext.lowercased()): self = .cameraRAW
         case "jxl": self = .jpegXL
         case "jp2", "j2k": self = .jpeg2000
         case "svg": self = .svg
@@ -151,6 +161,31 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
         }
     }
 
+    /// The file extensions of camera RAW files, lower case, without the dot.
+    public static let rawExtensions: Set<String> = [
+        "3fr", "ari", "arw", "bay", "cap", "cr2", "cr3", "crw", "dcr", "dcs", "dng", "drf", "eip", "erf", "fff", "gpr", "iiq",
+        "k25", "kdc", "mdc", "mef", "mos", "mrw", "nef", "nrw", "orf", "pef", "ptx", "raf", "raw", "rw2", "rwl", "rwz", "sr2",
+        "srf", "srw", "sti", "x3f",
+    ]
+
+    /// Recognises a format from a whole file: as ``sniff(_:)``, and a TIFF-structured file whose IFDs describe a
+    /// sensor's data (NEF, ARW, PEF, DNG, …) is camera RAW. A file whose bytes name no format but whose name has a
+    /// RAW extension (some cameras' files have no signature) is camera RAW too, for LibRaw to judge.
+    public static func identify(_ bytes: EncodedBytes, fileName: String? = nil) -> ImageFormat? {
+        let sniffed = bytes.withUnsafeBytes { sniff($0.prefix(400)) }
+        let ext = fileName.map { ($0 as NSString).pathExtension.lowercased() }
+        switch sniffed {
+        case .tiff?:
+            if bytes.withUnsafeBytes({ TIFFStructure.describesCameraRAW($0) }) { return .cameraRAW }
+            return .tiff
+        case nil:
+            if let ext, rawExtensions.contains(ext) { return .cameraRAW }
+            return nil
+        default:
+            return sniffed
+        }
+    }
+
     /// Recognises a format from the first bytes of a file; nil when unknown.
     ///
     /// 64 bytes are enough for every format. An MPEG transport stream is recognised from its first packet's
@@ -162,6 +197,12 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
             head.count >= offset + prefix.count && Array(head[offset..<(offset + prefix.count)]) == prefix
         }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(Array("HEAPCCDR".utf8), at: 6) || starts(Array("FUJIFILMCCD-RAW".utf8)) || starts(Array("IIRO".utf8))
+            || starts(Array("IIRS".utf8)) || starts(Array("MMOR".utf8)) || starts([0x49, 0x49, 0x55, 0x00]) || starts([0x00, 0x4D, 0x52, 0x4D])
+            || starts(Array("FOVb".utf8)) || (starts([0x49, 0x49, 0x2A, 0x00]) && starts(Array("CR".utf8), at: 8))
+        {
+            return .cameraRAW
+        }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts(Array("ftyp".utf8), at: 4), head.count >= 12 {
@@ -180,6 +221,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
                 return .heic
             }
             if major == "jp2 " { return .jpeg2000 }
+            if major == "crx " { return .cameraRAW }
             return videoBrand(major: major, brands: brands)
         }
         // QuickTime movies older than the ftyp atom start with one of these atoms.

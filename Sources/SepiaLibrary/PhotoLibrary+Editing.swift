@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 public import SepiaImage
+import SepiaRAW
 
 extension PhotoLibrary {
     /// The input for editing `asset` (PhotoKit's `requestContentEditingInput`). `canHandle` says whether the
@@ -40,7 +41,7 @@ extension PhotoLibrary {
         }
         let file: any EncodedImage
         do {
-            file = try ImageDecoding.open(path: path, options: DecodeOptions())
+            file = try PhotoDecoding.open(path: path, options: DecodeOptions())
         } catch {
             throw LibraryError(.fileSystem, "cannot open the asset's image: \(error.reason)", subject: asset.id)
         }

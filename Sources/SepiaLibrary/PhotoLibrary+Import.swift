@@ -1,6 +1,7 @@
 public import Foundation
 import SepiaCodecs
 public import SepiaImage
+import SepiaRAW
 
 extension PhotoLibrary {
     /// Prepares the image file at `path` to join the library: reads it (within the limits), checks it
@@ -66,7 +67,7 @@ extension PhotoLibrary {
         let renditions = context.map { RenditionRenderer(context: $0, quality: renderer.quality) } ?? renderer
         let file: any EncodedImage
         do {
-            file = try ImageDecoding.open(bytes, options: configuration.decodeOptions)
+            file = try PhotoDecoding.open(bytes, options: configuration.decodeOptions, fileName: filename)
         } catch {
             throw LibraryError.unreadable(error, file: displayName)
         }

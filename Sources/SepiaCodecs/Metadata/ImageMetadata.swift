@@ -43,7 +43,7 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     }
 
     /// Combines the metadata blocks of a file, the first available source winning for each field.
-    static func assemble(exif: [UInt8]?, xmp: [UInt8]?, photoshop: [UInt8]?) -> ImageMetadata {
+    package static func assemble(exif: [UInt8]?, xmp: [UInt8]?, photoshop: [UInt8]?) -> ImageMetadata {
         var m = ImageMetadata()
         var exifFields: EXIFFields?
         if let exif {

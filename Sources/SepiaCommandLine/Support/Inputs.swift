@@ -1,5 +1,6 @@
 import Foundation
 package import SepiaCodecs
+import SepiaRAW
 
 /// An input opened for a command: an image, or a video's poster frame as an image, with what `info` adds for a
 /// video.
@@ -56,14 +57,14 @@ package enum Inputs {
         }
         let file: any EncodedImage
         do {
-            file = try ImageDecoding.open(path: path, options: options)
+            file = try PhotoDecoding.open(path: path, options: options)
         } catch {
             guard error.code == .unrecognizedFormat else { throw error }
             // The commands take videos too: say so.
             let signature = (first ?? []).prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
             throw CodecError(
                 .unrecognizedFormat,
-                "not a photo or video Sepia recognises (first bytes: \(signature)); it reads JPEG, PNG, WebP, HEIC and AVIF photos "
+                "not a photo or video Sepia recognises (first bytes: \(signature)); it reads JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW photos "
                     + "and MP4, MOV, 3GP, MKV, WebM, AVI and MPEG-TS videos", file: error.file ?? path)
         }
         return OpenedInput(file: file)

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 public import SepiaImage
+import SepiaRAW
 import SepiaVideo
 import Synchronization
 
@@ -209,7 +210,7 @@ public final class ImageManager: Sendable {
             if asset.mediaType == .video && version == asset.originalVersion {
                 return try VideoSource(path: path, options: library.configuration.videoOptions).image
             }
-            return try ImageDecoding.open(path: path).image
+            return try PhotoDecoding.open(path: path).image
         } catch {
             throw LibraryError(.fileSystem, "cannot read the asset's image: \(error.reason)", subject: asset.id)
         }

@@ -197,16 +197,19 @@ public final class AssetImporter: Sendable {
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 400)) ?? Data()
         if head.isEmpty { return "the file is empty" }
-        guard let format = ImageFormat.sniff(Array(head)) else {
+        guard
+            let format = ImageFormat.sniff(Array(head))
+                ?? ImageFormat(fileExtension: (path as NSString).pathExtension).flatMap({ $0.isRAW ? $0 : nil })
+        else {
             return "not a photo or video Sepia recognises; it reads \(supportedFormats)"
         }
-        if !format.isDecodable && !format.isVideo { return "\(format) is not supported; Sepia reads \(supportedFormats)" }
+        if !format.isDecodable && !format.isVideo && !format.isRAW { return "\(format) is not supported; Sepia reads \(supportedFormats)" }
         return nil
     }
 
     /// What the importer takes, in words.
     static let supportedFormats =
-        "JPEG, PNG, WebP, HEIC and AVIF photos, and MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS videos"
+        "JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW (DNG, CR2, CR3, CRW, NEF, ARW, RAF, ORF, RW2, PEF, …) photos, and MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS videos"
 
     private struct BatchOutcome {
         var results: [ImportItemResult] = []

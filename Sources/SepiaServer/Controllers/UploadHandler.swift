@@ -222,7 +222,7 @@ struct UploadHandler {
         guard let format = ImageFormat.sniff(head) else {
             return .failure(Refusal("the upload is not a photo or a video Sepia reads: it accepts \(accepted), recognised by their content"))
         }
-        guard format.isDecodable || format.isVideo else {
+        guard format.isDecodable || format.isVideo || format.isRAW else {
             return .failure(Refusal("\(format) files are not accepted; Sepia accepts \(accepted)"))
         }
         return .success(format)
@@ -234,5 +234,5 @@ struct UploadHandler {
         init(_ description: String) { self.description = description }
     }
 
-    static let accepted = "JPEG, PNG, WebP, HEIC and AVIF photos and MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS videos"
+    static let accepted = "JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW photos and MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS videos"
 }

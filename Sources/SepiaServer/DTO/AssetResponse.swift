@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SepiaCodecs
 import SepiaLibrary
+import SepiaRAW
 
 /// An asset as the API shows it: PhotoKit's `PHAsset` in JSON.
 struct AssetResponse: ResponseEncodable {
@@ -79,7 +80,7 @@ struct AssetResponse: ResponseEncodable {
 
     /// The header metadata of `asset`'s original.
     static func metadata(of asset: Asset, in library: PhotoLibrary) async -> Metadata? {
-        guard let path = try? await library.originalPath(of: asset), let file = try? ImageDecoding.open(path: path) else { return nil }
+        guard let path = try? await library.originalPath(of: asset), let file = try? PhotoDecoding.open(path: path) else { return nil }
         let m = file.metadata
         return Metadata(
             lensMake: m.lensMake, lensModel: m.lensModel, exposureTime: m.exposureTime, fNumber: m.fNumber, iso: m.iso,

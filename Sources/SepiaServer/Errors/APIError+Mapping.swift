@@ -61,11 +61,13 @@ extension APIError {
         case .unrecognizedFormat:
             APIError(
                 .unsupportedMediaType, "unsupported_media_type",
-                "The file is not a photo Sepia can read. It accepts JPEG, PNG, WebP, HEIC and AVIF.", detail: detail)
+                "The file is not a photo Sepia can read. It accepts JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW photos, and videos.",
+                detail: detail)
         case .unsupportedFormat:
             APIError(
                 .unsupportedMediaType, "unsupported_media_type",
-                "This kind of file is not supported. Sepia accepts JPEG, PNG, WebP, HEIC and AVIF.", detail: detail)
+                "This kind of file is not supported. Sepia accepts JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW photos, and videos.",
+                detail: detail)
         case .unsupportedFeature:
             APIError(
                 .unprocessableContent, "unprocessable",

@@ -15,7 +15,7 @@ import { errorDetails } from './error-text.js';
 
 const CONCURRENCY = 3;
 /** The file types the picker offers: photos and videos (some systems know HEIF or MTS by extension only). */
-export const ACCEPT = 'image/*,video/*,.heic,.heif,.avif,.mov,.mp4,.m4v,.3gp,.mkv,.webm,.avi,.mts,.m2ts';
+export const ACCEPT = 'image/*,video/*,.heic,.heif,.avif,.tif,.tiff,.dng,.cr2,.cr3,.crw,.nef,.nrw,.arw,.srf,.sr2,.raf,.orf,.rw2,.rwl,.pef,.srw,.kdc,.dcr,.3fr,.iiq,.erf,.mef,.mos,.mrw,.x3f,.gpr,.mov,.mp4,.m4v,.3gp,.mkv,.webm,.avi,.mts,.m2ts';
 const VIDEO_EXTENSION = /\.(mov|mp4|m4v|3gp|mkv|webm|avi|mts|m2ts)$/i;
 
 /** Whether a file chosen or dropped looks like a video (for wording only: the server decides by its bytes). */

@@ -127,7 +127,7 @@ export function mountLibrary(container, params, ctx) {
 
   // ----- Drop overlay
   const dropOverlay = h('div', { class: 'drop-overlay', 'data-testid': 'drop-overlay', 'aria-hidden': 'true' },
-    h('div', { class: 'drop-card' }, icon('upload', { cls: 'drop-icon' }), h('p', { class: 'drop-title' }, isAlbum ? `Drop photos and videos to add them to “${album?.title || 'this album'}”` : 'Drop photos and videos to add them to your library'), h('p', { class: 'hint' }, 'Photos: JPEG, PNG, WebP, HEIC and AVIF. Videos: MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS.')));
+    h('div', { class: 'drop-card' }, icon('upload', { cls: 'drop-icon' }), h('p', { class: 'drop-title' }, isAlbum ? `Drop photos and videos to add them to “${album?.title || 'this album'}”` : 'Drop photos and videos to add them to your library'), h('p', { class: 'hint' }, 'Photos: JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW (DNG, CR2, NEF, ARW, RAF, ORF, RW2, …). Videos: MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS.')));
   dropOverlay.hidden = true;
 
   const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);

@@ -1,0 +1,51 @@
+#ifndef SEPIA_TIFF_H
+#define SEPIA_TIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Loads libtiff (libtiff.so.6, the ABI of the headers Sepia is compiled with) the first time it is called, from any
+ * thread. Returns 1 when it is loaded; else 0, with the loader's reason in `error`. */
+int sepia_tiff_load(char *error, size_t size);
+
+/* A TIFF file in memory (the bytes must outlive it), its first page selected. */
+typedef struct sepia_tiff sepia_tiff;
+
+/* The first page's header. */
+typedef struct {
+    uint32_t width, height;
+    uint16_t bits_per_sample, samples_per_pixel, photometric, planar, orientation, compression, sample_format;
+    /* 0 none, 1 associated (premultiplied) alpha, 2 unassociated alpha, 3 another extra sample. */
+    uint16_t extra_sample;
+    int tiled;
+    int pages;
+    const uint8_t *icc;
+    uint32_t icc_length;
+} sepia_tiff_info;
+
+/* Opens `size` bytes; no single allocation of libtiff's may exceed `max_single_allocation`. Returns NULL with
+ * libtiff's first error in `error`. */
+sepia_tiff *sepia_tiff_open(const void *bytes, size_t size, uint64_t max_single_allocation, char *error, size_t error_size);
+void sepia_tiff_close(sepia_tiff *tiff);
+void sepia_tiff_get_info(sepia_tiff *tiff, sepia_tiff_info *info);
+/* libtiff's first error and warning since opening, or "". */
+const char *sepia_tiff_error(sepia_tiff *tiff);
+const char *sepia_tiff_warning(sepia_tiff *tiff);
+
+/* Starts decoding through libtiff's RGBA interface (every photometric, bit depth and layout it reads, as 8-bit
+ * RGBA with straight alpha), the rows in the order stored: the orientation is left to the caller. Returns 1, or 0
+ * with libtiff's reason in `error`. */
+int sepia_tiff_rgba_begin(sepia_tiff *tiff, char *error, size_t error_size);
+/* Decodes `rows` rows from `first_row` into `raster` (`width` × `rows` pixels of R, G, B, A bytes). Returns 1 or
+ * 0 on a decoding error (see sepia_tiff_error). */
+int sepia_tiff_rgba_rows(sepia_tiff *tiff, uint32_t first_row, uint32_t rows, uint32_t *raster);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
