@@ -152,8 +152,10 @@ void sepia_raw_get_info(sepia_raw *raw, sepia_raw_info *info) {
     /* The developed size: LibRaw's own computation of the pixel-aspect stretch and Fuji's rotation. It changes the
      * handle's sizes, so it is the last thing read; the caller closes this handle and opens another to decode. */
     libraw_adjust_sizes_info_only(d);
-    info->width = d->sizes.iwidth;
-    info->height = d->sizes.iheight;
+    /* It gives the size after the flip too; Sepia applies the flip itself, as an orientation. */
+    int swapped = (info->flip & 4) != 0;
+    info->width = swapped ? d->sizes.iheight : d->sizes.iwidth;
+    info->height = swapped ? d->sizes.iwidth : d->sizes.iheight;
     /* Half size skips demosaicing: each 2x2 block of a Bayer sensor becomes one pixel. It is offered only where
      * the developed size is the sensor's (no stretch, no rotation), so that it is known without developing. */
     if (d->idata.filters > 1000 && fabs(aspect - 1.0) < 1e-6 && info->width == width && info->height == height) {

@@ -187,6 +187,11 @@ public struct RAWSource: EncodedImage {
         return scales
     }
 
+    /// The work of developing a pixel relative to decoding one of the preview's: unpacking the sensor data,
+    /// white balance, demosaicing and the colour conversion cost an order of magnitude more than a JPEG's
+    /// inverse DCT, so the preview is preferred whenever it is large enough.
+    static let developmentCost = 16.0
+
     /// Scales at or above this key stand for the preview reduced by the difference.
     static let previewScaleKey = 1 << 20
 
@@ -199,9 +204,11 @@ public struct RAWSource: EncodedImage {
         }
         if scale == 2, let halfSize {
             return DecodeReduction(
-                size: halfSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)) / 2, minimumResize: 2)
+                size: halfSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)) / 2, minimumResize: 2,
+                costPerPixel: Self.developmentCost)
         }
-        return DecodeReduction(size: pixelSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)), minimumResize: 1)
+        return DecodeReduction(
+            size: pixelSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)), minimumResize: 1, costPerPixel: Self.developmentCost)
     }
 
     /// A decoder of the preview, or of the developed sensor data at full or half size.

@@ -28,7 +28,7 @@ protocol LibraryStore: Sendable {
     /// The asset one of whose files has this hash.
     func asset(contentHash: String) throws(LibraryError) -> Asset?
     /// The asset already in the library that `asset` would complete as a Live Photo, if any.
-    func livePhotoPartner(of asset: Asset) throws(LibraryError) -> Asset?
+    func pairingPartner(of asset: Asset) throws(LibraryError) -> Asset?
     /// The stored files of these assets, by asset then type.
     func resources(assetIDs: [String]) throws(LibraryError) -> [AssetResource]
     /// User albums by identifier or exact title.

@@ -213,6 +213,11 @@ extension SQLLibraryStore {
             result.pairedAssets[a.id] = partner.id
             return
         }
+        if new.mayPair, let partner = try RAWPairing.partner(of: a, db: db) {
+            if try pairRAW(new, with: partner, db: db, now: now) { result.reversionedAssetIDs.append(partner.id) }
+            result.pairedAssets[a.id] = partner.id
+            return
+        }
         let (year, month) = localYearMonth(a.creationDate, offset: a.creationDateOffset)
         let rowID: Int64 =
             try db.value(
