@@ -156,6 +156,8 @@ enum StoredChange: Sendable {
     case setHidden(assetID: String, Bool)
     case setCreationDate(assetID: String, Date, offset: Int?)
     case setLocation(assetID: String, GPSLocation?)
+    /// Makes a RAW+JPEG pair show its RAW file (true) or the other one.
+    case showRAW(assetID: String, Bool)
     case createAlbum(id: String, title: String)
     case renameAlbum(id: String, title: String)
     case deleteAlbums([String])

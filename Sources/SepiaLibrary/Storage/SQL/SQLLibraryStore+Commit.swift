@@ -37,6 +37,8 @@ extension SQLLibraryStore {
             }
         case .setFavorite(let id, let value):
             try update(assetID: id, db: db, now: now, set: "isFavorite = ?", [value], unless: "isFavorite = ?", [value])
+        case .showRAW(let id, let raw):
+            if try showRAW(raw, assetID: id, db: db, now: now) { result.reversionedAssetIDs.append(id) }
         case .setHidden(let id, let value):
             if try update(assetID: id, db: db, now: now, set: "isHidden = ?", [value], unless: "isHidden = ?", [value]) {
                 try touchAlbums(containing: id, db: db)

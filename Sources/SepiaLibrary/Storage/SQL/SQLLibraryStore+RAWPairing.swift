@@ -66,6 +66,49 @@ extension SQLLibraryStore {
         return true
     }
 
+    /// Makes the pair `assetID` show its RAW file (`raw`) or its other file: the two resources trade types and the
+    /// asset takes the shown file's size, name and format under a new original version. Returns whether anything
+    /// changed.
+    static func showRAW(_ raw: Bool, assetID: String, db: any SQLSession, now: Double) throws -> Bool {
+        guard let row = try db.fetchOne("SELECT \(assetColumns) FROM asset a WHERE a.localIdentifier = ?", [assetID])
+        else { throw LibraryError.notFound(asset: assetID) }
+        let asset = Self.asset(from: row)
+        guard asset.mediaSubtypes.contains(.photoRAWPair) else {
+            throw LibraryError(.invalidRequest, "the photo is not a RAW+JPEG pair: it has no other file to show", subject: assetID)
+        }
+        guard (asset.originalFormat == .cameraRAW) != raw else { return false }
+        guard asset.currentAdjustmentID == nil else {
+            throw LibraryError(
+                .invalidRequest, "the photo is edited, and the edit was made on the file it shows; revert the edit first", subject: assetID)
+        }
+        guard
+            let other = try db.fetchOne(
+                "SELECT \(resourceColumns) FROM resource r JOIN asset a ON a.rowID = r.assetRowID WHERE r.assetRowID = ? AND r.type = ?",
+                [asset.rowID, AssetResourceType.alternatePhoto.rawValue]
+            ).flatMap(Self.resource(from:))
+        else { throw LibraryError(.database, "the pair's other file is missing from the library; run `sepia check`", subject: assetID) }
+        // In three steps: a resource's type is unique per asset, checked row by row.
+        let (photo, alternate, swapping) = (AssetResourceType.photo.rawValue, AssetResourceType.alternatePhoto.rawValue, 0)
+        for (from, to) in [(photo, swapping), (alternate, photo), (swapping, alternate)] {
+            try db.execute("UPDATE resource SET type = ? WHERE assetRowID = ? AND type = ?", [to, asset.rowID, from])
+        }
+        var shown = asset
+        shown.pixelWidth = other.pixelWidth
+        shown.pixelHeight = other.pixelHeight
+        shown.originalWidth = other.pixelWidth
+        shown.originalHeight = other.pixelHeight
+        shown.originalFilename = other.originalFilename
+        shown.contentHash = other.contentHash
+        shown.originalFormat = other.format
+        shown.originalByteCount = other.byteCount
+        shown.originalOrientation = 1
+        shown.location = nil
+        (shown.cameraMake, shown.cameraModel) = (nil, nil)
+        try useAsOriginal(shown, assetRowID: asset.rowID, subtypes: 0, db: db, now: now)
+        try log(db, entity: "asset", rowID: asset.rowID, identifier: asset.id, operation: "update")
+        return true
+    }
+
     /// Points the asset's columns at the file `a` describes (its size, name, hash, format, orientation, camera),
     /// and gives its original version a new name.
     static func useAsOriginal(_ a: Asset, assetRowID: Int64, subtypes: Int, db: any SQLSession, now: Double) throws {
