@@ -55,7 +55,9 @@ final class LibRawHandle {
             return CodecError(
                 .tooManyPixels, format: .cameraRAW, "the RAW data is larger than the memory limit allows while \(stage) (\(library))", file: file)
         case -100009:
-            return CodecError(.truncatedData, format: .cameraRAW, "the file ends before its RAW data does (\(library)) while \(stage)", file: file)
+            return CodecError(
+                .truncatedData, format: .cameraRAW, "the file ends before its RAW data does (found while \(stage)): it is incomplete or damaged",
+                file: file)
         case -100008:
             return CodecError(.corruptData, format: .cameraRAW, "the RAW data is damaged (\(library)) while \(stage)", file: file)
         case -100010:
