@@ -70,7 +70,12 @@ public struct RAWSource: EncodedImage {
                 .fileTooLarge, format: .cameraRAW, "the file has \(bytes.count) bytes, more than the limit of \(options.limits.maximumFileBytes)",
                 file: file)
         }
-        let handle = try LibRawHandle(bytes: bytes, options: options, file: file)
+        let handle: LibRawHandle
+        do {
+            handle = try LibRawHandle(bytes: bytes, options: options, file: file)
+        } catch {
+            throw Self.explained(error, bytes: bytes)
+        }
         let info = handle.info
         let make = sepia_raw_info.string(info.make)
         let model = sepia_raw_info.string(info.model)
@@ -92,6 +97,21 @@ public struct RAWSource: EncodedImage {
         orientation = Self.orientation(flip: Int(info.flip))
         metadata = Self.metadata(bytes: bytes, info: info, make: make, model: model)
         preview = development.showsCameraRendering ? Self.preview(handle, stored: pixelSize, file: file) : nil
+    }
+
+    /// A refusal that names the kind of file when its signature says it (a Canon CR3 from a body newer than this
+    /// LibRaw, a GoPro GPR), so that the reason is not "not a RAW file".
+    static func explained(_ error: CodecError, bytes: EncodedBytes) -> CodecError {
+        guard error.code == .unsupportedFormat else { return error }
+        var explained = error
+        let kind = RAWKind.describe(bytes: bytes, make: nil, dngVersion: 0)
+        if kind == "Canon CR3" {
+            explained.reason =
+                "this Canon CR3 file is not one LibRaw 0.20 reads (CR3 support grew in later LibRaw releases); convert it to DNG, or use a system with a newer LibRaw"
+        } else if kind != "camera RAW" {
+            explained.reason = "LibRaw 0.20 does not read this \(kind) file: its camera or format version is newer or rarer than LibRaw knows"
+        }
+        return explained
     }
 
     /// LibRaw's flip as an orientation.
