@@ -170,9 +170,8 @@ def in_venv():
     return os.path.realpath(sys.prefix) == os.path.realpath(VENV)
 
 
-def ensure_venv_and_reexec():
-    if in_venv():
-        return
+def ensure_venv():
+    """Makes .venv with the PINS when it is missing or holds other versions; returns its python."""
     py = os.path.join(VENV, "bin", "python")
     if not os.path.exists(py):
         say("creating %s" % VENV)
@@ -193,6 +192,13 @@ def ensure_venv_and_reexec():
         if subprocess.run(cmd).returncode != 0:
             fail("pip could not install %s. pidng comes as source and builds a C extension: it needs gcc and "
                  "Python's headers (Debian: apt-get install build-essential python3-dev)" % ", ".join(PINS))
+    return py
+
+
+def ensure_venv_and_reexec():
+    if in_venv():
+        return
+    py = ensure_venv()
     os.execv(py, [py, os.path.abspath(__file__)] + sys.argv[1:])
 
 
@@ -819,6 +825,38 @@ def pidng_dng(lin, pattern, bits, black, date, model, orientation=1):
     return bytes(r.convert(raw))
 
 
+def preview_dng(raw, preview, preview_size, black, white, date, model):
+    """The bytes of a DNG laid out as Adobe's converter writes one: IFD0 a baseline JPEG preview (`preview`, the
+    JPEG's bytes, of `preview_size`: NewSubfileType 1, Compression 7, YCbCr 4:2:0), the raw image (`raw`, an RGGB
+    mosaic of 16-bit samples, one strip) in a SubIFD, the capture date in an Exif IFD. Also used by
+    scripts/bench/raw.py for its 24 MP input."""
+    H, W = raw.shape
+    pw, ph = preview_size
+    sub = IFD()
+    for tag, typ, val in [(254, LONG, 0), (256, LONG, W), (257, LONG, H), (258, SHORT, 16), (259, SHORT, 1),
+                          (262, SHORT, 32803), (277, SHORT, 1), (278, LONG, H), (284, SHORT, 1),
+                          (33421, SHORT, [2, 2]), (33422, BYTE, bytes(CFA["RGGB"])), (50714, LONG, black),
+                          (50717, LONG, white)]:
+        sub.set(tag, typ, val)
+    sub.strips([raw.astype("<u2").tobytes()])
+    exif = IFD()
+    exif.set(36864, UNDEFINED, b"0231")
+    exif.set(36867, ASCII, date)
+    ifd0 = IFD()
+    for tag, typ, val in [(254, LONG, 1), (256, LONG, pw), (257, LONG, ph), (258, SHORT, [8, 8, 8]),
+                          (259, SHORT, 7), (262, SHORT, 6), (271, ASCII, "SepiaTest"), (272, ASCII, model),
+                          (274, SHORT, 1), (277, SHORT, 3), (278, LONG, ph), (284, SHORT, 1),
+                          (305, ASCII, "Sepia raw_tiff_fixtures"), (306, ASCII, date), (330, LONG, Ifds([sub])),
+                          (530, SHORT, [2, 2]), (34665, LONG, Ifds([exif])), (50706, BYTE, bytes([1, 4, 0, 0])),
+                          (50707, BYTE, bytes([1, 1, 0, 0])), (50708, ASCII, "SepiaTest " + model),
+                          (50721, SRATIONAL, [rational(v) for v in (np.diag(GAINS) @ np.array(XYZ_TO_SRGB)).flatten()]),
+                          (50728, RATIONAL, [rational(g) for g in GAINS]), (50730, SRATIONAL, [(0, 1)]),
+                          (50778, SHORT, 21)]:
+        ifd0.set(tag, typ, val)
+    ifd0.strips([preview])
+    return write_tiff(ifd0)
+
+
 def set_capture_date(path, date, make=None, model=None, size=None):
     args = ["exiftool", "-q", "-q", "-overwrite_original", "-ExifIFD:DateTimeOriginal=" + date]
     if make:
@@ -921,30 +959,8 @@ def make_raws(fx, tmp):
     raw = mosaic(lin, "RGGB", black, white)
     pw, ph = 1024, 683
     preview = run(["cjpeg", "-quality", "88", "-sample", "2x2"], stdin=ppm(q8(scene(pw, ph)[0]))).stdout
-    sub = IFD()
-    for tag, typ, val in [(254, LONG, 0), (256, LONG, W), (257, LONG, H), (258, SHORT, 16), (259, SHORT, 1),
-                          (262, SHORT, 32803), (277, SHORT, 1), (278, LONG, H), (284, SHORT, 1),
-                          (33421, SHORT, [2, 2]), (33422, BYTE, bytes(CFA["RGGB"])), (50714, LONG, black),
-                          (50717, LONG, white)]:
-        sub.set(tag, typ, val)
-    sub.strips([raw.astype("<u2").tobytes()])
-    exif = IFD()
-    exif.set(36864, UNDEFINED, b"0231")
-    exif.set(36867, ASCII, date)
-    ifd0 = IFD()
-    for tag, typ, val in [(254, LONG, 1), (256, LONG, pw), (257, LONG, ph), (258, SHORT, [8, 8, 8]),
-                          (259, SHORT, 7), (262, SHORT, 6), (271, ASCII, "SepiaTest"), (272, ASCII, model),
-                          (274, SHORT, 1), (277, SHORT, 3), (278, LONG, ph), (284, SHORT, 1),
-                          (305, ASCII, "Sepia raw_tiff_fixtures"), (306, ASCII, date), (330, LONG, Ifds([sub])),
-                          (530, SHORT, [2, 2]), (34665, LONG, Ifds([exif])), (50706, BYTE, bytes([1, 4, 0, 0])),
-                          (50707, BYTE, bytes([1, 1, 0, 0])), (50708, ASCII, "SepiaTest " + model),
-                          (50721, SRATIONAL, [rational(v) for v in (np.diag(GAINS) @ np.array(XYZ_TO_SRGB)).flatten()]),
-                          (50728, RATIONAL, [rational(g) for g in GAINS]), (50730, SRATIONAL, [(0, 1)]),
-                          (50778, SHORT, 21)]:
-        ifd0.set(tag, typ, val)
-    ifd0.strips([preview])
     with open(fx.path(rel), "wb") as f:
-        f.write(write_tiff(ifd0))
+        f.write(preview_dng(raw, preview, (pw, ph), black, white, date, model))
     info, ref, half, q = develop(fx, rel, upright, "rggb_preview")
     thumb = info.get("Thumb size", "")
     if thumb.replace(" ", "") != "%dx%d" % (pw, ph):
