@@ -45,7 +45,8 @@ static void memory_error(void *context, const char *file, const char *where) {
     (void)where;
 }
 
-sepia_raw *sepia_raw_open(const void *bytes, size_t size, unsigned max_raw_megabytes, int *error) {
+/* A new handle with Sepia's handlers and limits, or NULL with the error set. */
+static sepia_raw *make_handle(unsigned max_raw_megabytes, int *error) {
     char reason[8];
     if (!sepia_raw_load(reason, sizeof(reason))) {
         *error = LIBRAW_UNSPECIFIED_ERROR;
@@ -67,6 +68,29 @@ sepia_raw *sepia_raw_open(const void *bytes, size_t size, unsigned max_raw_megab
     libraw_set_memerror_handler(raw->data, memory_error, raw);
     if (max_raw_megabytes > 0) {
         raw->data->params.max_raw_memory_mb = max_raw_megabytes;
+    }
+    return raw;
+}
+
+sepia_raw *sepia_raw_open_file(const char *path, unsigned max_raw_megabytes, int *error) {
+    sepia_raw *raw = make_handle(max_raw_megabytes, error);
+    if (raw == NULL) {
+        return NULL;
+    }
+    int status = libraw_open_file(raw->data, path);
+    if (status != LIBRAW_SUCCESS) {
+        *error = status;
+        sepia_raw_close(raw);
+        return NULL;
+    }
+    *error = 0;
+    return raw;
+}
+
+sepia_raw *sepia_raw_open(const void *bytes, size_t size, unsigned max_raw_megabytes, int *error) {
+    sepia_raw *raw = make_handle(max_raw_megabytes, error);
+    if (raw == NULL) {
+        return NULL;
     }
     int status = libraw_open_buffer(raw->data, (void *)bytes, size);
     if (status != LIBRAW_SUCCESS) {
