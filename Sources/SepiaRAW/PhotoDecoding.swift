@@ -25,7 +25,7 @@ public enum PhotoDecoding {
         if sniffed == .cameraRAW || tiffNamedRAW {
             do {
                 return try RAWSource(path: path, options: RAWOptions(limits: options))
-            } catch where tiffNamedRAW && error.code == .unsupportedFormat {
+            } catch  where tiffNamedRAW && error.code == .unsupportedFormat {
                 // Not RAW after all: read as a TIFF below.
             }
         }
