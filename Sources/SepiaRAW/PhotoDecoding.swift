@@ -24,7 +24,7 @@ public enum PhotoDecoding {
         let tiffNamedRAW = sniffed == .tiff && ImageFormat.rawExtensions.contains(ext)
         if sniffed == .cameraRAW || tiffNamedRAW {
             do {
-                return try RAWSource(path: path, options: RAWOptions(limits: options))
+                return try RAWSource(path: path, head: head, options: RAWOptions(limits: options))
             } catch  where tiffNamedRAW && error.code == .unsupportedFormat {
                 // Not RAW after all: read as a TIFF below.
             }

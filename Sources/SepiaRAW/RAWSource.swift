@@ -54,6 +54,11 @@ public struct RAWSource: EncodedImage {
     /// when a render develops it), never the whole file into memory. Errors name the file.
     public init(path: String, development: RAWDevelopment = RAWDevelopment(), options: RAWOptions = RAWOptions()) throws(CodecError) {
         let head = try RAWHead.read(path: path, maximumFileBytes: options.limits.maximumFileBytes)
+        try self.init(path: path, head: head, development: development, options: options)
+    }
+
+    /// Opens a RAW file whose head was read already.
+    init(path: String, head: RAWHead, development: RAWDevelopment = RAWDevelopment(), options: RAWOptions) throws(CodecError) {
         try self.init(input: .file(path), head: head.bytes, count: head.fileBytes, development: development, options: options, file: path)
     }
 
