@@ -33,7 +33,7 @@ def named(api, name: str) -> dict:
     return found[0]
 
 
-def test_a_raw_and_its_jpeg_are_one_item_that_can_show_either(app, browser_api, raw_files):
+def test_a_raw_and_its_jpeg_are_one_item_that_can_show_either(app, browser_api, raw_files, screenshot):
     jpeg, raw = raw_files / "pair" / "IMG_0001.JPG", raw_files / "pair" / "IMG_0001.DNG"
     scan = raw_files / "tiff" / "rgb16_lzw_pred2.tif"
     before = browser_api.assets(limit=1)["total"]
@@ -61,6 +61,7 @@ def test_a_raw_and_its_jpeg_are_one_item_that_can_show_either(app, browser_api, 
                   app.cell_css(pair["id"]))
     assert cell["badge"] == "RAW+JPEG" and cell["hidden"] == "true", cell
     assert cell["label"].startswith("RAW+JPEG photo, "), cell["label"]
+    screenshot(app, "web-raw-grid")
 
     # Info says which file is shown, and switches the pair to its RAW.
     app.click(app.cell_css(pair["id"]))
@@ -68,6 +69,7 @@ def test_a_raw_and_its_jpeg_are_one_item_that_can_show_either(app, browser_api, 
     if app.find(tid("detail-info")).get_attribute("aria-pressed") != "true":
         app.click(tid("detail-info"))
     app.wait(lambda: "Showing the JPEG" in app.text(tid("info-raw-pair")), "the info to say the JPEG is shown")
+    screenshot(app, "web-raw-info")
     app.click(tid("info-use-raw"))
     app.wait_toast("The RAW is the original now")
     app.wait(lambda: browser_api.asset(pair["id"])["originalFormat"] == "raw", "the pair to show its RAW")
