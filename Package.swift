@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "SepiaServer",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaObjectStore", "CIsal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
