@@ -111,7 +111,7 @@ func makeServices(_ configuration: ServerConfiguration) throws -> ServerServices
         json: JSONBody(maximumBytes: configuration.maximumJSONBytes, maximumDepth: configuration.maximumJSONDepth),
         imports: RenderLanes(count: max(2, ProcessInfo.processInfo.activeProcessorCount), sharing: libraries.renderContext), catalog: catalog,
         proxies: try TrustedProxies(configuration.trustedProxies), jobs: JobQueue(database: accounts.database),
-        changeStreams: ChangeStreamSlots(maximumPerUser: configuration.maximumChangeStreamsPerUser),
+        changeStreams: StreamSlots(maximumPerKey: configuration.maximumChangeStreamsPerUser),
         jobProgress: JobProgressFeed(queue: JobQueue(database: accounts.database)))
 }
 
