@@ -26,6 +26,8 @@ struct ServerServices: Sendable {
     let jobWakeUps = JobWakeUps()
     /// The live change streams open on this server, per account.
     let changeStreams: StreamSlots
+    /// The ZIP downloads streaming from this server, per account and per share link.
+    let downloads: StreamSlots
     /// How far the playable versions being made on any server have come, for the change streams.
     let jobProgress: JobProgressFeed
 
