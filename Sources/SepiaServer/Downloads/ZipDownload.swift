@@ -9,15 +9,18 @@ import SepiaLibrary
 
 /// A ZIP download as an HTTP answer: the items' files streamed through ``ZipStream`` as they are read, each in
 /// chunks of ``chunkLength`` with the connection's backpressure (a file is read only as fast as the client takes
-/// it), with the archive's exact `Content-Length`. Nothing is copied to disk, and memory stays at a few chunks
-/// per download, whatever the files' sizes.
+/// it), with the archive's exact `Content-Length`. Nothing is copied to disk, and memory stays at two chunks
+/// per download (the one going out and the one read ahead) and what NIO holds of the connection's writes,
+/// whatever the files' sizes.
 ///
 /// The files are read as `GET /assets/{id}/original` reads them: through the library's file access (a path in
 /// the library folder, or, with object storage, the server's local copy, fetched when the file is reached) and
 /// NIO's file system on its thread pool. A download holds a slot of ``ServerServices/downloads`` until it ends,
 /// however it ends: finished, failed, or cut off by a client that went away.
 struct ZipDownload {
-    /// The bytes read from a file at a time.
+    /// The bytes read from a file at a time. Larger chunks cost less CPU per byte, but leave more memory behind
+    /// in the allocator's per-thread arenas (on a fresh server, 1 MiB chunks grew the process by 50 MiB over four
+    /// downloads of 1 GiB where 256 KiB chunks grew it by 17).
     static let chunkLength = 256 << 10
 
     let plan: DownloadPlan
@@ -84,7 +87,14 @@ struct ZipDownload {
                         var header = zip.startEntry(file.entry)
                         pending.writeBuffer(&header)
                         try await files.withFileHandle(forReadingAt: FilePath(path)) { handle in
-                            for try await chunk in handle.readChunks(chunkLength: .bytes(Int64(Self.chunkLength))) {
+                            // One chunk is read ahead while the one before goes out: the disk and the socket
+                            // overlap, and no more than two chunks of the file are in memory.
+                            let length = ByteCount.bytes(Int64(Self.chunkLength))
+                            var chunk = try await handle.readChunk(fromAbsoluteOffset: 0, length: length)
+                            var position = Int64(chunk.readableBytes)
+                            while chunk.readableBytes > 0 {
+                                let offset = position
+                                async let next = handle.readChunk(fromAbsoluteOffset: offset, length: length)
                                 try zip.update(with: chunk)
                                 if pending.readableBytes > 0 {
                                     try await writer.write(contentsOf: [pending, chunk])
@@ -92,6 +102,8 @@ struct ZipDownload {
                                 } else {
                                     try await writer.write(chunk)
                                 }
+                                chunk = try await next
+                                position += Int64(chunk.readableBytes)
                             }
                         }
                         var descriptor = try zip.endEntry()
