@@ -150,6 +150,7 @@ let package = Package(
         .testTarget(name: "SepiaImageTests", dependencies: ["SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaVideoTests", dependencies: ["SepiaVideo", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaRAWTests", dependencies: ["SepiaRAW", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaLibraryTests",

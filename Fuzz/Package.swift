@@ -19,6 +19,12 @@ let package = Package(
             name: "DecodeFuzzer",
             dependencies: [.product(name: "SepiaCodecs", package: "sepia"), .product(name: "SepiaImage", package: "sepia")]),
         .executableTarget(
+            name: "RAWFuzzer",
+            dependencies: [
+                .product(name: "SepiaRAW", package: "sepia"), .product(name: "SepiaCodecs", package: "sepia"),
+                .product(name: "SepiaImage", package: "sepia"),
+            ]),
+        .executableTarget(
             name: "VideoFuzzer",
             dependencies: [
                 .product(name: "SepiaVideo", package: "sepia"), .product(name: "SepiaCodecs", package: "sepia"),

@@ -1,5 +1,5 @@
 // swift-tools-version:6.2
-// The engine's and the codecs' test suites, built with AddressSanitizer by `scripts/test-asan`. A package of
+// The engine's, the codecs' and the RAW/TIFF test suites, built with AddressSanitizer by `scripts/test-asan`. A package of
 // its own (the test sources are the main package's, by symbolic link), so that the sanitized build compiles
 // the engine and the codecs only, not the server's dependencies.
 import PackageDescription
@@ -22,6 +22,13 @@ let package = Package(
             name: "SepiaCodecsTests",
             dependencies: [.product(name: "SepiaCodecs", package: "sepia"), .product(name: "SepiaImage", package: "sepia")],
             path: "Tests/SepiaCodecsTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaRAWTests",
+            dependencies: [
+                .product(name: "SepiaRAW", package: "sepia"), .product(name: "SepiaCodecs", package: "sepia"),
+                .product(name: "SepiaImage", package: "sepia"),
+            ],
+            path: "Tests/SepiaRAWTests", swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@
 #define SEPIA_RAW_FUNCTIONS(F, V) \
     F(libraw_data_t *, libraw_init, (unsigned int p0), (p0)) \
     F(int, libraw_open_buffer, (libraw_data_t *p0, void *p1, size_t p2), (p0, p1, p2)) \
+    F(int, libraw_open_file, (libraw_data_t *p0, const char *p1), (p0, p1)) \
     F(int, libraw_unpack, (libraw_data_t *p0), (p0)) \
     F(int, libraw_unpack_thumb, (libraw_data_t *p0), (p0)) \
     F(int, libraw_dcraw_process, (libraw_data_t *p0), (p0)) \

@@ -45,7 +45,8 @@ static void memory_error(void *context, const char *file, const char *where) {
     (void)where;
 }
 
-sepia_raw *sepia_raw_open(const void *bytes, size_t size, unsigned max_raw_megabytes, int *error) {
+/* A new handle with Sepia's handlers and limits, or NULL with the error set. */
+static sepia_raw *make_handle(unsigned max_raw_megabytes, int *error) {
     char reason[8];
     if (!sepia_raw_load(reason, sizeof(reason))) {
         *error = LIBRAW_UNSPECIFIED_ERROR;
@@ -67,6 +68,29 @@ sepia_raw *sepia_raw_open(const void *bytes, size_t size, unsigned max_raw_megab
     libraw_set_memerror_handler(raw->data, memory_error, raw);
     if (max_raw_megabytes > 0) {
         raw->data->params.max_raw_memory_mb = max_raw_megabytes;
+    }
+    return raw;
+}
+
+sepia_raw *sepia_raw_open_file(const char *path, unsigned max_raw_megabytes, int *error) {
+    sepia_raw *raw = make_handle(max_raw_megabytes, error);
+    if (raw == NULL) {
+        return NULL;
+    }
+    int status = libraw_open_file(raw->data, path);
+    if (status != LIBRAW_SUCCESS) {
+        *error = status;
+        sepia_raw_close(raw);
+        return NULL;
+    }
+    *error = 0;
+    return raw;
+}
+
+sepia_raw *sepia_raw_open(const void *bytes, size_t size, unsigned max_raw_megabytes, int *error) {
+    sepia_raw *raw = make_handle(max_raw_megabytes, error);
+    if (raw == NULL) {
+        return NULL;
     }
     int status = libraw_open_buffer(raw->data, (void *)bytes, size);
     if (status != LIBRAW_SUCCESS) {
@@ -152,8 +176,10 @@ void sepia_raw_get_info(sepia_raw *raw, sepia_raw_info *info) {
     /* The developed size: LibRaw's own computation of the pixel-aspect stretch and Fuji's rotation. It changes the
      * handle's sizes, so it is the last thing read; the caller closes this handle and opens another to decode. */
     libraw_adjust_sizes_info_only(d);
-    info->width = d->sizes.iwidth;
-    info->height = d->sizes.iheight;
+    /* It gives the size after the flip too; Sepia applies the flip itself, as an orientation. */
+    int swapped = (info->flip & 4) != 0;
+    info->width = swapped ? d->sizes.iheight : d->sizes.iwidth;
+    info->height = swapped ? d->sizes.iwidth : d->sizes.iheight;
     /* Half size skips demosaicing: each 2x2 block of a Bayer sensor becomes one pixel. It is offered only where
      * the developed size is the sensor's (no stretch, no rotation), so that it is known without developing. */
     if (d->idata.filters > 1000 && fabs(aspect - 1.0) < 1e-6 && info->width == width && info->height == height) {

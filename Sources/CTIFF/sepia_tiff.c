@@ -10,7 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The strips or the row of tiles last decoded, per plane. */
+typedef struct {
+    uint8_t *buffer;
+    tmsize_t size;
+    int64_t index;
+} chunk_cache;
+
 struct sepia_tiff {
+    chunk_cache cache[8];
     const uint8_t *bytes;
     uint64_t size;
     uint64_t position;
@@ -150,6 +158,9 @@ void sepia_tiff_close(sepia_tiff *t) {
     if (t->tif != NULL) {
         TIFFClose(t->tif);
     }
+    for (int i = 0; i < 8; i++) {
+        free(t->cache[i].buffer);
+    }
     free(t);
 }
 
@@ -206,4 +217,124 @@ int sepia_tiff_rgba_rows(sepia_tiff *t, uint32_t first_row, uint32_t rows, uint3
     t->rgba.row_offset = (int)first_row;
     t->rgba.col_offset = 0;
     return TIFFRGBAImageGet(&t->rgba, raster, t->rgba.width, rows);
+}
+
+/* Decodes strip (or tile row) `index` of plane `plane` into the plane's cache, unless it is there already. */
+static int load_strip(sepia_tiff *t, int plane, uint32_t strip, tmsize_t size) {
+    chunk_cache *c = &t->cache[plane];
+    if (c->buffer != NULL && c->index == (int64_t)strip) {
+        return 1;
+    }
+    if (c->buffer == NULL) {
+        c->buffer = malloc((size_t)size);
+        if (c->buffer == NULL) {
+            return 0;
+        }
+        c->size = size;
+    }
+    memset(c->buffer, 0, (size_t)c->size);
+    c->index = strip;
+    /* A short or failed strip leaves zeros (reported through the error handler), as libtiff's tools do. */
+    return TIFFReadEncodedStrip(t->tif, strip, c->buffer, c->size) >= 0;
+}
+
+static int load_tile_row(sepia_tiff *t, uint32_t tile_row, uint32_t width, uint32_t tile_width, uint32_t tile_height, tmsize_t tile_size) {
+    chunk_cache *c = &t->cache[0];
+    uint32_t across = (width + tile_width - 1) / tile_width;
+    if (c->buffer != NULL && c->index == (int64_t)tile_row) {
+        return 1;
+    }
+    if (c->buffer == NULL) {
+        c->buffer = malloc((size_t)tile_size * across);
+        if (c->buffer == NULL) {
+            return 0;
+        }
+        c->size = tile_size * across;
+    }
+    memset(c->buffer, 0, (size_t)c->size);
+    c->index = tile_row;
+    int ok = 1;
+    for (uint32_t i = 0; i < across; i++) {
+        uint32_t tile = TIFFComputeTile(t->tif, i * tile_width, tile_row * tile_height, 0, 0);
+        if (TIFFReadEncodedTile(t->tif, tile, c->buffer + (size_t)i * tile_size, tile_size) < 0) {
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+int sepia_tiff_read_rows(sepia_tiff *t, uint32_t first_row, uint32_t rows, uint8_t *destination, size_t stride) {
+    TIFF *tif = t->tif;
+    uint32_t width = 0, height = 0, rows_per_strip = 0;
+    uint16_t bits = 8, samples = 1, planar = PLANARCONFIG_CONTIG;
+    get_field(tif, TIFFTAG_IMAGEWIDTH, &width);
+    get_field(tif, TIFFTAG_IMAGELENGTH, &height);
+    get_field_defaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
+    get_field_defaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    get_field_defaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    size_t bytes = bits / 8;
+    size_t pixel = bytes * samples;
+    if ((bits != 8 && bits != 16) || samples == 0 || samples > 8 || width == 0 || (size_t)width * pixel > stride) {
+        return 0;
+    }
+    int ok = 1;
+    if (TIFFIsTiled(tif)) {
+        uint32_t tile_width = 0, tile_height = 0;
+        get_field(tif, TIFFTAG_TILEWIDTH, &tile_width);
+        get_field(tif, TIFFTAG_TILELENGTH, &tile_height);
+        tmsize_t tile_size = TIFFTileSize(tif);
+        if (planar != PLANARCONFIG_CONTIG || tile_width == 0 || tile_height == 0 || tile_size <= 0 ||
+            (uint64_t)tile_width * tile_height * pixel > (uint64_t)tile_size) {
+            return 0;
+        }
+        for (uint32_t r = 0; r < rows; r++) {
+            uint32_t y = first_row + r;
+            if (y >= height) {
+                break;
+            }
+            if (!load_tile_row(t, y / tile_height, width, tile_width, tile_height, tile_size)) {
+                ok = 0;
+            }
+            uint8_t *out = destination + (size_t)r * stride;
+            uint32_t in_tile = y % tile_height;
+            for (uint32_t x = 0; x < width; x += tile_width) {
+                uint32_t n = width - x < tile_width ? width - x : tile_width;
+                const uint8_t *tile = t->cache[0].buffer + (size_t)(x / tile_width) * tile_size;
+                memcpy(out + (size_t)x * pixel, tile + (size_t)in_tile * tile_width * pixel, (size_t)n * pixel);
+            }
+        }
+        return ok;
+    }
+    get_field_defaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
+    if (rows_per_strip == 0 || rows_per_strip > height) {
+        rows_per_strip = height;
+    }
+    tmsize_t strip_size = TIFFStripSize(tif);
+    int planes = planar == PLANARCONFIG_SEPARATE ? samples : 1;
+    size_t plane_pixel = planar == PLANARCONFIG_SEPARATE ? bytes : pixel;
+    if (strip_size <= 0 || (uint64_t)rows_per_strip * width * plane_pixel > (uint64_t)strip_size) {
+        return 0;
+    }
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t y = first_row + r;
+        if (y >= height) {
+            break;
+        }
+        uint8_t *out = destination + (size_t)r * stride;
+        size_t offset = (size_t)(y % rows_per_strip) * width * plane_pixel;
+        for (int p = 0; p < planes; p++) {
+            if (!load_strip(t, p, TIFFComputeStrip(tif, y, (uint16_t)p), strip_size)) {
+                ok = 0;
+            }
+            const uint8_t *in = t->cache[p].buffer + offset;
+            if (planes == 1) {
+                memcpy(out, in, (size_t)width * pixel);
+            } else {
+                for (uint32_t x = 0; x < width; x++) {
+                    memcpy(out + (size_t)x * pixel + (size_t)p * bytes, in + (size_t)x * bytes, bytes);
+                }
+            }
+        }
+    }
+    return ok;
 }

@@ -19,6 +19,12 @@
     F(int, TIFFIsTiled, (TIFF *p0), (p0)) \
     F(int, TIFFRGBAImageBegin, (TIFFRGBAImage *p0, TIFF *p1, int p2, char p3[1024]), (p0, p1, p2, p3)) \
     F(int, TIFFRGBAImageGet, (TIFFRGBAImage *p0, uint32_t *p1, uint32_t p2, uint32_t p3), (p0, p1, p2, p3)) \
-    V(TIFFRGBAImageEnd, (TIFFRGBAImage *p0), (p0))
+    V(TIFFRGBAImageEnd, (TIFFRGBAImage *p0), (p0)) \
+    F(tmsize_t, TIFFReadEncodedStrip, (TIFF *p0, uint32_t p1, void *p2, tmsize_t p3), (p0, p1, p2, p3)) \
+    F(tmsize_t, TIFFReadEncodedTile, (TIFF *p0, uint32_t p1, void *p2, tmsize_t p3), (p0, p1, p2, p3)) \
+    F(uint32_t, TIFFComputeStrip, (TIFF *p0, uint32_t p1, uint16_t p2), (p0, p1, p2)) \
+    F(uint32_t, TIFFComputeTile, (TIFF *p0, uint32_t p1, uint32_t p2, uint32_t p3, uint16_t p4), (p0, p1, p2, p3, p4)) \
+    F(tmsize_t, TIFFStripSize, (TIFF *p0), (p0)) \
+    F(tmsize_t, TIFFTileSize, (TIFF *p0), (p0))
 
 #endif

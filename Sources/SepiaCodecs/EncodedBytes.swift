@@ -9,10 +9,14 @@ public final class EncodedBytes: @unchecked Sendable {
     /// The number of bytes.
     public let count: Int
 
-    /// Copies `bytes`.
+    /// Copies `bytes`: with one `memcpy` when they are contiguous (an array, a buffer), else byte by byte.
     public init(_ bytes: some Collection<UInt8>) {
         count = bytes.count
         base = .allocate(byteCount: max(1, count), alignment: 16)
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            if let source = buffer.baseAddress { base.copyMemory(from: source, byteCount: buffer.count) }
+        }
+        guard copied == nil else { return }
         let typed = base.bindMemory(to: UInt8.self, capacity: max(1, count))
         var i = 0
         for b in bytes {

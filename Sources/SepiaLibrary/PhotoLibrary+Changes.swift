@@ -69,7 +69,7 @@ extension PhotoLibrary {
                 written.append(asset.file)
                 outcome.createdAssetIDs.append(asset.localIdentifier)
                 var new = NewAsset(asset: asset.asset, resources: [asset.resource])
-                new.mayPair = asset.mayPairAsLivePhoto
+                new.mayPair = asset.mayJoinPartner
                 changes.append(.createAsset(new))
             }
         } catch {

@@ -109,11 +109,11 @@ extension PhotoLibrary {
         return ids.compactMap { found[$0] }
     }
 
-    /// The asset already in the library that `prepared` would join as a Live Photo's other part when it is
-    /// committed, if any: the one with the same Apple content identifier, or, without one, the same base name
-    /// and capture time.
-    public func livePhotoPartner(of prepared: PreparedAsset) throws(LibraryError) -> Asset? {
-        try store.livePhotoPartner(of: prepared.asset)
+    /// The asset already in the library that `prepared` would join when it is committed, if any: as a Live
+    /// Photo's other part, the one with the same Apple content identifier, or, without one, the same base name
+    /// and capture time; as a RAW+JPEG pair's other file, the photo with the same base name and capture time.
+    public func pairingPartner(of prepared: PreparedAsset) throws(LibraryError) -> Asset? {
+        try store.pairingPartner(of: prepared.asset)
     }
 
     /// The asset whose original file has this SHA-256 (lowercase hex), if any.

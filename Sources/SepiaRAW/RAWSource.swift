@@ -23,8 +23,8 @@ public import SepiaImage
 /// let thumbnail = raw.image.thumbnail(size: IntSize(width: 256, height: 256))   // from the preview
 /// ```
 public struct RAWSource: EncodedImage {
-    /// The file's bytes.
-    let bytes: EncodedBytes
+    /// Where the file's bytes are.
+    let input: RAWInput
     /// The limits the file was opened with.
     public let options: RAWOptions
     /// How the sensor data is developed.
@@ -50,27 +50,43 @@ public struct RAWSource: EncodedImage {
     let sensor: IntSize
     let bitsLabel: String
 
-    /// Opens a RAW file. Errors name the file.
+    /// Opens a RAW file. LibRaw reads from the file as it needs (the header and preview now, the sensor data
+    /// when a render develops it), never the whole file into memory. Errors name the file.
     public init(path: String, development: RAWDevelopment = RAWDevelopment(), options: RAWOptions = RAWOptions()) throws(CodecError) {
-        let bytes = try EncodedBytes.read(contentsOf: path, maximumBytes: options.limits.maximumFileBytes)
-        try self.init(bytes: bytes, development: development, options: options, file: path)
+        let head = try RAWHead.read(path: path, maximumFileBytes: options.limits.maximumFileBytes)
+        try self.init(path: path, head: head, development: development, options: options)
+    }
+
+    /// Opens a RAW file whose head was read already.
+    init(path: String, head: RAWHead, development: RAWDevelopment = RAWDevelopment(), options: RAWOptions) throws(CodecError) {
+        try self.init(input: .file(path), head: head.bytes, count: head.fileBytes, development: development, options: options, file: path)
     }
 
     /// Opens a RAW file in memory; `file` is the name errors give.
     public init(
         bytes: EncodedBytes, development: RAWDevelopment = RAWDevelopment(), options: RAWOptions = RAWOptions(), file: String? = nil
     ) throws(CodecError) {
+        let head = bytes.withUnsafeBytes { Array($0.prefix(RAWHead.length)) }
+        try self.init(input: .memory(bytes), head: head, count: bytes.count, development: development, options: options, file: file)
+    }
+
+    init(input: RAWInput, head: [UInt8], count: Int, development: RAWDevelopment, options: RAWOptions, file: String?) throws(CodecError) {
         do {
             try development.validate()
         } catch {
             throw CodecError(.unsupportedFeature, format: .cameraRAW, "the RAW development is out of range: \(error)", file: file)
         }
-        if bytes.count > options.limits.maximumFileBytes {
+        if count > options.limits.maximumFileBytes {
             throw CodecError(
-                .fileTooLarge, format: .cameraRAW, "the file has \(bytes.count) bytes, more than the limit of \(options.limits.maximumFileBytes)",
+                .fileTooLarge, format: .cameraRAW, "the file has \(count) bytes, more than the limit of \(options.limits.maximumFileBytes)",
                 file: file)
         }
-        let handle = try LibRawHandle(bytes: bytes, options: options, file: file)
+        let handle: LibRawHandle
+        do {
+            handle = try LibRawHandle(input: input, options: options, file: file)
+        } catch {
+            throw Self.explained(error, head: head)
+        }
         let info = handle.info
         let make = sepia_raw_info.string(info.make)
         let model = sepia_raw_info.string(info.model)
@@ -79,7 +95,7 @@ public struct RAWSource: EncodedImage {
         }
         try options.limits.checkRAWSize(width: Int(info.raw_width), height: Int(info.raw_height), file: file)
         try options.limits.checkRAWSize(width: Int(info.width), height: Int(info.height), file: file)
-        self.bytes = bytes
+        self.input = input
         self.options = options
         self.development = development
         self.file = file
@@ -87,11 +103,26 @@ public struct RAWSource: EncodedImage {
         pixelSize = IntSize(width: Int(info.width), height: Int(info.height))
         halfSize = info.half_width > 0 ? IntSize(width: Int(info.half_width), height: Int(info.half_height)) : nil
         camera = [make, model].compactMap { $0 }.joined(separator: " ")
-        kind = RAWKind.describe(bytes: bytes, make: make, dngVersion: Int(info.dng_version))
+        kind = RAWKind.describe(head: head, make: make, dngVersion: Int(info.dng_version))
         bitsLabel = info.is_foveon != 0 ? "Foveon" : info.is_xtrans != 0 ? "X-Trans" : info.filters != 0 ? "Bayer" : "linear"
         orientation = Self.orientation(flip: Int(info.flip))
-        metadata = Self.metadata(bytes: bytes, info: info, make: make, model: model)
+        metadata = Self.metadata(head: head, info: info, make: make, model: model)
         preview = development.showsCameraRendering ? Self.preview(handle, stored: pixelSize, file: file) : nil
+    }
+
+    /// A refusal that names the kind of file when its signature says it (a Canon CR3 from a body newer than this
+    /// LibRaw, a GoPro GPR), so that the reason is not "not a RAW file".
+    static func explained(_ error: CodecError, head: [UInt8]) -> CodecError {
+        guard error.code == .unsupportedFormat else { return error }
+        var explained = error
+        let kind = RAWKind.describe(head: head, make: nil, dngVersion: 0)
+        if kind == "Canon CR3" {
+            explained.reason =
+                "this Canon CR3 file is not one LibRaw 0.20 reads (CR3 support grew in later LibRaw releases); convert it to DNG, or use a system with a newer LibRaw"
+        } else if kind != "camera RAW" {
+            explained.reason = "LibRaw 0.20 does not read this \(kind) file: its camera or format version is newer or rarer than LibRaw knows"
+        }
+        return explained
     }
 
     /// LibRaw's flip as an orientation.
@@ -104,10 +135,9 @@ public struct RAWSource: EncodedImage {
         }
     }
 
-    /// The file's EXIF (TIFF-structured RAW files carry it as a TIFF does), completed with what LibRaw read from
-    /// the maker's own structures.
-    static func metadata(bytes: EncodedBytes, info: sepia_raw_info, make: String?, model: String?) -> ImageMetadata {
-        let head = bytes.withUnsafeBytes { Array($0.prefix(4 << 20)) }
+    /// The file's EXIF (TIFF-structured RAW files carry it as a TIFF does, near their start: it is read from the
+    /// file's first ``RAWHead/length`` bytes), completed with what LibRaw read from the maker's own structures.
+    static func metadata(head: [UInt8], info: sepia_raw_info, make: String?, model: String?) -> ImageMetadata {
         var m = ImageMetadata()
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             m = ImageMetadata.assemble(exif: head, xmp: nil, photoshop: nil)
@@ -187,6 +217,11 @@ public struct RAWSource: EncodedImage {
         return scales
     }
 
+    /// The work of developing a pixel relative to decoding one of the preview's: unpacking the sensor data,
+    /// white balance, demosaicing and the colour conversion cost an order of magnitude more than a JPEG's
+    /// inverse DCT, so the preview is preferred whenever it is large enough.
+    static let developmentCost = 16.0
+
     /// Scales at or above this key stand for the preview reduced by the difference.
     static let previewScaleKey = 1 << 20
 
@@ -199,9 +234,11 @@ public struct RAWSource: EncodedImage {
         }
         if scale == 2, let halfSize {
             return DecodeReduction(
-                size: halfSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)) / 2, minimumResize: 2)
+                size: halfSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)) / 2, minimumResize: 2,
+                costPerPixel: Self.developmentCost)
         }
-        return DecodeReduction(size: pixelSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)), minimumResize: 1)
+        return DecodeReduction(
+            size: pixelSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)), minimumResize: 1, costPerPixel: Self.developmentCost)
     }
 
     /// A decoder of the preview, or of the developed sensor data at full or half size.

@@ -29,10 +29,10 @@ struct VideoSniffingTests {
         #expect(ImageFormat.sniff(head) == format)
     }
 
-    @Test("audio-only MP4 and CR3 raw files are not taken for videos")
+    @Test("audio-only MP4 files are not taken for videos, nor Canon's CR3 RAW files")
     func notVideos() {
         #expect(ImageFormat.sniff(Self.ftyp("M4A ", ["M4A ", "mp42"])) == nil)
-        #expect(ImageFormat.sniff(Self.ftyp("crx ", ["crx "])) == nil)
+        #expect(ImageFormat.sniff(Self.ftyp("crx ", ["crx "])) == .cameraRAW)
     }
 
     @Test("QuickTime movies without ftyp start with moov, mdat, wide or free")

@@ -54,6 +54,9 @@ typedef struct {
 /* Opens `size` bytes with LibRaw and identifies them; a file bigger than `max_raw_megabytes` of raw data after
  * unpacking is refused by LibRaw. Returns NULL with LibRaw's error code (negative) in `error`. */
 sepia_raw *sepia_raw_open(const void *bytes, size_t size, unsigned max_raw_megabytes, int *error);
+/* Opens a file by its path: LibRaw reads what it needs as it goes (the header, the preview, the sensor data when
+ * developing), never the whole file at once. */
+sepia_raw *sepia_raw_open_file(const char *path, unsigned max_raw_megabytes, int *error);
 void sepia_raw_close(sepia_raw *raw);
 void sepia_raw_get_info(sepia_raw *raw, sepia_raw_info *info);
 /* LibRaw's description of an error code. */

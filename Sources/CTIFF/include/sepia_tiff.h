@@ -44,6 +44,11 @@ int sepia_tiff_rgba_begin(sepia_tiff *tiff, char *error, size_t error_size);
  * 0 on a decoding error (see sepia_tiff_error). */
 int sepia_tiff_rgba_rows(sepia_tiff *tiff, uint32_t first_row, uint32_t rows, uint32_t *raster);
 
+/* Reads `rows` rows from `first_row` of the samples as stored (8 or 16 bits, interleaved: planar files are
+ * interleaved here), `stride` bytes apart, into `destination`. Strips (chunky or planar) and chunky tiles.
+ * Returns 1, or 0 on a decoding error (see sepia_tiff_error). */
+int sepia_tiff_read_rows(sepia_tiff *tiff, uint32_t first_row, uint32_t rows, uint8_t *destination, size_t stride);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,8 @@ public struct TIFFSource: EncodedImage {
     let bytes: EncodedBytes
     let info: TIFFPage
     let sourceColor: SourceColor
+    /// A CMYK profile's conversion to sRGB, when the file has one.
+    let cmykTransform: RowColorTransform?
     /// The TIFF's metadata: its first IFD is read as EXIF.
     public let metadata: ImageMetadata
     /// Warnings reported while decoding.
@@ -48,8 +50,18 @@ public struct TIFFSource: EncodedImage {
                 metadata.warnings.append("the embedded ICC profile cannot be read; sRGB is assumed")
             }
         }
+        let page = TIFFPage(info)
+        var transform: RowColorTransform?
+        if page.storedChannels == 4, let icc = info.icc, info.icc_length > 0 {
+            let profileBytes = Array(UnsafeBufferPointer(start: icc, count: Int(info.icc_length)))
+            if let profile = ColorProfile(bytes: profileBytes), profile.model == .cmyk {
+                transform = profile.makeRowTransform()
+                metadata.warnings.removeAll { $0.hasPrefix("the CMYK profile") }
+            }
+        }
         self.bytes = bytes
-        self.info = TIFFPage(info)
+        self.info = page
+        self.cmykTransform = transform
         self.sourceColor = color
         self.metadata = metadata
         self.file = file
@@ -61,7 +73,7 @@ public struct TIFFSource: EncodedImage {
     /// The first page's size.
     public var pixelSize: IntSize { IntSize(width: Int(info.width), height: Int(info.height)) }
     /// An extra sample marked as alpha.
-    public var hasAlpha: Bool { info.extra_sample == 1 || info.extra_sample == 2 }
+    public var hasAlpha: Bool { info.alpha && info.storedChannels != 4 }
     /// The orientation tag.
     public var orientation: Orientation { Orientation(exifValue: Int(info.orientation)) }
     /// The ICC profile's name, or sRGB.
@@ -88,22 +100,44 @@ public struct TIFFSource: EncodedImage {
 
     /// A decoder of the whole first page.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
-        TIFFFrameDecoder(source: self)
+        if let channels = info.storedChannels { return try TIFFRowDecoder(source: self, channels: channels) }
+        return TIFFFrameDecoder(source: self)
     }
 }
 
 /// The first page's header, as libtiff read it.
 struct TIFFPage: Sendable {
     let width, height: UInt32
-    let bits_per_sample, photometric, orientation, compression: UInt16
+    let bits_per_sample, samples_per_pixel, photometric, planar, orientation, compression, sample_format: UInt16
     let extra_sample: UInt16
     let tiled: Int32
     let pages: Int32
 
     init(_ info: sepia_tiff_info) {
-        (width, height, bits_per_sample, photometric) = (info.width, info.height, info.bits_per_sample, info.photometric)
+        (width, height, bits_per_sample, samples_per_pixel) = (info.width, info.height, info.bits_per_sample, info.samples_per_pixel)
+        (photometric, planar, sample_format) = (info.photometric, info.planar, info.sample_format)
         (orientation, compression, extra_sample, tiled, pages) = (info.orientation, info.compression, info.extra_sample, info.tiled, info.pages)
     }
+
+    /// The colour channels before any extra samples: 1 grey, 3 RGB, 4 CMYK; nil when the samples are not read
+    /// as stored (palettes, YCbCr, bilevel, L*a*b*, planar tiles, odd depths: those go through libtiff's RGBA
+    /// interface).
+    var storedChannels: Int? {
+        guard bits_per_sample == 8 || bits_per_sample == 16, sample_format <= 1, planar == 1 || tiled == 0 else { return nil }
+        let channels: Int
+        switch photometric {
+        case 1: channels = 1
+        case 2: channels = 3
+        case 5: channels = 4
+        default: return nil
+        }
+        let spp = Int(samples_per_pixel)
+        guard spp >= channels, spp <= channels + 1 || (spp > channels && extra_sample == 3) else { return nil }
+        return channels
+    }
+
+    /// Whether the first extra sample is alpha.
+    var alpha: Bool { extra_sample == 1 || extra_sample == 2 }
 }
 
 /// An open libtiff handle over bytes in memory.

@@ -34,12 +34,17 @@ public struct DecodeReduction: Sendable, Equatable {
     /// image: a decode-time reduction (a block average) leaves at least 2×, as libvips' thumbnailer does; a
     /// stored thumbnail made by the camera may be used down to its own size (1×).
     public var minimumResize: Double
+    /// The work of decoding one of its pixels, relative to the source's other reductions (1 by default): a RAW
+    /// file's development costs far more per pixel than its embedded JPEG preview, which the planner then
+    /// prefers even when it is larger.
+    public var costPerPixel: Double
 
     /// Creates a description of a reduced decode.
-    public init(size: IntSize, span: SIMD2<Double>, minimumResize: Double) {
+    public init(size: IntSize, span: SIMD2<Double>, minimumResize: Double, costPerPixel: Double = 1) {
         self.size = size
         self.span = span
         self.minimumResize = minimumResize
+        self.costPerPixel = costPerPixel
     }
 
     /// The image reduced by `scale` while decoding.

@@ -62,13 +62,14 @@ struct RecipeOptimizer {
     /// keep the quality (2× after a decode-time reduction, 1× from a stored thumbnail).
     private mutating func scaledSource(_ source: SourceRecipe, for size: IntSize) -> SourceRecipe {
         var scale = 1
-        var pixels = source.source.pixelSize.width * source.source.pixelSize.height
+        let full = source.source.reduction(scale: 1)
+        var cost = Double(full.size.width * full.size.height) * full.costPerPixel
         for candidate in source.source.decodeScales where candidate != 1 {
             let r = source.source.reduction(scale: candidate)
             guard r.span.x >= r.minimumResize * Double(size.width), r.span.y >= r.minimumResize * Double(size.height)
             else { continue }
-            let p = r.size.width * r.size.height
-            if p < pixels { (scale, pixels) = (candidate, p) }
+            let c = Double(r.size.width * r.size.height) * r.costPerPixel
+            if c < cost { (scale, cost) = (candidate, c) }
         }
         if scale == 1 { return source }
         let id = ObjectIdentifier(source)

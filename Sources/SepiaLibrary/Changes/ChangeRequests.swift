@@ -62,6 +62,12 @@ public final class ChangeRequests {
         requests.append(.stored(.setFavorite(assetID: assetID, isFavorite)))
     }
 
+    /// Makes a RAW+JPEG pair show its RAW file as its original (Photos' "Use RAW as Original"), or its JPEG
+    /// again. The other file stays its alternate photo. An edited pair is refused: revert the edit first.
+    public func useRAW(_ useRAW: Bool, for assetID: String) {
+        requests.append(.stored(.showRAW(assetID: assetID, useRAW)))
+    }
+
     /// Hides or shows an asset.
     public func setHidden(_ isHidden: Bool, for assetID: String) {
         requests.append(.stored(.setHidden(assetID: assetID, isHidden)))

@@ -197,6 +197,9 @@ public final class AssetImporter: Sendable {
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 400)) ?? Data()
         if head.isEmpty { return "the file is empty" }
+        if (path as NSString).pathExtension.lowercased() == "xmp" {
+            return "an XMP sidecar: Sepia does not read sidecars yet, so the rating, title and keywords in it are not imported"
+        }
         guard
             let format = ImageFormat.sniff(Array(head))
                 ?? ImageFormat(fileExtension: (path as NSString).pathExtension).flatMap({ $0.isRAW ? $0 : nil })

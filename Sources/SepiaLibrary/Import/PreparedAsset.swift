@@ -18,10 +18,11 @@ public struct PreparedAsset: Sendable {
     let origin: Origin
     /// The latest sweep of shared storage before the original was stored.
     var sweep: Int64
-    /// Whether it may join an asset already in the library as a Live Photo's other part (true by default). A
-    /// caller acting for someone who may not see that asset (``PhotoLibrary/livePhotoPartner(of:)``) turns it
-    /// off, so that the upload stays an asset of its own and the other asset is neither changed nor revealed.
-    public var mayPairAsLivePhoto = true
+    /// Whether it may join an asset already in the library as a Live Photo's or a RAW+JPEG pair's other part
+    /// (true by default). A caller acting for someone who may not see that asset
+    /// (``PhotoLibrary/pairingPartner(of:)``) turns it off, so that the upload stays an asset of its own and the
+    /// other asset is neither changed nor revealed.
+    public var mayJoinPartner = true
 
     enum Origin: Sendable {
         case file(String)

@@ -19,6 +19,10 @@ public struct MediaSubtypes: OptionSet, Sendable, Hashable, Codable {
     public static let photoLive = MediaSubtypes(rawValue: 1 << 3)
     /// A photo with depth data (portrait mode).
     public static let photoDepthEffect = MediaSubtypes(rawValue: 1 << 4)
+    /// A RAW+JPEG pair: the camera's RAW file and its JPEG of the same shot, one asset that shows one of them
+    /// (its ``AssetResourceType/photo``) and keeps the other (its ``AssetResourceType/alternatePhoto``). Sepia's
+    /// own bit; PhotoKit tells such assets by their resources.
+    public static let photoRAWPair = MediaSubtypes(rawValue: 1 << 28)
     /// A video streamed rather than stored.
     public static let videoStreamed = MediaSubtypes(rawValue: 1 << 16)
     /// A high-frame-rate (slow motion) video: more than 60 frames a second.
@@ -33,7 +37,8 @@ extension MediaSubtypes {
     public var names: [String] {
         let names: [(MediaSubtypes, String)] = [
             (.photoPanorama, "photoPanorama"), (.photoHDR, "photoHDR"), (.photoScreenshot, "photoScreenshot"), (.photoLive, "photoLive"),
-            (.photoDepthEffect, "photoDepthEffect"), (.videoStreamed, "videoStreamed"), (.videoHighFrameRate, "videoHighFrameRate"),
+            (.photoDepthEffect, "photoDepthEffect"), (.photoRAWPair, "photoRAWPair"), (.videoStreamed, "videoStreamed"),
+            (.videoHighFrameRate, "videoHighFrameRate"),
             (.videoTimelapse, "videoTimelapse"),
         ]
         return names.filter { contains($0.0) }.map(\.1)

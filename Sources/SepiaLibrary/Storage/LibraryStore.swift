@@ -28,7 +28,7 @@ protocol LibraryStore: Sendable {
     /// The asset one of whose files has this hash.
     func asset(contentHash: String) throws(LibraryError) -> Asset?
     /// The asset already in the library that `asset` would complete as a Live Photo, if any.
-    func livePhotoPartner(of asset: Asset) throws(LibraryError) -> Asset?
+    func pairingPartner(of asset: Asset) throws(LibraryError) -> Asset?
     /// The stored files of these assets, by asset then type.
     func resources(assetIDs: [String]) throws(LibraryError) -> [AssetResource]
     /// User albums by identifier or exact title.
@@ -156,6 +156,8 @@ enum StoredChange: Sendable {
     case setHidden(assetID: String, Bool)
     case setCreationDate(assetID: String, Date, offset: Int?)
     case setLocation(assetID: String, GPSLocation?)
+    /// Makes a RAW+JPEG pair show its RAW file (true) or the other one.
+    case showRAW(assetID: String, Bool)
     case createAlbum(id: String, title: String)
     case renameAlbum(id: String, title: String)
     case deleteAlbums([String])

@@ -58,3 +58,23 @@ struct HideCommand: AssetFlagCommand {
         changes.setHidden(value, for: id)
     }
 }
+
+/// `sepia use-raw ASSET… [--off]`: Photos' "Use RAW as Original" for RAW+JPEG pairs.
+struct UseRAWCommand: AssetFlagCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "use-raw",
+        abstract: "Make RAW+JPEG pairs show their RAW file as the original (or their JPEG again).",
+        discussion: "The other file stays in the library as the pair's alternate photo. An edited pair is refused: revert the edit first.")
+
+    @Argument(help: "Photos (identifiers or unique prefixes) that are RAW+JPEG pairs.")
+    var assets: [String]
+
+    @Flag(name: .long, help: "Show their JPEG again.")
+    var off = false
+
+    @OptionGroup var library: LibraryOptions
+
+    static func set(_ value: Bool, for id: String, in changes: ChangeRequests) {
+        changes.useRAW(value, for: id)
+    }
+}

@@ -78,7 +78,7 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                 }
                 var parts = ["\(summary.imported) imported"]
-                if summary.paired > 0 { parts.append("\(summary.paired) joined their Live Photo") }
+                if summary.paired > 0 { parts.append("\(summary.paired) joined their Live Photo or RAW+JPEG pair") }
                 if summary.alreadyImported > 0 { parts.append("\(summary.alreadyImported) already in the library") }
                 if summary.duplicates > 0 { parts.append("\(summary.duplicates) duplicates") }
                 if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }

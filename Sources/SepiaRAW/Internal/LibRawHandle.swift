@@ -2,23 +2,35 @@ internal import CLibRaw
 import Foundation
 import SepiaCodecs
 
-/// One LibRaw handle over a RAW file's bytes, closed when released. LibRaw's handles are not shared between
-/// threads: each open source makes one for reading its header and one for each decode.
+/// Where a RAW file's bytes are: a file LibRaw reads as it goes (the header, the preview, the sensor data when
+/// developing; never the whole file at once), or bytes in memory.
+enum RAWInput: Sendable {
+    case file(String)
+    case memory(EncodedBytes)
+}
+
+/// One LibRaw handle over a RAW file, closed when released. LibRaw's handles are not shared between threads:
+/// each open source makes one for reading its header and one for each decode.
 final class LibRawHandle {
     let raw: OpaquePointer
-    /// The bytes LibRaw reads from; kept alive as long as the handle.
-    let bytes: EncodedBytes
+    /// The input LibRaw reads from; bytes in memory are kept alive as long as the handle.
+    let input: RAWInput
     let file: String?
 
-    init(bytes: EncodedBytes, options: RAWOptions, file: String?) throws(CodecError) {
+    init(input: RAWInput, options: RAWOptions, file: String?) throws(CodecError) {
         try Self.load(file: file)
         var code: Int32 = 0
-        let opened = bytes.withUnsafeBytes { buffer in
-            sepia_raw_open(buffer.baseAddress, buffer.count, UInt32(clamping: options.maximumRawMegabytes), &code)
+        let limit = UInt32(clamping: options.maximumRawMegabytes)
+        let opened: OpaquePointer?
+        switch input {
+        case .file(let path):
+            opened = sepia_raw_open_file(path, limit, &code)
+        case .memory(let bytes):
+            opened = bytes.withUnsafeBytes { buffer in sepia_raw_open(buffer.baseAddress, buffer.count, limit, &code) }
         }
         guard let opened else { throw Self.error(code, file: file, stage: "reading its header") }
         raw = opened
-        self.bytes = bytes
+        self.input = input
         self.file = file
     }
 
@@ -55,7 +67,9 @@ final class LibRawHandle {
             return CodecError(
                 .tooManyPixels, format: .cameraRAW, "the RAW data is larger than the memory limit allows while \(stage) (\(library))", file: file)
         case -100009:
-            return CodecError(.truncatedData, format: .cameraRAW, "the file ends before its RAW data does (\(library)) while \(stage)", file: file)
+            return CodecError(
+                .truncatedData, format: .cameraRAW, "the file ends before its RAW data does (found while \(stage)): it is incomplete or damaged",
+                file: file)
         case -100008:
             return CodecError(.corruptData, format: .cameraRAW, "the RAW data is damaged (\(library)) while \(stage)", file: file)
         case -100010:

@@ -1,10 +1,7 @@
-import SepiaCodecs
-
 /// Names a RAW file's kind for people ("Nikon NEF", "Adobe DNG") from its first bytes and its maker.
 enum RAWKind {
-    static func describe(bytes: EncodedBytes, make: String?, dngVersion: Int) -> String {
+    static func describe(head: [UInt8], make: String?, dngVersion: Int) -> String {
         if dngVersion > 0 { return "Adobe DNG" }
-        let head = bytes.withUnsafeBytes { Array($0.prefix(64)) }
         func at(_ offset: Int, _ text: String) -> Bool {
             let t = Array(text.utf8)
             return head.count >= offset + t.count && Array(head[offset..<(offset + t.count)]) == t

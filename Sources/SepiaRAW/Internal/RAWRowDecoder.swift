@@ -19,7 +19,7 @@ final class RAWRowDecoder: RowDecoder {
 
     init(source: RAWSource, half: Bool, size: IntSize) throws(CodecError) {
         self.size = size
-        let handle = try LibRawHandle(bytes: source.bytes, options: source.options, file: source.file)
+        let handle = try LibRawHandle(input: source.input, options: source.options, file: source.file)
         sepia_raw_set_deadline(handle.raw, source.options.developTimeout)
         var options = sepia_raw_develop_options()
         let development = source.development

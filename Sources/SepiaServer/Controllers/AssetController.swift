@@ -26,6 +26,8 @@ struct AssetController {
     struct UpdateRequest: Decodable {
         var isFavorite: Bool?
         var isHidden: Bool?
+        /// For a RAW+JPEG pair: show the RAW file as the original (true) or the JPEG (false).
+        var useRAW: Bool?
     }
 
     struct UpdateManyRequest: Decodable {
@@ -103,11 +105,19 @@ struct AssetController {
         return AssetResponse(asset, metadata: await AssetResponse.metadata(of: asset, in: identity.photoLibrary) ?? .init())
     }
 
-    /// `PATCH /assets/{id}`: favourite and hidden flags.
+    /// `PATCH /assets/{id}`: favourite and hidden flags, and which file of a RAW+JPEG pair is the original.
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         let body = try await services.json.decode(UpdateRequest.self, from: request)
+        guard body.isFavorite != nil || body.isHidden != nil || body.useRAW != nil else {
+            throw APIError.unprocessable("give isFavorite, isHidden, useRAW or several")
+        }
+        if let useRAW = body.useRAW {
+            try await identity.photoLibrary.performChanges { $0.useRAW(useRAW, for: asset.id) }
+            identity.library.previews.forget(assetID: asset.id)
+            if body.isFavorite == nil && body.isHidden == nil { return AssetResponse(try identity.photoLibrary.asset(asset.id)) }
+        }
         try await apply(favorite: body.isFavorite, hidden: body.isHidden, to: [asset], in: identity.photoLibrary)
         return AssetResponse(try identity.photoLibrary.asset(asset.id))
     }

@@ -69,10 +69,11 @@ struct UploadHandler {
             throw error
         }
         services.metrics.recordRender("import", duration: ContinuousClock.now - start)
-        // A Live Photo's other part joins the asset already there only when this credential may see that asset:
-        // joining would change it, and add it to the upload's album, where a limited credential could read it.
-        if let partner = try library.livePhotoPartner(of: prepared), !identity.allows(.read) || (try? identity.visibleAsset(partner.id)) == nil {
-            prepared.mayPairAsLivePhoto = false
+        // A Live Photo's or a RAW+JPEG pair's other part joins the asset already there only when this credential
+        // may see that asset: joining would change it, and add it to the upload's album, where a limited
+        // credential could read it.
+        if let partner = try library.pairingPartner(of: prepared), !identity.allows(.read) || (try? identity.visibleAsset(partner.id)) == nil {
+            prepared.mayJoinPartner = false
         }
         let assetID: String
         switch await commit(prepared, albumID: albumID, library: library) {

@@ -37,6 +37,8 @@ extension SQLLibraryStore {
             }
         case .setFavorite(let id, let value):
             try update(assetID: id, db: db, now: now, set: "isFavorite = ?", [value], unless: "isFavorite = ?", [value])
+        case .showRAW(let id, let raw):
+            if try showRAW(raw, assetID: id, db: db, now: now) { result.reversionedAssetIDs.append(id) }
         case .setHidden(let id, let value):
             if try update(assetID: id, db: db, now: now, set: "isHidden = ?", [value], unless: "isHidden = ?", [value]) {
                 try touchAlbums(containing: id, db: db)
@@ -210,6 +212,11 @@ extension SQLLibraryStore {
         for file in new.files { guard try fileExists(file) else { throw StoreRetry.fileVanished(file) } }
         if new.mayPair, let partner = try LivePhotoPairing.partner(of: a, db: db) {
             try pair(new, with: partner, db: db, now: now)
+            result.pairedAssets[a.id] = partner.id
+            return
+        }
+        if new.mayPair, let partner = try RAWPairing.partner(of: a, db: db) {
+            if try pairRAW(new, with: partner, db: db, now: now) { result.reversionedAssetIDs.append(partner.id) }
             result.pairedAssets[a.id] = partner.id
             return
         }

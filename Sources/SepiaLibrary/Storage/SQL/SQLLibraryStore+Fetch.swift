@@ -264,8 +264,8 @@ extension SQLLibraryStore {
         }
     }
 
-    func livePhotoPartner(of asset: Asset) throws(LibraryError) -> Asset? {
-        try read { db in try LivePhotoPairing.partner(of: asset, db: db) }
+    func pairingPartner(of asset: Asset) throws(LibraryError) -> Asset? {
+        try read { db in try LivePhotoPairing.partner(of: asset, db: db) ?? RAWPairing.partner(of: asset, db: db) }
     }
 
     func asset(contentHash: String) throws(LibraryError) -> Asset? {

@@ -6,7 +6,7 @@
 // Space selects, Shift+arrows extend the selection, Ctrl/⌘+A selects all loaded photos,
 // Alt+arrows move a photo (when reorderable).
 import { api } from '../api.js';
-import { h, clamp, bucket, dpr, formatDate, formatDuration, isVideo, isLivePhoto, rafThrottle, shared } from '../util.js';
+import { h, clamp, bucket, dpr, formatDate, formatDuration, isVideo, isLivePhoto, rawBadge, rafThrottle, shared } from '../util.js';
 import { icon } from '../icons.js';
 
 const HEADER_H = 56;
@@ -284,7 +284,8 @@ export class VirtualGrid {
     const video = isVideo(a);
     const live = isLivePhoto(a);
     const duration = video ? formatDuration(a.duration) : '';
-    const kind = video ? `Video${duration ? ', ' + duration : ''}` : live ? 'Live Photo' : 'Photo';
+    const raw = rawBadge(a);
+    const kind = video ? `Video${duration ? ', ' + duration : ''}` : live ? 'Live Photo' : raw ? `${raw} photo` : 'Photo';
     const label = `${kind}, ${formatDate(a.creationDate, a.creationDateOffset, { withTime: false })}${a.isFavorite ? ', favorite' : ''}${a.hasAdjustments ? ', edited' : ''}`;
     const size = `${this.thumbPx}x${this.thumbPx}`;
     const img = h('img', {
@@ -302,6 +303,7 @@ export class VirtualGrid {
     img,
     live ? h('span', { class: 'cell-badge cell-live', 'aria-hidden': 'true' }, icon('live'), h('span', { class: 'cell-badge-text' }, 'LIVE')) : null,
     duration ? h('span', { class: 'cell-badge cell-duration', 'aria-hidden': 'true' }, duration) : null,
+    raw && !live ? h('span', { class: 'cell-badge cell-raw', 'aria-hidden': 'true' }, raw) : null,
     a.isFavorite ? h('span', { class: 'cell-fav' }, icon('heartFill')) : null,
     h('span', { class: 'cell-check' }, icon('check')));
     return cell;

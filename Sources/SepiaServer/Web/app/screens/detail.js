@@ -7,7 +7,7 @@
 // or the LIVE badge hovered, as in Photos; the Live button turns that off for the photo (kept in
 // localStorage). Leaving an item pauses its movie and lets the browser drop it (no src).
 import { api } from '../api.js';
-import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, isTypingTarget, isVideo, isLivePhoto, kindOf } from '../util.js';
+import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, isTypingTarget, isVideo, isLivePhoto, isRAWPair, kindOf } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -428,6 +428,12 @@ export function mountDetail(container, params, ctx) {
     if (isVideo(a)) row('Duration', formatDuration(a.duration), 'info-duration');
     if (isLivePhoto(a)) row('Live Photo', 'Yes — a movie goes with the still', 'info-live');
     if (a.hasAdjustments && a.originalWidth && (a.originalWidth !== a.width || a.originalHeight !== a.height)) row('Original size', `${a.originalWidth} × ${a.originalHeight} pixels`);
+    if (isRAWPair(a)) {
+      const showsRAW = a.originalFormat === 'raw';
+      const other = showsRAW ? 'JPEG' : 'RAW';
+      const use = h('button', { type: 'button', class: 'btn small', 'data-testid': 'info-use-raw', disabled: a.hasAdjustments || null, title: a.hasAdjustments ? 'Revert the edit first: it was made on the file shown' : null, onclick: () => useRAW(!showsRAW) }, `Use ${other} as Original`);
+      row('RAW+JPEG', h('span', { class: 'info-raw' }, `Showing the ${showsRAW ? 'RAW' : 'JPEG'}; the ${other} is kept with it. `, use), 'info-raw-pair');
+    }
     row('File', a.originalFilename, 'info-file');
     row('Format', [a.originalFormat ? String(a.originalFormat).toUpperCase() : null, formatBytes(a.originalByteCount)].filter(Boolean).join(' · '), 'info-format');
     row('Software', pick('software'));
@@ -441,6 +447,18 @@ export function mountDetail(container, params, ctx) {
   }
 
   // ----- Actions
+  async function useRAW(raw) {
+    try {
+      const updated = await api.patchAsset(id, { useRAW: raw });
+      asset = { ...asset, ...updated };
+      full = full ? { ...full, ...updated } : full;
+      load(id);
+      toast(raw ? 'The RAW is the original now. The JPEG is kept.' : 'The JPEG is the original again. The RAW is kept.');
+    } catch (e) {
+      toast(e.message || 'The original could not be changed.');
+    }
+  }
+
   async function toggleFavorite() {
     if (!asset) return;
     const updated = await actions.setFavorite([id], !asset.isFavorite);

@@ -1,0 +1,82 @@
+"""RAW and TIFF photos: Add Photos takes a camera's RAW file and its JPEG of the same shot, which become one
+item marked RAW+JPEG in the grid (and to screen readers); the detail view's Info tells which file is shown and
+switches the pair to its RAW and back, as Photos' "Use RAW as Original" does; a TIFF scan is a photo like any
+other.
+
+The files are made at test time by scripts/testdata-raw (a DNG written with pidng and its JPEG with the same
+capture time, a 16-bit TIFF), in .build/testdata/raw-tiff.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sepia_browser import tid
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / ".build" / "testdata" / "raw-tiff"
+
+
+@pytest.fixture(scope="module")
+def raw_files() -> Path:
+    if not (FIXTURES / "MANIFEST.json").exists():
+        subprocess.run([str(ROOT / "scripts" / "testdata-raw"), "--quiet"], check=True)
+    return FIXTURES
+
+
+def named(api, name: str) -> dict:
+    found = [a for a in api.assets(limit=500)["assets"] if a["originalFilename"] == name]
+    assert len(found) == 1, f"{len(found)} items named {name}"
+    return found[0]
+
+
+def test_a_raw_and_its_jpeg_are_one_item_that_can_show_either(app, browser_api, raw_files):
+    jpeg, raw = raw_files / "pair" / "IMG_0001.JPG", raw_files / "pair" / "IMG_0001.DNG"
+    scan = raw_files / "tiff" / "rgb16_lzw_pred2.tif"
+    before = browser_api.assets(limit=1)["total"]
+    accept = app.find(tid("file-input")).get_attribute("accept")
+    assert ".dng" in accept and ".nef" in accept and ".tif" in accept, accept
+
+    app.upload_files([jpeg, raw, scan])
+    items = app.wait_uploads_finished(3, timeout=90)
+    assert [i["state"] for i in items] == ["done"] * 3, items
+    # The pair is one item; the scan another.
+    assert browser_api.assets(limit=1)["total"] == before + 2
+    pair = named(browser_api, "IMG_0001.JPG")
+    assert "photoRAWPair" in pair["mediaSubtypes"] and pair["originalFormat"] == "jpeg", pair
+    tiff = named(browser_api, "rgb16_lzw_pred2.tif")
+    assert tiff["originalFormat"] == "tiff" and (tiff["width"], tiff["height"]) == (640, 427), tiff
+
+    app.wait_cell(pair["id"])
+    app.wait_cell_thumbnail(pair["id"])
+    app.wait_cell_thumbnail(tiff["id"])
+    cell = app.js("""
+        const c = document.querySelector(arguments[0]); const b = c.querySelector('.cell-raw');
+        return {label: c.getAttribute('aria-label'), badge: b && b.textContent, hidden: b && b.getAttribute('aria-hidden')};""",
+                  app.cell_css(pair["id"]))
+    assert cell["badge"] == "RAW+JPEG" and cell["hidden"] == "true", cell
+    assert cell["label"].startswith("RAW+JPEG photo, "), cell["label"]
+
+    # Info says which file is shown, and switches the pair to its RAW.
+    app.click(app.cell_css(pair["id"]))
+    app.wait_visible(tid("detail"))
+    if app.find(tid("detail-info")).get_attribute("aria-pressed") != "true":
+        app.click(tid("detail-info"))
+    app.wait(lambda: "Showing the JPEG" in app.text(tid("info-raw-pair")), "the info to say the JPEG is shown")
+    app.click(tid("info-use-raw"))
+    app.wait_toast("The RAW is the original now")
+    app.wait(lambda: browser_api.asset(pair["id"])["originalFormat"] == "raw", "the pair to show its RAW")
+    app.wait(lambda: "Showing the RAW" in app.text(tid("info-raw-pair")), "the info to say the RAW is shown")
+    assert app.text(tid("info-use-raw")) == "Use JPEG as Original"
+    assert app.text(tid("info-file")) == "IMG_0001.DNG"
+    # The RAW's development is what the detail view shows now: a picture, not a broken image.
+    app.wait(lambda: app.js("""const i = document.querySelector('[data-testid="detail-image"]');
+        return !!i && i.complete && i.naturalWidth > 0;"""), "the RAW's picture")
+    resources = browser_api.json("GET", f"/api/v1/assets/{pair['id']}/resources")["resources"]
+    assert sorted((r["type"], r["format"]) for r in resources) == [("alternatePhoto", "jpeg"), ("photo", "raw")], resources
+
+    app.click(tid("info-use-raw"))
+    app.wait(lambda: browser_api.asset(pair["id"])["originalFormat"] == "jpeg", "the pair to show its JPEG again")
