@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "SepiaServer",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaObjectStore", "CIsal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -106,6 +106,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

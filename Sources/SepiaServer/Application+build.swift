@@ -111,7 +111,8 @@ func makeServices(_ configuration: ServerConfiguration) throws -> ServerServices
         json: JSONBody(maximumBytes: configuration.maximumJSONBytes, maximumDepth: configuration.maximumJSONDepth),
         imports: RenderLanes(count: max(2, ProcessInfo.processInfo.activeProcessorCount), sharing: libraries.renderContext), catalog: catalog,
         proxies: try TrustedProxies(configuration.trustedProxies), jobs: JobQueue(database: accounts.database),
-        changeStreams: ChangeStreamSlots(maximumPerUser: configuration.maximumChangeStreamsPerUser),
+        changeStreams: StreamSlots(maximumPerKey: configuration.maximumChangeStreamsPerUser),
+        downloads: StreamSlots(maximumPerKey: configuration.maximumDownloadsPerUser),
         jobProgress: JobProgressFeed(queue: JobQueue(database: accounts.database)))
 }
 
@@ -137,6 +138,7 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     router.addRoutes(AlbumController(services: services).endpoints, atPath: RouterPath(api + "/albums"))
     router.addRoutes(CollectionController(services: services).endpoints, atPath: RouterPath(api + "/collections"))
     router.addRoutes(ChangeController(services: services).endpoints, atPath: RouterPath(api + "/changes"))
+    router.addRoutes(DownloadController(services: services).endpoints, atPath: RouterPath(api + "/downloads"))
     router.addRoutes(OperationsController(services: services).endpoints)
     router.addRoutes(WebAppController(root: webRoot(services.configuration)).endpoints)
     return router

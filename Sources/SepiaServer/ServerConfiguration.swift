@@ -55,6 +55,13 @@ public struct ServerConfiguration: Sendable {
     public var maximumConnectionsPerAddress: Int
     /// The most live change streams one account may hold open at once, on this server.
     public var maximumChangeStreamsPerUser: Int
+    /// The most ZIP downloads one account may stream at once, on this server (a share link's visitors count as
+    /// one account of their own, the link's).
+    public var maximumDownloadsPerUser: Int
+    /// The most photos and videos one ZIP download may hold (a selection, an album, a share link's album).
+    public var maximumDownloadItems: Int
+    /// How long the link of a selection's ZIP download (`POST /api/v1/downloads`) works.
+    public var downloadLinkLifetime: TimeInterval
     /// The bcrypt cost of password hashes (at least 10).
     public var passwordCost: Int
     /// How long a setup link works.
@@ -117,6 +124,9 @@ public struct ServerConfiguration: Sendable {
         sendTimeout = .seconds(60)
         maximumConnectionsPerAddress = 128
         maximumChangeStreamsPerUser = 16
+        maximumDownloadsPerUser = 4
+        maximumDownloadItems = 10_000
+        downloadLinkLifetime = 3600
         passwordCost = 12
         setupLinkLifetime = 24 * 3600
         sessionLifetime = 30 * 24 * 3600

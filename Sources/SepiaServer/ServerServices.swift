@@ -25,7 +25,9 @@ struct ServerServices: Sendable {
     /// Wakes this server's idle job workers when it adds a job.
     let jobWakeUps = JobWakeUps()
     /// The live change streams open on this server, per account.
-    let changeStreams: ChangeStreamSlots
+    let changeStreams: StreamSlots
+    /// The ZIP downloads streaming from this server, per account and per share link.
+    let downloads: StreamSlots
     /// How far the playable versions being made on any server have come, for the change streams.
     let jobProgress: JobProgressFeed
 

@@ -142,6 +142,10 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/shared/{token}/assets/{id}/image", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in
             ("/api/v1/shared/\(w.shareToken)/assets/\(w.assetIn)/image?size=64", nil, nil)
         },
+        // The matrix's link allows downloads (links that do not: DownloadTests).
+        Row(.get, "/api/v1/shared/{token}/download", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in
+            ("/api/v1/shared/\(w.shareToken)/download", nil, nil)
+        },
         // The shared photo has no motion: the same 404 whatever the credential (videos: VideoUploadTests).
         Row(.get, "/api/v1/shared/{token}/assets/{id}/video", "404 404 404 404 404 404 404 404 404 404 404") { w, _ in
             ("/api/v1/shared/\(w.shareToken)/assets/\(w.assetIn)/video", nil, nil)
@@ -219,6 +223,19 @@ struct AccessMatrixTests {
         },
         Row(.get, "/api/v1/albums", "      401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/albums", nil, nil) },
         Row(.get, "/api/v1/albums/{id}", "  401 401 401 200 200 403 200 200 404 404 404") { w, c in ("/api/v1/albums/" + w.album(for: c), nil, nil) },
+        Row(.get, "/api/v1/albums/{id}/download", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/albums/\(w.album(for: c))/download", nil, nil)
+        },
+        // A selection's ZIP: as downloading each original. The link opens with the account's own credentials only.
+        Row(.post, "/api/v1/downloads", "  401 401 401 201 201 403 201 201 404 404 404") { w, c in
+            ("/api/v1/downloads", #"{"ids": ["\#(w.asset(for: c))"]}"#, nil)
+        },
+        Row(.get, "/api/v1/downloads/{id}", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            struct Download: Decodable { var url: String }
+            let made = try await w.owner.json(
+                Download.self, .post, "/api/v1/downloads", json: #"{"ids": ["\#(w.asset(for: c))"]}"#, expect: .created)
+            return (made.url, nil, nil)
+        },
         Row(.get, "/api/v1/collections/years", "401 401 401 200 200 403 200 403 403 200 200") { _, _ in ("/api/v1/collections/years", nil, nil) },
         Row(.get, "/api/v1/collections/months", "401 401 401 200 200 403 200 403 403 200 200") { _, _ in ("/api/v1/collections/months", nil, nil) },
         Row(.get, "/api/v1/changes", "     401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/changes", nil, nil) },
@@ -293,7 +310,8 @@ struct AccessMatrixTests {
             let assetOut = try await owner.uploadNew(2)
             _ = try await owner.request(.post, "/api/v1/albums/\(albumA)/assets", json: #"{"ids": ["\#(assetIn)"]}"#)
             struct Share: Decodable { var url: String }
-            let share = try await owner.json(Share.self, .post, "/api/v1/shares", json: #"{"assetID": "\#(assetIn)"}"#, expect: .created)
+            let share = try await owner.json(
+                Share.self, .post, "/api/v1/shares", json: #"{"assetID": "\#(assetIn)", "allowDownload": true}"#, expect: .created)
             let world = World(
                 owner: try await owner.token("read-write"), albumA: albumA, albumB: albumB, assetIn: assetIn, assetOut: assetOut,
                 shareToken: String(share.url.split(separator: "/").last ?? ""), webRoot: server.configuration.webRoot ?? "")

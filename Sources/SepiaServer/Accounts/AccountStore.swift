@@ -145,6 +145,9 @@ final class AccountStore: Sendable {
         migrator.registerMigration("v3") { db in
             try db.execute(sql: JobQueue.sqliteProgressColumn)
         }
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: Self.downloadsSQLite)
+        }
         return migrator
     }
 
@@ -208,7 +211,37 @@ final class AccountStore: Sendable {
         ),
         ("v2", JobQueue.postgresTable),
         ("v3", JobQueue.postgresProgressColumn),
+        ("v4", downloadsPostgreSQL),
     ]
+
+    /// Downloads: whether a share link lets its visitors download the files (links made before say no), and the
+    /// selections waiting to be downloaded as ZIP files (`POST /api/v1/downloads`), for a short while.
+    private static let downloadsSQLite = """
+        ALTER TABLE shareLink ADD COLUMN allowDownload BOOLEAN NOT NULL DEFAULT 0;
+        CREATE TABLE download (
+          id TEXT PRIMARY KEY,
+          userID TEXT NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+          assetIDs TEXT NOT NULL,
+          version TEXT NOT NULL,
+          createdAt DOUBLE NOT NULL,
+          expiresAt DOUBLE NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX download_byExpiry ON download(expiresAt);
+        """
+
+    /// The same on PostgreSQL.
+    private static let downloadsPostgreSQL = """
+        ALTER TABLE shareLink ADD COLUMN allowDownload BOOLEAN NOT NULL DEFAULT false;
+        CREATE TABLE download (
+          id TEXT PRIMARY KEY,
+          userID TEXT NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
+          assetIDs TEXT NOT NULL,
+          version TEXT NOT NULL,
+          createdAt DOUBLE PRECISION NOT NULL,
+          expiresAt DOUBLE PRECISION NOT NULL
+        );
+        CREATE INDEX download_byExpiry ON download(expiresAt);
+        """
 
     // MARK: - Users
 
@@ -461,10 +494,12 @@ final class AccountStore: Sendable {
         try read { db in try db.fetch(Self.shareSelect + " WHERE userID = ? ORDER BY createdAt", [userID]).map(ShareLinkRecord.init) }
     }
 
-    func createShare(userID: String, assetID: String?, albumID: String?, includeMetadata: Bool, expiresAt: Date?) throws -> ShareLinkRecord {
+    func createShare(
+        userID: String, assetID: String?, albumID: String?, includeMetadata: Bool, allowDownload: Bool = false, expiresAt: Date?
+    ) throws -> ShareLinkRecord {
         let share = ShareLinkRecord(
             id: UUID().uuidString.lowercased(), userID: userID, token: Secret.generate(), assetID: assetID, albumID: albumID,
-            includeMetadata: includeMetadata, createdAt: Date(), expiresAt: expiresAt)
+            includeMetadata: includeMetadata, allowDownload: allowDownload, createdAt: Date(), expiresAt: expiresAt)
         try write { db in try db.insert(into: "shareLink", columns: ShareLinkRecord.columns, share.values(db.dialect)) }
         return share
     }
@@ -476,6 +511,29 @@ final class AccountStore: Sendable {
 
     func deleteShare(id: String, userID: String) throws -> Bool {
         try write { db in try db.execute("DELETE FROM shareLink WHERE id = ? AND userID = ?", [id, userID]) > 0 }
+    }
+
+    // MARK: - Downloads
+
+    private static let downloadSelect = "SELECT \(DownloadRecord.columns) FROM download"
+
+    /// Records a selection to download as a ZIP file until `lifetime` has passed, and forgets those whose time
+    /// has passed.
+    func createDownload(userID: String, assetIDs: [String], version: String, lifetime: TimeInterval) throws -> DownloadRecord {
+        let now = Date()
+        let download = DownloadRecord(
+            id: Secret.generate(), userID: userID, assetIDs: assetIDs, version: version, createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+        try write { db in
+            try db.execute("DELETE FROM download WHERE expiresAt < ?", [db.dialect.date(now)])
+            try db.insert(into: "download", columns: DownloadRecord.columns, download.values(db.dialect))
+        }
+        return download
+    }
+
+    /// The download with this identifier, whether or not its time has passed.
+    func download(id: String) throws -> DownloadRecord? {
+        guard Secret.isWellFormed(id) else { return nil }
+        return try read { db in try db.fetchOne(Self.downloadSelect + " WHERE id = ?", [id]).map(DownloadRecord.init) }
     }
 
     // MARK: - Credential cache

@@ -50,6 +50,8 @@ struct ShareLinkRecord: Codable, Sendable, Hashable {
     var albumID: String?
     /// Whether the share shows the date, camera and place.
     var includeMetadata: Bool
+    /// Whether visitors may download the files (as a ZIP file, with their metadata).
+    var allowDownload: Bool
     var createdAt: Date
     var expiresAt: Date?
 
@@ -118,16 +120,48 @@ extension APITokenRecord {
 }
 
 extension ShareLinkRecord {
-    static let columns = "id, userID, token, assetID, albumID, includeMetadata, createdAt, expiresAt"
+    static let columns = "id, userID, token, assetID, albumID, includeMetadata, createdAt, expiresAt, allowDownload"
 
     init(_ row: SQLRow) {
         self.init(
-            id: row[0], userID: row[1], token: row[2], assetID: row[3], albumID: row[4], includeMetadata: row[5], createdAt: row[6],
-            expiresAt: row[7])
+            id: row[0], userID: row[1], token: row[2], assetID: row[3], albumID: row[4], includeMetadata: row[5], allowDownload: row[8],
+            createdAt: row[6], expiresAt: row[7])
     }
 
     func values(_ dialect: SQLDialect) -> [any SQLBindable] {
-        [id, userID, token, assetID, albumID, includeMetadata, dialect.date(createdAt), expiresAt.map(dialect.date) ?? .null]
+        [id, userID, token, assetID, albumID, includeMetadata, dialect.date(createdAt), expiresAt.map(dialect.date) ?? .null, allowDownload]
+    }
+}
+
+/// A selection of photos and videos to download as one ZIP file, for a short while, by its owner's credentials:
+/// what `POST /api/v1/downloads` makes and `GET /api/v1/downloads/{id}` answers.
+struct DownloadRecord: Codable, Sendable, Hashable {
+    /// A random secret: the link names it, but only the account's own credentials open it.
+    var id: String
+    var userID: String
+    /// The items, in the order asked for.
+    var assetIDs: [String]
+    /// `original` or `current`.
+    var version: String
+    var createdAt: Date
+    var expiresAt: Date
+
+    func isExpired(at now: Date = Date()) -> Bool { expiresAt <= now }
+}
+
+extension DownloadRecord {
+    static let columns = "id, userID, assetIDs, version, createdAt, expiresAt"
+
+    init(_ row: SQLRow) {
+        let ids: String = row[2]
+        self.init(
+            id: row[0], userID: row[1], assetIDs: (try? JSONDecoder().decode([String].self, from: Data(ids.utf8))) ?? [], version: row[3],
+            createdAt: row[4], expiresAt: row[5])
+    }
+
+    func values(_ dialect: SQLDialect) -> [any SQLBindable] {
+        let ids = String(decoding: (try? JSONEncoder().encode(assetIDs)) ?? Data("[]".utf8), as: UTF8.self)
+        return [id, userID, ids, version, dialect.date(createdAt), dialect.date(expiresAt)]
     }
 }
 

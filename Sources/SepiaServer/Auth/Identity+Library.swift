@@ -20,10 +20,10 @@ extension Identity {
         return asset
     }
 
-    /// The assets with these identifiers, all of which the credential must see.
-    func visibleAssets(_ ids: [String]) throws -> [Asset] {
+    /// The assets with these identifiers, all of which the credential must see; at most `limit` of them.
+    func visibleAssets(_ ids: [String], limit: Int = 10_000) throws -> [Asset] {
         guard !ids.isEmpty else { throw APIError.unprocessable("'ids' lists no photos") }
-        guard ids.count <= 10_000 else { throw APIError.unprocessable("'ids' may list at most 10 000 photos") }
+        guard ids.count <= limit else { throw APIError.unprocessable("'ids' may list at most \(Self.grouped(limit)) photos") }
         for id in ids where !Identifier.isValid(id) { throw Self.noAsset(id) }
         let unique = Array(Set(ids))
         var options = FetchOptions(predicate: .identifiers(unique), includeHiddenAssets: true)
@@ -44,6 +44,17 @@ extension Identity {
         } catch let error as LibraryError where error.code == .notFound {
             throw Self.noAlbum(id)
         }
+    }
+
+    /// A count with its thousands apart, as the API's messages write them: `10 000`.
+    static func grouped(_ count: Int) -> String {
+        let digits = String(count.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(" ") }
+            out.append(digit)
+        }
+        return (count < 0 ? "-" : "") + out
     }
 
     static func noAsset(_ id: String) -> APIError {

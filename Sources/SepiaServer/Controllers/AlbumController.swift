@@ -11,6 +11,7 @@ struct AlbumController {
         routes.group().add(middleware: PermissionMiddleware(permission: .read))
             .get(use: list)
             .get(":id", use: get)
+            .get(":id/download", use: download)
         routes.group().add(middleware: PermissionMiddleware(permission: .write))
             .post(use: create)
             .patch(":id", use: rename)
@@ -49,6 +50,19 @@ struct AlbumController {
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> AlbumResponse {
         let identity = try context.requireIdentity()
         return try response(try identity.visibleAlbum(try context.parameters.require("id")), identity.photoLibrary)
+    }
+
+    /// `GET /albums/{id}/download?version=original|current`: the album's photos and videos, in its order, as
+    /// one ZIP file: their originals, or with `version=current` as they show (see ``DownloadPlan``).
+    @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let album = try identity.visibleAlbum(try context.parameters.require("id"))
+        let version = try DownloadController.version(Query(request: request), default: .original)
+        let members = try identity.photoLibrary.fetchAssets(in: album)
+        try ZipDownload.checkCount(members.count, services: services)
+        return try await ZipDownload.answer(
+            try members.allObjects(), version: version, library: identity.photoLibrary, name: album.title, slotKey: identity.user.id,
+            services: services, context: context)
     }
 
     /// `POST /albums`.

@@ -58,8 +58,8 @@ struct ChangeController {
         let heartbeat = services.configuration.heartbeatInterval
         // Each stream holds a connection and a task for as long as the client likes: an account may hold a
         // few (a browser's tabs), not any number.
-        guard let slot = services.changeStreams.open(userID: identity.user.id) else {
-            let limit = services.changeStreams.maximumPerUser
+        guard let slot = services.changeStreams.open(key: identity.user.id) else {
+            let limit = services.changeStreams.maximumPerKey
             throw APIError.tooManyRequests(
                 "this account has \(limit) change streams open, the most it may; close other windows of the web app and try again",
                 retryAfter: 10)

@@ -24,6 +24,7 @@ struct ShareController {
         var albumID: String?
         var expiresAt: Date?
         var includeMetadata: Bool?
+        var allowDownload: Bool?
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> ShareList {
@@ -55,7 +56,7 @@ struct ShareController {
         if let expiry = body.expiresAt, expiry <= Date() { throw APIError.unprocessable("the expiry date is in the past") }
         let share = try services.accounts.createShare(
             userID: identity.user.id, assetID: body.assetID, albumID: body.albumID, includeMetadata: body.includeMetadata ?? false,
-            expiresAt: body.expiresAt)
+            allowDownload: body.allowDownload ?? false, expiresAt: body.expiresAt)
         return EditedResponse(
             status: .created,
             response: ShareResponse(share, baseURL: services.baseURL(for: request, context: context), title: Self.title(of: share, in: library)))

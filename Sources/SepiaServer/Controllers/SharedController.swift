@@ -5,7 +5,7 @@ import SepiaLibrary
 
 /// What a share link shows to someone without an account: `/api/v1/shared/{token}` — one photo or one
 /// album's photos and videos, as renditions (and a video's or Live Photo's motion, as a browser plays it), and
-/// nothing else: never an original.
+/// nothing else: never an original, unless the owner let the link's visitors download its files (as a ZIP).
 struct SharedController {
     let services: ServerServices
 
@@ -15,6 +15,7 @@ struct SharedController {
             .get(":token", use: show)
             .get(":token/assets/:id/image", use: image)
             .get(":token/assets/:id/video", use: video)
+            .get(":token/download", use: download)
         return routes
     }
 
@@ -59,6 +60,7 @@ struct SharedController {
         var createdAt: Date
         var expiresAt: Date?
         var includeMetadata: Bool
+        var allowDownload: Bool
         var assets: [SharedAsset]
         var nextCursor: String?
 
@@ -69,11 +71,12 @@ struct SharedController {
             try c.encode(createdAt, forKey: .createdAt)
             try c.encode(expiresAt, forKey: .expiresAt)
             try c.encode(includeMetadata, forKey: .includeMetadata)
+            try c.encode(allowDownload, forKey: .allowDownload)
             try c.encode(assets, forKey: .assets)
             try c.encode(nextCursor, forKey: .nextCursor)
         }
 
-        enum CodingKeys: String, CodingKey { case kind, title, createdAt, expiresAt, includeMetadata, assets, nextCursor }
+        enum CodingKeys: String, CodingKey { case kind, title, createdAt, expiresAt, includeMetadata, allowDownload, assets, nextCursor }
     }
 
     /// `GET /shared/{token}`: the shared photo, or a page of the shared album's photos.
@@ -83,7 +86,8 @@ struct SharedController {
             let asset = try sharedAsset(id, share: share, library: library.library)
             return SharedResponse(
                 kind: "asset", title: "Shared photo", createdAt: share.createdAt, expiresAt: share.expiresAt,
-                includeMetadata: share.includeMetadata, assets: [SharedAsset(asset, metadata: share.includeMetadata)])
+                includeMetadata: share.includeMetadata, allowDownload: share.allowDownload,
+                assets: [SharedAsset(asset, metadata: share.includeMetadata)])
         }
         let album = try sharedAlbum(share, library: library.library)
         let query = Query(request: request)
@@ -91,7 +95,33 @@ struct SharedController {
         let page = try library.library.fetchAssetPage(album, after: cursor, limit: try query.int("limit", in: 1...500) ?? 200)
         return SharedResponse(
             kind: "album", title: album.title, createdAt: share.createdAt, expiresAt: share.expiresAt, includeMetadata: share.includeMetadata,
-            assets: page.assets.map { SharedAsset($0, metadata: share.includeMetadata) }, nextCursor: page.nextCursor?.token)
+            allowDownload: share.allowDownload, assets: page.assets.map { SharedAsset($0, metadata: share.includeMetadata) },
+            nextCursor: page.nextCursor?.token)
+    }
+
+    /// `GET /shared/{token}/download?version=current|original`: what the link shows as one ZIP file — its
+    /// current versions unless `version=original` — when the owner let the link's visitors download; `403`
+    /// otherwise. The link's downloads count against a limit of their own, the link's, not its owner's.
+    @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (share, library) = try open(try context.parameters.require("token"))
+        guard share.allowDownload else {
+            throw APIError.forbidden("this share link does not allow downloads; ask its owner for a link that does")
+        }
+        let version = try DownloadController.version(Query(request: request), default: .current)
+        let assets: [Asset]
+        let name: String
+        if let id = share.assetID {
+            assets = [try sharedAsset(id, share: share, library: library.library)]
+            name = "Shared photo"
+        } else {
+            let album = try sharedAlbum(share, library: library.library)
+            let members = try library.library.fetchAssets(in: album)
+            try ZipDownload.checkCount(members.count, services: services)
+            assets = try members.allObjects()
+            name = album.title
+        }
+        return try await ZipDownload.answer(
+            assets, version: version, library: library.library, name: name, slotKey: "share:" + share.id, services: services, context: context)
     }
 
     /// `GET /shared/{token}/assets/{id}/image`: a rendition of a photo the link shows.

@@ -88,6 +88,7 @@ struct ShareResponse: ResponseEncodable {
     var albumID: String?
     var url: String
     var includeMetadata: Bool
+    var allowDownload: Bool
     var createdAt: Date
     var expiresAt: Date?
 
@@ -99,6 +100,7 @@ struct ShareResponse: ResponseEncodable {
         albumID = share.albumID
         url = baseURL + "/s/" + share.token
         includeMetadata = share.includeMetadata
+        allowDownload = share.allowDownload
         createdAt = share.createdAt
         expiresAt = share.expiresAt
     }
@@ -112,11 +114,12 @@ struct ShareResponse: ResponseEncodable {
         try c.encode(albumID, forKey: .albumID)
         try c.encode(url, forKey: .url)
         try c.encode(includeMetadata, forKey: .includeMetadata)
+        try c.encode(allowDownload, forKey: .allowDownload)
         try c.encode(createdAt, forKey: .createdAt)
         try c.encode(expiresAt, forKey: .expiresAt)
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, title, assetID, albumID, url, includeMetadata, createdAt, expiresAt
+        case id, kind, title, assetID, albumID, url, includeMetadata, allowDownload, createdAt, expiresAt
     }
 }

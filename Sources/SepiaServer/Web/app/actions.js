@@ -6,6 +6,7 @@ import { store } from './store.js';
 import { confirmDialog, openDialog } from './components/dialog.js';
 import { toast } from './components/toast.js';
 import { pickAlbum } from './components/album-picker.js';
+import { downloadDialog } from './components/download-dialog.js';
 import { errorContent } from './components/error-text.js';
 import { parseRecipe, portableSteps, pasteInto, FORMAT } from './recipe.js';
 
@@ -60,18 +61,33 @@ export async function deletePhotos(ids) {
   }
 }
 
-/** One download per photo, of its current version (the edit, or the original file). */
+/**
+ * Downloads the selection as one ZIP file, of the originals or the current versions (asked first): the server
+ * makes the selection's link, which the browser then saves as it would any download, however large.
+ */
 export async function downloadPhotos(ids) {
-  if (ids.length > 10) {
-    const ok = await confirmDialog({
-      title: `Download ${ids.length.toLocaleString()} files?`,
-      message: 'Each photo downloads as its own file. Your browser may ask whether Sepia may download several files.',
-      confirmLabel: 'Download', testid: 'download-dialog',
-    });
-    if (!ok) return;
+  const n = ids.length;
+  const version = await downloadDialog({
+    title: n === 1 ? 'Download this item' : `Download ${n.toLocaleString()} items`,
+    message: 'They download as one ZIP file.',
+  });
+  if (!version) return;
+  try {
+    const { url } = await api.createDownload(ids, version);
+    download(url);
+    toast(`Downloading ${plural(n, 'item')} as a ZIP file…`);
+  } catch (e) {
+    toast.error(e, 'The download could not be prepared.');
   }
-  ids.forEach((id, i) => setTimeout(() => download(api.currentURL(id)), i * 400));
-  toast(ids.length === 1 ? 'Downloading the photo…' : `Downloading ${ids.length.toLocaleString()} photos, one file each…`);
+}
+
+/** Downloads an album as one ZIP file, of its originals or current versions (asked first). */
+export async function downloadAlbum(album) {
+  const title = album?.title || 'album';
+  const version = await downloadDialog({ title: `Download “${title}”`, message: 'The album downloads as one ZIP file.' });
+  if (!version) return;
+  download(api.albumDownloadURL(album.id, version));
+  toast(`Downloading “${title}” as a ZIP file…`);
 }
 
 export async function addToAlbum(ids) {

@@ -212,6 +212,13 @@ export const api = {
    * version (H.264/AAC MP4) or the original when that plays as it is. Answers 202 while the version is made.
    */
   videoURL: (id) => `${BASE}/assets/${enc(id)}/video`,
+  /**
+   * ZIP downloads, saved by the browser as it navigates to them (a fetch would hold the whole archive in memory):
+   * an album's URL; a selection's, which the server makes first (POST, then the answered `url`); a share link's.
+   */
+  albumDownloadURL: (id, version) => `${BASE}/albums/${enc(id)}/download` + query({ version }),
+  createDownload: (ids, version) => post(`${BASE}/downloads`, { ids, version }),
+  sharedDownloadURL: (token, version) => `${BASE}/shared/${enc(token)}/download` + query({ version }),
   /** One of an item's files (`video`, a Live Photo's `pairedVideo`, …), served with byte ranges. */
   resourceURL: (id, type) => `${BASE}/assets/${enc(id)}/resources/${enc(type)}`,
   /** Fetches a URL under /api as a Blob (used to share a rendered file). */

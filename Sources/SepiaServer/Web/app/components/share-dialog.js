@@ -1,5 +1,5 @@
 // Share links: a dialog that creates a link for a photo or an album (optional expiry, optional
-// metadata) and shows the URL with a Copy button.
+// metadata, optional downloads) and shows the URL with a Copy button.
 import { api } from '../api.js';
 import { h, copyText } from '../util.js';
 import { icon } from '../icons.js';
@@ -19,11 +19,13 @@ export function shareLinkDialog(target, name) {
   const selectId = 'share-exp-' + Math.random().toString(36).slice(2, 7);
   const expiry = h('select', { id: selectId, class: 'select', 'data-testid': 'share-expiry' }, EXPIRY.map((e, i) => h('option', { value: String(i) }, e.label)));
   const meta = h('input', { type: 'checkbox', 'data-testid': 'share-include-metadata' });
+  const downloads = h('input', { type: 'checkbox', 'data-testid': 'share-allow-download' });
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const form = h('div', { class: 'stack' },
     h('p', { class: 'hint' }, 'Anyone with the link can see ' + (target.albumID ? 'the photos in this album' : 'this photo') + ' without an account. You can revoke it at any time in Settings.'),
     h('div', { class: 'field' }, h('label', { for: selectId }, 'Link expires'), expiry),
     h('label', { class: 'checkbox' }, meta, 'Include date, camera and place'),
+    h('label', { class: 'checkbox' }, downloads, 'Allow downloads (the files keep their date, camera and place)'),
     error);
   const create = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'share-create', onclick: submit }, 'Create Link');
   const cancel = h('button', { type: 'button', class: 'btn', onclick: () => d.close() }, 'Cancel');
@@ -33,7 +35,7 @@ export function shareLinkDialog(target, name) {
     create.disabled = true;
     create.replaceChildren(h('span', { class: 'spinner' }), 'Creating…');
     const e = EXPIRY[Number(expiry.value)];
-    const body = { ...target, includeMetadata: meta.checked };
+    const body = { ...target, includeMetadata: meta.checked, allowDownload: downloads.checked };
     if (e.hours) body.expiresAt = new Date(Date.now() + e.hours * 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     try {
       const share = await api.createShare(body);

@@ -62,6 +62,7 @@ export function mountLibrary(container, params, ctx) {
   offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok; if (source.loaded && !source.total) afterLayout(); }));
 
   const albumTools = isAlbum ? h('div', { class: 'topbar-group' },
+    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-download', aria: { label: 'Download album' }, title: 'Download the album as a ZIP file', onclick: downloadAlbum }, icon('download')),
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-share-link', aria: { label: 'Share album link' }, title: 'Share a link to this album', onclick: () => shareLinkDialog({ albumID: params.albumId }, `“${album?.title || 'album'}”`) }, icon('link')),
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-rename', aria: { label: 'Rename album' }, title: 'Rename album', onclick: renameAlbum }, icon('pencil')),
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-delete', aria: { label: 'Delete album' }, title: 'Delete album', onclick: deleteAlbum }, icon('trash'))) : null;
@@ -280,6 +281,11 @@ export function mountLibrary(container, params, ctx) {
       toast.error(e, 'The new order could not be saved.');
       refresh();
     }
+  }
+
+  function downloadAlbum() {
+    if (source.loaded && !source.total) { toast('This album is empty: there is nothing to download.'); return; }
+    actions.downloadAlbum(album || { id: params.albumId, title: titleEl.textContent });
   }
 
   async function renameAlbum() {

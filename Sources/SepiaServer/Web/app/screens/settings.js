@@ -157,7 +157,7 @@ export function mountSettings(container, params, ctx) {
         shareList.append(h('li', { class: 'row', 'data-testid': 'share-row', 'data-share-id': s.id },
           h('div', { class: 'row-main' }, h('strong', {}, what),
             h('a', { href: url, class: 'mono small-link', target: '_blank', rel: 'noopener' }, url),
-            h('span', { class: 'hint' }, [s.createdAt || s.creationDate ? `created ${formatShortDate(s.createdAt || s.creationDate)}` : null, s.expiresAt ? (expired ? 'expired' : `expires ${formatShortDate(s.expiresAt)}`) : 'never expires', s.includeMetadata ? 'with date, camera and place' : null].filter(Boolean).join(' · '))),
+            h('span', { class: 'hint' }, [s.createdAt || s.creationDate ? `created ${formatShortDate(s.createdAt || s.creationDate)}` : null, s.expiresAt ? (expired ? 'expired' : `expires ${formatShortDate(s.expiresAt)}`) : 'never expires', s.includeMetadata ? 'with date, camera and place' : null, s.allowDownload ? 'downloads allowed' : null].filter(Boolean).join(' · '))),
           h('button', { type: 'button', class: 'btn small', aria: { label: `Copy link to ${what}` }, onclick: async () => { if (await copyText(url)) toast.success('Link copied.'); else toast.error('Copying is not allowed here.'); } }, icon('copy'), 'Copy'),
           h('button', { type: 'button', class: 'btn small danger-text', 'data-testid': 'share-revoke', aria: { label: `Revoke link to ${what}` }, onclick: () => revokeShare(s) }, 'Revoke')));
       }

@@ -2,8 +2,9 @@
 // viewer. Videos play in the browser's player (their poster first); a Live Photo's motion plays, muted, while it
 // is pressed or hovered. Expired (410) and unknown (404) links are explained.
 import { api } from '../api.js';
-import { h, bucket, dpr, formatDate, formatCoordinate, formatDuration, photosAndVideos, clamp, isVideo, isLivePhoto, kindOf } from '../util.js';
+import { h, bucket, dpr, formatDate, formatCoordinate, formatDuration, photosAndVideos, clamp, isVideo, isLivePhoto, kindOf, download } from '../util.js';
 import { icon } from '../icons.js';
+import { downloadDialog } from '../components/download-dialog.js';
 
 export function mountShare(container, params) {
   const token = params.token;
@@ -117,7 +118,24 @@ export function mountShare(container, params) {
     main.replaceChildren(...[
       h('h1', { class: 'share-title' }, title || 'Shared photo'),
       h('figure', { class: 'share-figure' }, ...shown, meta(a)),
+      downloadButton(data),
       expiry(data)].filter(Boolean));
+  }
+
+  /** The Download button, when the link's owner allows downloads: one ZIP file, as shown or the originals. */
+  function downloadButton(data) {
+    if (!data.allowDownload) return null;
+    const label = data.kind === 'album' ? 'Download All' : 'Download';
+    return h('div', { class: 'share-actions' }, h('button', {
+      type: 'button', class: 'btn', 'data-testid': 'share-download',
+      onclick: async () => {
+        const version = await downloadDialog({
+          title: data.kind === 'album' ? `Download “${data.title || 'album'}”` : 'Download this photo',
+          message: 'It downloads as one ZIP file.', initial: 'current',
+        });
+        if (version) download(api.sharedDownloadURL(token, version));
+      },
+    }, icon('download'), label));
   }
 
   function expiry(data) {
@@ -147,6 +165,7 @@ export function mountShare(container, params) {
     main.replaceChildren(...[
       h('h1', { class: 'share-title' }, data.title || 'Shared album'),
       count,
+      downloadButton(data),
       assets.length ? grid : h('p', { class: 'empty' }, 'This album is empty.'),
       more,
       expiry(data)].filter(Boolean));
