@@ -173,6 +173,13 @@ void sepia_raw_get_info(sepia_raw *raw, sepia_raw_info *info) {
         info->longitude = degrees(gps->longitude) * (gps->longref == 'W' ? -1 : 1);
         info->altitude = gps->altitude * (gps->altref == 1 ? -1 : 1);
     }
+    for (int c = 0; c < 4; c++) {
+        for (int k = 0; k < 3; k++) {
+            info->cam_xyz[c][k] = d->color.cam_xyz[c][k];
+        }
+        info->cam_mul[c] = d->color.cam_mul[c];
+        info->pre_mul[c] = d->color.pre_mul[c];
+    }
     /* The developed size: LibRaw's own computation of the pixel-aspect stretch and Fuji's rotation. It changes the
      * handle's sizes, so it is the last thing read; the caller closes this handle and opens another to decode. */
     libraw_adjust_sizes_info_only(d);

@@ -31,6 +31,10 @@ public struct RAWDevelopment: Sendable, Hashable, Codable {
         case daylight
         /// Multipliers of red, green and blue (green 1).
         case multipliers(red: Double, green: Double, blue: Double)
+        /// The white of a colour temperature (kelvin) and tint, as `CIRAWFilter.neutralTemperature` and
+        /// `neutralTint`: the white point Adobe's Camera Raw gives these numbers, made neutral through the
+        /// camera's colour matrix. Lower temperatures make the photo cooler, positive tints more magenta.
+        case neutral(temperature: Double, tint: Double)
     }
 
     /// The default development.
@@ -44,6 +48,11 @@ public struct RAWDevelopment: Sendable, Hashable, Codable {
         self.recoverHighlights = recoverHighlights
     }
 
+    /// The colour temperatures a white balance may name, in kelvin.
+    public static let temperatureRange = 2000.0...50000.0
+    /// The tints a white balance may name.
+    public static let tintRange = -150.0...150.0
+
     /// Throws unless every value is within its range.
     public func validate() throws(RAWDevelopmentError) {
         guard exposure.isFinite, (-4...4).contains(exposure) else { throw RAWDevelopmentError("exposure must be between -4 and 4 EV") }
@@ -52,6 +61,14 @@ public struct RAWDevelopment: Sendable, Hashable, Codable {
         if case .multipliers(let r, let g, let b) = whiteBalance {
             guard [r, g, b].allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 16 }) else {
                 throw RAWDevelopmentError("white balance multipliers must be above 0 and at most 16")
+            }
+        }
+        if case .neutral(let temperature, let tint) = whiteBalance {
+            guard temperature.isFinite, (Self.temperatureRange).contains(temperature) else {
+                throw RAWDevelopmentError("the white balance temperature must be between 2000 and 50000 K")
+            }
+            guard tint.isFinite, (Self.tintRange).contains(tint) else {
+                throw RAWDevelopmentError("the white balance tint must be between -150 and 150")
             }
         }
     }

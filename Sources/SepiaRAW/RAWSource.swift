@@ -49,6 +49,25 @@ public struct RAWSource: EncodedImage {
     public let file: String?
     let sensor: IntSize
     let bitsLabel: String
+    /// The camera's colour matrix and white balance multipliers.
+    let cameraColor: RAWCameraColor
+
+    /// The white balance the camera recorded, as a colour temperature (kelvin) and tint: what
+    /// `CIRAWFilter.neutralTemperature` and `neutralTint` start at. Nil when the file records none.
+    public var asShotNeutral: (temperature: Double, tint: Double)? {
+        guard let multipliers = cameraColor.asShot ?? cameraColor.daylight else { return nil }
+        return cameraColor.temperatureAndTint(multipliers: multipliers)
+    }
+
+    /// The same file developed another way, or with other options (re-opened, so that nothing developed before
+    /// is reused).
+    public func developing(_ development: RAWDevelopment, options: RAWOptions? = nil) throws(CodecError) -> RAWSource {
+        let options = options ?? self.options
+        switch input {
+        case .file(let path): return try RAWSource(path: path, development: development, options: options)
+        case .memory(let bytes): return try RAWSource(bytes: bytes, development: development, options: options, file: file)
+        }
+    }
 
     /// Opens a RAW file. LibRaw reads from the file as it needs (the header and preview now, the sensor data
     /// when a render develops it), never the whole file into memory. Errors name the file.
@@ -106,6 +125,7 @@ public struct RAWSource: EncodedImage {
         kind = RAWKind.describe(head: head, make: make, dngVersion: Int(info.dng_version))
         bitsLabel = info.is_foveon != 0 ? "Foveon" : info.is_xtrans != 0 ? "X-Trans" : info.filters != 0 ? "Bayer" : "linear"
         orientation = Self.orientation(flip: Int(info.flip))
+        cameraColor = RAWCameraColor(info: info)
         metadata = Self.metadata(head: head, info: info, make: make, model: model)
         preview = development.showsCameraRendering ? Self.preview(handle, stored: pixelSize, file: file) : nil
     }
@@ -234,7 +254,8 @@ public struct RAWSource: EncodedImage {
         }
         if scale == 2, let halfSize {
             return DecodeReduction(
-                size: halfSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)) / 2, minimumResize: 2,
+                size: halfSize, span: SIMD2(Double(pixelSize.width), Double(pixelSize.height)) / 2,
+                minimumResize: options.allowsDraftMode ? 1 : 2,
                 costPerPixel: Self.developmentCost)
         }
         return DecodeReduction(
@@ -263,6 +284,7 @@ extension RAWDevelopment {
         case .asShot: break
         case .daylight: parts.append("daylight white balance")
         case .multipliers(let r, let g, let b): parts.append("white balance \(r)/\(g)/\(b)")
+        case .neutral(let temperature, let tint): parts.append("white balance \(Int(temperature.rounded())) K, tint \(tint)")
         }
         if noiseReduction != 0 { parts.append("noise reduction \(noiseReduction)") }
         if recoverHighlights { parts.append("highlights recovered") }

@@ -35,6 +35,11 @@ typedef struct {
     size_t thumb_length;
     int has_gps;
     double latitude, longitude, altitude;
+    /* The camera's colour: its matrix from XYZ to camera RGB (rows R, G, B, a fourth colour; all zero when LibRaw
+     * knows none), and the white balance multipliers as shot and for daylight (R, G, B, G2; zero when unknown). */
+    double cam_xyz[4][3];
+    double cam_mul[4];
+    double pre_mul[4];
 } sepia_raw_info;
 
 /* What to develop: LibRaw's parameters. */

@@ -2,6 +2,7 @@ package import ArgumentParser
 import Foundation
 import SepiaCodecs
 package import SepiaImage
+import SepiaRAW
 
 /// `sepia apply FILTER FILE… (-o OUT | --out-dir DIR)`.
 package struct ApplyCommand: AsyncParsableCommand {
@@ -65,6 +66,8 @@ package struct ApplyCommand: AsyncParsableCommand {
 
     package func run() async throws {
         let filters = try makeFilters()
+        // A recipe that starts with CIRAWFilter develops each RAW file as it says (and refuses other files).
+        let loaded = try recipe.map { try FilterInvocation.loadRecipe($0) }
         if let outDir { try Batch.createOutputFolder(outDir) }
         let label = recipe.map { ($0 as NSString).lastPathComponent } ?? filters.first.map { type(of: $0).descriptor.coreImageName } ?? "apply"
         let (output, folder, decodeOptions, encodeOptions) = (output, outDir ?? ".", decoding.decodeOptions, encoding.encodeOptions)
@@ -73,7 +76,11 @@ package struct ApplyCommand: AsyncParsableCommand {
         try await Batch.runReporting(files, label: label, json: json, rendering: rendering.renderOptions) { input, context in
             await Batch.convert(
                 input, decodeOptions: decodeOptions, encodeOptions: encodeOptions, context: context, output: output, folder: folder,
-                format: { chosenFormat ?? requestedFormat ?? ($0.format.isEncodable ? $0.format : .jpeg) }, image: { $0.image.applying(filters) })
+                format: { chosenFormat ?? requestedFormat ?? ($0.format.isEncodable ? $0.format : .jpeg) },
+                image: { file in
+                    guard let loaded else { return file.image.applying(filters) }
+                    return try PhotoDecoding.base(of: file, for: loaded).image.applying(filters)
+                })
         }
     }
 }

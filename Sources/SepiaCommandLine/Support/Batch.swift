@@ -127,7 +127,7 @@ extension Batch {
     /// chosen for it and writes it atomically to `output`, or to `folder` under the input's name.
     package static func convert(
         _ input: String, decodeOptions: DecodeOptions, encodeOptions: EncodeOptions, context: RenderContext, output: String?,
-        folder: String, format: (any EncodedImage) -> ImageFormat, image: (any EncodedImage) -> Image
+        folder: String, format: (any EncodedImage) -> ImageFormat, image: (any EncodedImage) throws -> Image
     ) async -> BatchOutcome {
         var outcome = BatchOutcome(file: input)
         do {
@@ -136,7 +136,7 @@ extension Batch {
             let path = output ?? outputPath(for: input, in: folder, format: format)
             let bytes: [UInt8]
             do {
-                bytes = try await ImageEncoding.encode(image(file), as: format, options: encodeOptions, context: context)
+                bytes = try await ImageEncoding.encode(try image(file), as: format, options: encodeOptions, context: context)
             } catch let error as CodecError where error.file == nil {
                 throw error.inFile(input)
             }

@@ -18,6 +18,8 @@ extension EditRecipe {
     }
 
     private static func scaled(_ step: Step, by factor: Double) throws(FilterError) -> Step {
+        // A RAW development has no distances: it is the same at every size.
+        if isRAWDevelopment(step) { return step }
         guard let type = FilterRegistry.type(named: step.filter) else { throw .unknownFilter(name: step.filter) }
         let descriptor = type.descriptor
         var parameters: [String: FilterValue] = [:]

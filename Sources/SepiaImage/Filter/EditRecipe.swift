@@ -103,10 +103,19 @@ public struct EditRecipe: Codable, Hashable, Sendable {
         return (try? encoder.encode(self)) ?? Data()
     }
 
-    /// The filters, each validated against its descriptor.
+    /// The filters, each validated against its descriptor. A RAW development (``RAWDevelopmentStep``, allowed
+    /// only as the first step) is validated too, but makes no filter: it is honoured when the photo is decoded.
     public func makeFilters() throws(FilterError) -> [any Filter] {
         var filters: [any Filter] = []
-        for step in steps {
+        for (index, step) in steps.enumerated() {
+            if Self.isRAWDevelopment(step) {
+                guard index == 0 else {
+                    throw .invalidRecipe(
+                        reason: "CIRAWFilter develops the RAW file, so it can only be the recipe's first step (it is step \(index + 1))")
+                }
+                _ = try RAWDevelopmentStep(parameters: step.parameters)
+                continue
+            }
             filters.append(try FilterRegistry.makeFilter(named: step.filter, parameters: step.parameters))
         }
         return filters

@@ -1,5 +1,6 @@
 import SepiaCodecs
 public import SepiaImage
+import SepiaRAW
 
 /// What an editor starts from (PhotoKit's `PHContentEditingInput`): the full-size image to apply a recipe to,
 /// its orientation, and the asset's current adjustment data when the editor can read it.
@@ -41,6 +42,22 @@ public struct ContentEditingInput: Sendable {
 
     /// The full-size image, upright, not yet decoded.
     public var baseImage: Image { file.image }
+
+    /// The full-size image `recipe` applies to: ``baseImage``, or, when the recipe begins with a `CIRAWFilter` step,
+    /// the RAW original developed as that step says. Apply ``EditRecipe/withoutRAWDevelopment`` to it.
+    /// `draft` allows a faster, softer development of a RAW file for previews (``RAWOptions/allowsDraftMode``).
+    ///
+    /// - Throws: ``FilterError`` when the recipe develops a photo that is not RAW.
+    public func baseImage(for recipe: EditRecipe, draft: Bool = false) throws -> Image {
+        try PhotoDecoding.base(of: file, for: recipe, draft: draft).image
+    }
+
+    /// Whether the base is a camera RAW file, which a recipe's `CIRAWFilter` step develops.
+    public var isRAW: Bool { file.format == .cameraRAW }
+
+    /// The white balance the RAW file was shot with, as a colour temperature and tint (`CIRAWFilter`'s
+    /// `neutralTemperature` and `neutralTint` before any change); nil unless the base is RAW and records one.
+    public var asShotNeutral: (temperature: Double, tint: Double)? { (file as? RAWSource)?.asShotNeutral }
 
     /// The base image fitted inside `size` for interactive editing (PhotoKit's `displaySizeImage`); apply the
     /// same recipe to ``baseImage`` for the final render.

@@ -30,7 +30,7 @@ public struct ContentEditingOutput: Sendable {
     /// Applies `recipe` to the input's full-size image, writes the JPEG to ``renderedContentPath`` and sets
     /// ``adjustmentData``.
     public mutating func render(_ recipe: EditRecipe, context: RenderContext, quality: Int = 92) async throws {
-        let image = try recipe.apply(to: input.baseImage)
+        let image = try recipe.withoutRAWDevelopment.apply(to: input.baseImage(for: recipe))
         let jpeg = try await ImageEncoding.encode(image, as: .jpeg, options: EncodeOptions(quality: quality), context: context)
         try DurableFile.write(jpeg, to: renderedContentPath, via: renderedContentPath + ".partial", sync: false)
         adjustmentData = AdjustmentData(recipe: recipe)

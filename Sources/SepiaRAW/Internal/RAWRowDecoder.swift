@@ -33,6 +33,10 @@ final class RAWRowDecoder: RowDecoder {
         case .multipliers(let r, let g, let b):
             options.use_camera_wb = 0
             options.user_mul = (Float(r), Float(g), Float(b), Float(g))
+        case .neutral(let temperature, let tint):
+            let m = source.cameraColor.multipliers(temperature: temperature, tint: tint)
+            options.use_camera_wb = 0
+            options.user_mul = (Float(m.x), Float(m.y), Float(m.z), Float(m.y))
         }
         options.noise_threshold = Float(development.noiseReduction * 1000)
         options.highlight = development.recoverHighlights ? 5 : 0

@@ -43,17 +43,37 @@ struct EditController {
         enum CodingKeys: String, CodingKey { case id, creationDate, recipe, formatIdentifier, formatVersion, isCurrent }
     }
 
+    /// What a RAW photo's development starts from: the white balance it was shot with, and `CIRAWFilter`'s
+    /// parameters, which the editor's RAW sliders set.
+    struct RAWResponse: Encodable {
+        var asShotNeutralTemperature: Double?
+        var asShotNeutralTint: Double?
+        var filter: FilterDescriptor
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(asShotNeutralTemperature, forKey: .asShotNeutralTemperature)
+            try c.encode(asShotNeutralTint, forKey: .asShotNeutralTint)
+            try c.encode(filter, forKey: .filter)
+        }
+
+        enum CodingKeys: String, CodingKey { case asShotNeutralTemperature, asShotNeutralTint, filter }
+    }
+
     struct HistoryResponse: ResponseEncodable {
         var current: EditResponse?
         var history: [EditResponse]
+        /// Present when edits apply to a RAW file (the photo is RAW, or shows the RAW of its pair).
+        var raw: RAWResponse?
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(current, forKey: .current)
             try c.encode(history, forKey: .history)
+            try c.encode(raw, forKey: .raw)
         }
 
-        enum CodingKeys: String, CodingKey { case current, history }
+        enum CodingKeys: String, CodingKey { case current, history, raw }
     }
 
     struct PreviewRequest: Decodable {
@@ -72,7 +92,15 @@ struct EditController {
                 formatIdentifier: adjustment.data.formatIdentifier, formatVersion: adjustment.data.formatVersion,
                 isCurrent: adjustment.id == asset.currentAdjustmentID)
         }
-        return HistoryResponse(current: edits.first(where: \.isCurrent), history: edits)
+        var raw: RAWResponse?
+        if asset.mediaType == .image, let input = try? await identity.library.previews.editingInput(for: asset), input.isRAW {
+            let neutral = input.asShotNeutral
+            raw = RAWResponse(
+                asShotNeutralTemperature: neutral.map { ($0.temperature).rounded() },
+                asShotNeutralTint: neutral.map { ($0.tint * 10).rounded() / 10 },
+                filter: RAWDevelopmentStep.descriptor)
+        }
+        return HistoryResponse(current: edits.first(where: \.isCurrent), history: edits, raw: raw)
     }
 
     /// `PUT /assets/{id}/edit`: saves a recipe as the photo's current version.

@@ -25,6 +25,8 @@ final class PreviewRenderer: Sendable {
     private struct Key: Hashable {
         var assetID: String
         var base: String
+        /// A RAW photo's development (nil: the default).
+        var development: RAWDevelopmentStep?
         var longSide: Int
     }
 
@@ -50,13 +52,16 @@ final class PreviewRenderer: Sendable {
     /// `recipe` applied to `asset`, fitted inside `size`, encoded as `format`.
     func preview(of asset: Asset, recipe: EditRecipe, size: IntSize, format: ImageFormat) async throws -> Rendition {
         let input = try await editingInput(for: asset)
+        let development = try recipe.rawDevelopment()
+        let filters = recipe.withoutRAWDevelopment
         let full = input.baseImage
-        let output = try recipe.apply(to: full).extent
+        let output = try filters.apply(to: full).extent
         let needed = min(
             1, Double(size.width) / Double(output.width), Double(size.height) / Double(output.height))
         let long = max(full.extent.width, full.extent.height)
-        let source = try await self.source(for: input, longSide: Self.side(for: needed * Double(long), full: long))
-        let scaled = try recipe.scaled(by: source.scale)
+        let source = try await self.source(
+            for: input, developed: development, recipe: recipe, longSide: Self.side(for: needed * Double(long), full: long))
+        let scaled = try filters.scaled(by: source.scale)
         let image = try scaled.apply(to: Image(pixels: source.pixels)).thumbnail(size: size, mode: .aspectFit)
         let bitmap = try await library.renderContext.renderBitmap(image, layout: .rgb)
         let data = try ImageEncoding.encode(bitmap, as: format == .webp ? .webp : .jpeg, options: EncodeOptions(quality: 85))
@@ -71,7 +76,8 @@ final class PreviewRenderer: Sendable {
         let short = max(1, min(extent.width, extent.height))
         let long = max(extent.width, extent.height)
         let needed = Double(tile) / Double(short)
-        let source = try await self.source(for: input, longSide: Self.side(for: min(1, needed) * Double(long), full: long))
+        let source = try await self.source(
+            for: input, developed: nil, recipe: EditRecipe(steps: []), longSide: Self.side(for: min(1, needed) * Double(long), full: long))
         let square = IntSize(width: tile, height: tile)
         let base = try await library.renderContext.render(Image(pixels: source.pixels).thumbnail(size: square, mode: .aspectFill))
         let baseImage = Image(pixels: base)
@@ -100,7 +106,8 @@ final class PreviewRenderer: Sendable {
         try await editingInput(for: asset).baseImage
     }
 
-    private func editingInput(for asset: Asset) async throws -> ContentEditingInput {
+    /// The editing input of `asset`'s current version, kept for the next previews.
+    func editingInput(for asset: Asset) async throws -> ContentEditingInput {
         let key = asset.id + "/" + asset.contentVersion
         if let hit = inputs.withLock({ $0.first { $0.key == key }?.input }) { return hit }
         let input = try await library.contentEditingInput(for: asset)
@@ -117,10 +124,14 @@ final class PreviewRenderer: Sendable {
         sourceSides.first { Double($0) >= needed.rounded(.up) && $0 < full } ?? full
     }
 
-    /// The downscaled copy of the input's base with `longSide`, from the cache or decoded once for all who
-    /// ask at the same time.
-    private func source(for input: ContentEditingInput, longSide: Int) async throws -> Source {
-        let key = Key(assetID: input.asset.id, base: input.fullSizeImagePath, longSide: longSide)
+    /// The downscaled copy of the input's base with `longSide`, developed as `recipe` says when it is RAW, from
+    /// the cache or decoded once for all who ask at the same time. A RAW photo is developed in draft mode (at
+    /// half size when that is large enough), as Core Image's `CIRAWFilter` does for previews.
+    private func source(
+        for input: ContentEditingInput, developed development: RAWDevelopmentStep?, recipe: EditRecipe, longSide: Int
+    ) async throws -> Source {
+        let development = development?.isDefault == true ? nil : development
+        let key = Key(assetID: input.asset.id, base: input.fullSizeImagePath, development: development, longSide: longSide)
         let task = state.withLock { state -> Task<Source, any Error> in
             if let index = state.entries.firstIndex(where: { $0.key == key }) {
                 let entry = state.entries.remove(at: index)
@@ -130,8 +141,8 @@ final class PreviewRenderer: Sendable {
             }
             if let running = state.inFlight[key] { return running }
             let context = library.renderContext
-            let image = input.baseImage
             let task = Task<Source, any Error> {
+                let image = try input.baseImage(for: recipe, draft: true)
                 let long = max(image.extent.width, image.extent.height)
                 let fitted = longSide >= long ? image : image.thumbnail(size: IntSize(width: longSide, height: longSide), mode: .aspectFit)
                 let pixels = try await context.render(fitted)

@@ -122,4 +122,31 @@ import Testing
         #expect(strip[0].bitmap == plain)
         #expect(Set(strip.map(\.bitmap.bytes)).count == 10)
     }
+
+    @Test("a CIRAWFilter step is validated, allowed only first, makes no filter and is the same at every scale")
+    func rawDevelopmentStep() throws {
+        let json =
+            #"{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","steps":[{"filter":"CIRAWFilter","parameters":{"inputEV":0.5,"inputNeutralTemperature":4800,"inputEnableHighlightRecovery":true}},{"filter":"CISepiaTone"}]}"#
+        let recipe = try EditRecipe.decode(Data(json.utf8))
+        #expect(try recipe.makeFilters().count == 1)
+        let step = try #require(try recipe.rawDevelopment())
+        #expect(step.exposure == 0.5 && step.neutralTemperature == 4800 && step.neutralTint == nil && step.highlightRecovery)
+        #expect(recipe.withoutRAWDevelopment.steps.map(\.filter) == ["CISepiaTone"])
+        #expect(try recipe.scaled(by: 0.25).steps[0] == recipe.steps[0])
+        #expect(try EditRecipe.decode(recipe.encoded()) == recipe)
+        #expect(try EditRecipe(steps: [EditRecipe.Step(filter: "CISepiaTone")]).rawDevelopment() == nil)
+
+        let second = EditRecipe(steps: [EditRecipe.Step(filter: "CISepiaTone"), RAWDevelopmentStep().step])
+        #expect {
+            _ = try second.makeFilters()
+        } throws: { error in
+            "\(error)".contains("first step")
+        }
+        #expect(throws: FilterError.self) { _ = try RAWDevelopmentStep(parameters: ["inputEV": .number(5)]) }
+        #expect(throws: FilterError.self) { _ = try RAWDevelopmentStep(parameters: ["inputNeutralTemperature": .number(900)]) }
+        #expect(throws: FilterError.self) { _ = try RAWDevelopmentStep(parameters: ["inputSharpness": .number(1)]) }
+        #expect(throws: FilterError.self) { _ = try RAWDevelopmentStep(parameters: ["inputBoost": .string("high")]) }
+        // The defaults are written out as nothing, so a default step reads back as the default development.
+        #expect(RAWDevelopmentStep().parameters.isEmpty && RAWDevelopmentStep().isDefault)
+    }
 }
