@@ -63,6 +63,56 @@ struct RAWUploadTests {
         }
     }
 
+    @Test("a RAW photo's edit develops it: GET edit gives the as-shot white and CIRAWFilter's parameters, previews and saves honour the step")
+    func rawDevelopmentInTheEditor() async throws {
+        let raw = try Self.fixture("raw/rggb_12bit.dng")
+        try await TestServer().withOwner { owner in
+            let created = try await owner.upload(raw, filename: "DSC_0001.DNG")
+            let id = try #require(try Self.object(created)["id"] as? String)
+            let history = try Self.object(try await owner.request(.get, "/api/v1/assets/\(id)/edit"))
+            let info = try #require(history["raw"] as? [String: Any])
+            let temperature = try #require(info["asShotNeutralTemperature"] as? Double)
+            #expect((2000...50000).contains(temperature))
+            let filter = try #require(info["filter"] as? [String: Any])
+            #expect(filter["coreImageName"] as? String == "CIRAWFilter")
+            #expect((filter["parameters"] as? [[String: Any]])?.compactMap { $0["coreImageKey"] as? String }.contains("inputNeutralTint") == true)
+
+            func preview(_ parameters: String) async throws -> [UInt8] {
+                let body = #"{"size":"256x256","recipe":{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","steps":[{"filter":"CIRAWFilter","parameters":"#
+                    + parameters + "}]}}"
+                let response = try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: body)
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                return Array(Data(buffer: response.body))
+            }
+            let plain = try await preview("{}")
+            let warm = try await preview(#"{"inputNeutralTemperature": 9000}"#)
+            let brighter = try await preview(#"{"inputEV": 1}"#)
+            #expect(plain != warm && plain != brighter)
+
+            let save = try await owner.request(
+                .put, "/api/v1/assets/\(id)/edit",
+                json: #"{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","steps":[{"filter":"CIRAWFilter","parameters":{"inputEV":0.5}},{"filter":"CIPhotoEffectMono"}]}"#)
+            #expect(save.status == .ok, "\(String(buffer: save.body))")
+            let saved = try Self.object(try await owner.request(.get, "/api/v1/assets/\(id)/edit"))
+            let current = try #require((saved["current"] as? [String: Any])?["recipe"] as? [String: Any])
+            #expect((current["steps"] as? [[String: Any]])?.first?["filter"] as? String == "CIRAWFilter")
+
+            let bad = try await owner.request(
+                .put, "/api/v1/assets/\(id)/edit",
+                json: #"{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","steps":[{"filter":"CIRAWFilter","parameters":{"inputEV":7}}]}"#)
+            #expect(bad.status == .unprocessableContent, "\(String(buffer: bad.body))")
+
+            // A JPEG has no RAW development: the step is refused with the reason, and GET edit has no raw block.
+            let jpeg = try await owner.uploadNew(3)
+            #expect(try Self.object(try await owner.request(.get, "/api/v1/assets/\(jpeg)/edit"))["raw"] is NSNull)
+            let refused = try await owner.request(
+                .put, "/api/v1/assets/\(jpeg)/edit",
+                json: #"{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","steps":[{"filter":"CIRAWFilter","parameters":{"inputEV":0.5}}]}"#)
+            #expect(refused.status == .unprocessableContent, "\(String(buffer: refused.body))")
+            #expect(String(buffer: refused.body).contains("CIRAWFilter"))
+        }
+    }
+
     @Test("a 16-bit TIFF uploads as a photo")
     func tiff() async throws {
         let tiff = try Self.fixture("tiff/rgb16_lzw_pred2.tif")
