@@ -84,3 +84,65 @@ def test_a_raw_and_its_jpeg_are_one_item_that_can_show_either(app, browser_api, 
 
     app.click(tid("info-use-raw"))
     app.wait(lambda: browser_api.asset(pair["id"])["originalFormat"] == "jpeg", "the pair to show its JPEG again")
+
+
+def set_slider(app, testid: str, value: float) -> None:
+    """Moves a range input as a drag ends: its value, then the input event the page listens to."""
+    app.js("""const s = document.querySelector(arguments[0]); s.value = String(arguments[1]);
+        s.dispatchEvent(new Event('input', {bubbles: true}));""", tid(testid), value)
+
+
+def test_a_raw_photo_is_developed_in_the_editor(app, browser_api, raw_files, screenshot):
+    from test_editor import PIXELS, open_editor, wait_preview_settled
+
+    app.upload_files([raw_files / "raw" / "bggr_12bit.dng"])
+    items = app.wait_uploads_finished(1, timeout=90)
+    assert [i["state"] for i in items] == ["done"], items
+    photo = named(browser_api, "bggr_12bit.dng")
+    app.open_app("#/recents")
+    open_editor(app, photo["id"])
+
+    # The RAW mode is offered, starting from the camera's white balance.
+    app.wait_visible(tid("raw-mode"))
+    app.click(tid("raw-mode"))
+    app.wait_visible(tid("raw-temperature"))
+    history = browser_api.json("GET", f"/api/v1/assets/{photo['id']}/edit")
+    as_shot = round(history["raw"]["asShotNeutralTemperature"])
+    assert "as shot" in app.text(tid("raw-as-shot")), app.text(tid("raw-as-shot"))
+    assert abs(float(app.find(tid("raw-temperature")).get_attribute("value")) - as_shot) <= 50
+    before = app.js(PIXELS, tid("editor-preview"))
+    src = app.find(tid("editor-preview")).get_attribute("src")
+
+    # Warmer light, then a stop more: the preview turns warmer, then brighter.
+    set_slider(app, "raw-temperature", min(12000, as_shot + 3000))
+    chosen = float(app.find(tid("raw-temperature")).get_attribute("value"))  # on the slider's 50 K steps
+    src = wait_preview_settled(app, src)
+    warm = app.js(PIXELS, tid("editor-preview"))
+    assert warm["r"] / max(1, warm["b"]) > before["r"] / max(1, before["b"]) * 1.05, (before, warm)
+    set_slider(app, "raw-exposure", 1)
+    src = wait_preview_settled(app, src)
+    bright = app.js(PIXELS, tid("editor-preview"))
+    assert bright["r"] + bright["g"] + bright["b"] > (warm["r"] + warm["g"] + warm["b"]) * 1.15, (warm, bright)
+    assert "has-changes" in app.find(tid("raw-mode")).get_attribute("class")
+    screenshot(app, "web-raw-editor")
+
+    # Saved as the recipe's first step, CIRAWFilter, and read back into the sliders.
+    app.click(tid("save-edit"))
+    app.wait_toast("Saved")
+    current = browser_api.json("GET", f"/api/v1/assets/{photo['id']}/edit")["current"]["recipe"]
+    first = current["steps"][0]
+    assert first["filter"] == "CIRAWFilter" and first["parameters"]["inputEV"] == 1, current
+    assert first["parameters"]["inputNeutralTemperature"] == chosen, current
+    app.wait_visible(tid("detail"))
+    app.click(tid("detail-edit"))
+    app.wait_visible(tid("editor"))
+    app.wait_visible(tid("raw-mode"))
+    app.click(tid("raw-mode"))
+    app.wait(lambda: float(app.find(tid("raw-exposure")).get_attribute("value")) == 1, "the saved exposure")
+    # Double-click puts the white balance back as shot.
+    app.js("""document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('dblclick', {bubbles: true}));""", tid("raw-temperature"))
+    assert "as shot" in app.text(tid("raw-as-shot"))
+    app.click(tid("cancel-edit"))
+    app.wait_visible(tid("discard-dialog"))
+    app.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
+    app.wait_visible(tid("detail"))

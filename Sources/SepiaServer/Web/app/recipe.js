@@ -1,6 +1,7 @@
 // Edit recipes (org.sepia.recipe v1) ⇄ the editor's state.
 //
 // The editor's working recipe is canonical:
+//   CIRAWFilter        a RAW photo's development (only when it changes something), by Core Image key
 //   [prefix steps we did not recognise, kept as they are]
 //   CIAffineTransform  quarter turns clockwise, inputTransform [a,b,c,d,tx,ty] (Core Graphics order,
 //                      origin top-left, y down: x' = a·x + c·y + tx, y' = b·x + d·y + ty)
@@ -15,11 +16,36 @@ export const DEFAULT_INTENSITY = 0.5;
 const EPS = 1e-6;
 
 export function emptyState(baseW, baseH) {
-  return { prefix: [], turns: 0, angle: 0, crop: null, filterIndex: 0, t: DEFAULT_INTENSITY, baseW, baseH };
+  return { raw: {}, prefix: [], turns: 0, angle: 0, crop: null, filterIndex: 0, t: DEFAULT_INTENSITY, baseW, baseH };
 }
 
 export function cloneState(s) {
-  return { ...s, prefix: s.prefix.map((x) => structuredClone(x)), crop: s.crop ? { ...s.crop } : null };
+  return { ...s, raw: { ...(s.raw || {}) }, prefix: s.prefix.map((x) => structuredClone(x)), crop: s.crop ? { ...s.crop } : null };
+}
+
+export const RAW_FILTER = 'CIRAWFilter';
+// CIRAWFilter's Sepia keys and their Core Image keys; the editor writes the Core Image ones.
+const RAW_KEYS = {
+  exposure: 'inputEV', boostAmount: 'inputBoost', neutralTemperature: 'inputNeutralTemperature', neutralTint: 'inputNeutralTint',
+  luminanceNoiseReductionAmount: 'inputLuminanceNoiseReductionAmount', highlightRecovery: 'inputEnableHighlightRecovery',
+};
+const RAW_CORE_KEYS = new Set(Object.values(RAW_KEYS));
+
+/** A CIRAWFilter step's parameters by Core Image key, or null when it has a key the editor does not know. */
+export function rawParameters(step) {
+  const out = {};
+  for (const [k, v] of Object.entries(step?.parameters || {})) {
+    const key = RAW_KEYS[k] || k;
+    if (!RAW_CORE_KEYS.has(key)) return null;
+    out[key] = v;
+  }
+  return out;
+}
+
+/** The CIRAWFilter step for a state, or null when the development is the default. */
+export function rawStep(state) {
+  const parameters = state.raw || {};
+  return Object.keys(parameters).length ? { filter: RAW_FILTER, parameters: { ...parameters } } : null;
 }
 
 /** Matrix for `turns` quarter turns clockwise of a W×H image (result placed at the origin). */
@@ -79,7 +105,8 @@ export function geometrySteps(state, { includeCrop = true } = {}) {
 
 /** The whole recipe for a state. */
 export function buildRecipe(state, catalog, { includeCrop = true, includeFilter = true } = {}) {
-  const steps = [...state.prefix.map((s) => structuredClone(s)), ...geometrySteps(state, { includeCrop })];
+  const raw = rawStep(state);
+  const steps = [...(raw ? [raw] : []), ...state.prefix.map((s) => structuredClone(s)), ...geometrySteps(state, { includeCrop })];
   if (includeFilter) {
     const step = filterStep(catalog?.[state.filterIndex], state.t);
     if (step) steps.push(step);
@@ -150,6 +177,12 @@ export function parseRecipe(recipe, asset, catalog) {
   if (!steps.length) return { state, recognised: true };
   let i = 0;
   const s = steps;
+  if (s[i]?.filter === RAW_FILTER || s[i]?.filter === 'RAWFilter') {
+    const raw = rawParameters(s[i]);
+    if (!raw) return fallback();
+    state.raw = raw;
+    i++;
+  }
   if (s[i]?.filter === 'CIAffineTransform') {
     const turns = matchQuarter(s[i].parameters?.inputTransform, upright.w, upright.h);
     if (turns) { state.turns = turns; i++; }
@@ -183,7 +216,7 @@ export function parseRecipe(recipe, asset, catalog) {
  */
 export function uprightOriginalSize(asset, recipe) {
   if (asset.originalWidth && asset.originalHeight) return { w: asset.originalWidth, h: asset.originalHeight };
-  const first = recipe?.steps?.[0];
+  const first = recipe?.steps?.find((x) => x.filter !== RAW_FILTER);
   if (asset.hasAdjustments && first?.filter === 'CIAffineTransform') {
     const m = first.parameters?.inputTransform;
     for (const [w, h] of [[asset.width, asset.height], [asset.height, asset.width]]) if (matchQuarter(m, w, h)) return { w, h };
@@ -206,7 +239,8 @@ export function rotateClockwise(state) {
 
 /** The steps of a recipe that do not depend on a photo's pixel size (for Copy/Paste edits). */
 export function portableSteps(recipe) {
-  return (recipe?.steps || []).filter((s) => !['CIAffineTransform', 'CICrop', 'CIStraightenFilter'].includes(s.filter));
+  // A RAW development belongs to its file (its white balance starts from that camera's), so it is not copied.
+  return (recipe?.steps || []).filter((s) => !['CIAffineTransform', 'CICrop', 'CIStraightenFilter', RAW_FILTER].includes(s.filter));
 }
 
 /**
@@ -216,7 +250,8 @@ export function portableSteps(recipe) {
 export function pasteInto(targetRecipe, asset, catalog, copiedSteps) {
   const { state } = parseRecipe(targetRecipe, asset, catalog);
   // An unrecognised edit stays as it is, and the pasted look goes after it.
-  const steps = [...state.prefix.map((x) => structuredClone(x)), ...geometrySteps(state)];
+  const raw = rawStep(state);
+  const steps = [...(raw ? [raw] : []), ...state.prefix.map((x) => structuredClone(x)), ...geometrySteps(state)];
   return { ...FORMAT, steps: [...steps, ...copiedSteps.map((x) => structuredClone(x))] };
 }
 

@@ -41,4 +41,19 @@ check('rotate after prefix', r1.steps.length === 3 && r1.steps[2].filter === 'CI
 const target = R.buildRecipe({ ...R.emptyState(4000, 3000), turns: 1, filterIndex: 1 }, catalog);
 const pasted = R.pasteInto(target, asset, catalog, [{ filter: 'CISepiaTone', parameters: { inputIntensity: 0.7 } }]);
 check('paste', pasted.steps.length === 2 && pasted.steps[0].filter === 'CIAffineTransform' && pasted.steps[1].filter === 'CISepiaTone', JSON.stringify(pasted));
+// a RAW development leads the recipe, round-trips, is not copied by Copy Edits and survives a paste
+const rawState = { ...R.emptyState(4000, 3000), raw: { inputEV: 0.5, inputNeutralTemperature: 4800, inputNeutralTint: 3 }, turns: 1, filterIndex: 2, t: 0.4 };
+const rawRecipe = R.buildRecipe(rawState, catalog);
+check('raw first', rawRecipe.steps[0].filter === 'CIRAWFilter' && rawRecipe.steps[1].filter === 'CIAffineTransform', JSON.stringify(rawRecipe));
+const rawBack = R.parseRecipe(rawRecipe, asset, catalog);
+check('raw round trip', rawBack.recognised && R.sameRecipe(R.buildRecipe(rawBack.state, catalog), rawRecipe), JSON.stringify(rawBack.state));
+check('default raw leaves no step', R.buildRecipe(R.emptyState(4000, 3000), catalog).steps.length === 0);
+const sepiaKeys = R.parseRecipe({ steps: [{ filter: 'CIRAWFilter', parameters: { exposure: 1, highlightRecovery: true } }] }, asset, catalog);
+check('raw sepia keys', sepiaKeys.recognised && sepiaKeys.state.raw.inputEV === 1 && sepiaKeys.state.raw.inputEnableHighlightRecovery === true, JSON.stringify(sepiaKeys.state.raw));
+const unknownRaw = R.parseRecipe({ steps: [{ filter: 'CIRAWFilter', parameters: { inputSharpness: 1 } }] }, asset, catalog);
+check('raw unknown key is kept as a prefix', !unknownRaw.recognised && unknownRaw.state.prefix[0].filter === 'CIRAWFilter');
+check('copy leaves raw out', R.portableSteps(rawRecipe).every((x) => x.filter !== 'CIRAWFilter'));
+const pastedRaw = R.pasteInto(rawRecipe, asset, catalog, [{ filter: 'CIPhotoEffectMono', parameters: {} }]);
+check('paste keeps the target raw', pastedRaw.steps[0].filter === 'CIRAWFilter' && pastedRaw.steps.at(-1).filter === 'CIPhotoEffectMono', JSON.stringify(pastedRaw));
+check('raw geometry size', JSON.stringify(R.uprightOriginalSize({ width: 3000, height: 4000, hasAdjustments: true }, rawRecipe)) === JSON.stringify({ w: 4000, h: 3000 }));
 console.log(`${ok} passed, ${bad} failed`);

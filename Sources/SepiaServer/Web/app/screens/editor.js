@@ -1,6 +1,7 @@
 // The Photo Filter editor (#/edit/<id>): LetsEat's screen — the photo large, a strip of every catalog
 // filter applied to this photo, tap to apply — with Instafilter's Intensity slider, a crop-and-straighten
-// mode, Save (non-destructive), Revert to Original, Cancel, Share and Copy Edits.
+// mode, a RAW mode for camera RAW photos (CIRAWFilter's development sliders), Save (non-destructive),
+// Revert to Original, Cancel, Share and Copy Edits.
 // The large image always comes from the server's preview endpoint (never CSS filters).
 import { api } from '../api.js';
 import { h, dpr, download, isTypingTarget, formatDate, isVideo } from '../util.js';
@@ -12,6 +13,7 @@ import { confirmDialog } from '../components/dialog.js';
 import { FilterStrip } from '../components/filter-strip.js';
 import { intensitySlider, LatestRequest } from '../components/intensity-slider.js';
 import { CropBox } from '../components/crop-box.js';
+import { RAWPanel } from '../components/raw-panel.js';
 import * as actions from '../actions.js';
 import {
   parseRecipe, buildRecipe, cloneState, rotateClockwise, rotatedSize, hasSlider, isNone, sameRecipe,
@@ -26,6 +28,8 @@ export function mountEditor(container, params, ctx) {
   let savedRecipe = null; // what is saved now (to tell unsaved changes)
   let recognised = true;
   let cropMode = false;
+  let rawMode = false;
+  let rawPanel = null;
   let cropBox = null;
   let strip = null;
   let saving = false;
@@ -81,9 +85,12 @@ export function mountEditor(container, params, ctx) {
     h('div', { class: 'crop-actions' }, resetBtn, doneBtn));
 
   const cropModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'crop-mode', aria: { pressed: 'false' }, onclick: () => setCropMode(!cropMode) }, icon('crop'), 'Crop & Straighten');
-  const filtersModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'filters-mode', aria: { pressed: 'true' }, onclick: () => setCropMode(false) }, icon('sparkle'), 'Filters');
-  const modes = h('div', { class: 'editor-modes', role: 'group', aria: { label: 'Editing mode' } }, filtersModeBtn, cropModeBtn);
-  const panel = h('div', { class: 'editor-panel' }, modes, notice, filtersPanel, cropPanel);
+  const filtersModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'filters-mode', aria: { pressed: 'true' }, onclick: () => { setCropMode(false); setRAWMode(false); } }, icon('sparkle'), 'Filters');
+  // Shown for photos whose edits develop a camera RAW file.
+  const rawModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'raw-mode', aria: { pressed: 'false' }, hidden: true, onclick: () => setRAWMode(!rawMode) }, icon('sliders'), 'RAW');
+  const rawHolder = h('div', { class: 'raw-holder' });
+  const modes = h('div', { class: 'editor-modes', role: 'group', aria: { label: 'Editing mode' } }, filtersModeBtn, rawModeBtn, cropModeBtn);
+  const panel = h('div', { class: 'editor-panel' }, modes, notice, filtersPanel, rawHolder, cropPanel);
 
   const el = h('section', { class: 'screen overlay-screen editor-screen', 'data-testid': 'editor', aria: { labelledby: 'editor-title' } },
     bar, h('div', { class: 'editor-body' }, stage, panel));
@@ -158,6 +165,7 @@ export function mountEditor(container, params, ctx) {
     syncStraighten();
     const geometry = state.turns || state.angle || state.crop;
     cropModeBtn.classList.toggle('has-changes', !!geometry);
+    rawModeBtn.classList.toggle('has-changes', Object.keys(state.raw || {}).length > 0);
   }
 
   function syncStraighten() {
@@ -191,6 +199,15 @@ export function mountEditor(container, params, ctx) {
       notice.hidden = recognised;
       // Unsaved changes = a difference from the saved edit as the editor reads it.
       savedRecipe = buildRecipe(state, catalog);
+      if (edit?.raw && recognised) {
+        rawPanel = new RAWPanel({
+          asShot: { temperature: edit.raw.asShotNeutralTemperature, tint: edit.raw.asShotNeutralTint },
+          onChange: (parameters) => { state.raw = parameters; changed(); },
+        });
+        rawPanel.setParameters(state.raw);
+        rawHolder.replaceChildren(rawPanel.el);
+        rawModeBtn.hidden = false;
+      }
       buildStrip();
       updateControls();
       requestPreview();
@@ -228,13 +245,26 @@ export function mountEditor(container, params, ctx) {
     img.src = api.imageURL(id, { size: '1024x1024', mode: 'fit', v: asset.version });
   }
 
+  // ----- RAW mode: the development sliders in place of the filter strip.
+  function setRAWMode(on) {
+    if (!state || !rawPanel) return;
+    if (on && cropMode) setCropMode(false);
+    rawMode = on;
+    rawPanel.el.hidden = !on;
+    filtersPanel.hidden = on || cropMode;
+    rawModeBtn.setAttribute('aria-pressed', String(on));
+    filtersModeBtn.setAttribute('aria-pressed', String(!on && !cropMode));
+    if (on) requestAnimationFrame(() => rawPanel?.el.querySelector('input')?.focus({ preventScroll: true }));
+  }
+
   // ----- Crop mode
   function setCropMode(on) {
     if (!state) return;
+    if (on && rawMode) setRAWMode(false);
     cropMode = on;
     el.classList.toggle('crop-mode', on);
     cropPanel.hidden = !on;
-    filtersPanel.hidden = on;
+    filtersPanel.hidden = on || rawMode;
     cropModeBtn.setAttribute('aria-pressed', String(on));
     filtersModeBtn.setAttribute('aria-pressed', String(!on));
     if (on) {
@@ -341,6 +371,7 @@ export function mountEditor(container, params, ctx) {
       store.rememberAssets([updated]);
       store.emit('assets-updated', [updated]);
       state = emptyState(updated.width, updated.height);
+      rawPanel?.setParameters({});
       savedRecipe = { steps: [] };
       recognised = true;
       notice.hidden = true;
