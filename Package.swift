@@ -67,7 +67,7 @@ let package = Package(
         // rest, and PhotoDecoding, which opens any still photo.
         .target(name: "SepiaRAW", dependencies: ["SepiaImage", "SepiaCodecs", "CLibRaw"], swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
-        .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs"], swiftSettings: swiftSettings),
+        .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs", "SepiaRAW"], swiftSettings: swiftSettings),
         // An S3 client (Signature V4 over AsyncHTTPClient): the object storage a scale-out deployment keeps files in.
         .target(
             name: "SepiaObjectStore",

@@ -1,6 +1,7 @@
 public import Foundation
 import SepiaCodecs
 public import SepiaImage
+import SepiaRAW
 
 /// Core Image's image recipe (`CIImage`), spelled over Sepia's ``Image``.
 ///
@@ -34,16 +35,17 @@ public final class CIImage: @unchecked Sendable {
         self.init(image: Image(bitmap: cgImage.bitmap))
     }
 
-    /// Decodes JPEG, PNG, WebP, HEIC or AVIF data. Like Core Image, the EXIF orientation is recorded in
-    /// ``properties`` but not applied unless `options` sets `.applyOrientationProperty` to true.
+    /// Decodes JPEG, PNG, WebP, HEIC, AVIF, TIFF or camera RAW data (RAW with its default development; use
+    /// ``CIRAWFilter`` to change it). Like Core Image, the EXIF orientation is recorded in ``properties`` but not
+    /// applied unless `options` sets `.applyOrientationProperty` to true.
     public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
-        guard let file = try? ImageDecoding.open(data: data) else { return nil }
+        guard let file = try? PhotoDecoding.open(EncodedBytes(data)) else { return nil }
         self.init(file: file, options: options)
     }
 
     /// Decodes a file.
     public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
-        guard let file = try? ImageDecoding.open(path: url.path) else { return nil }
+        guard let file = try? PhotoDecoding.open(path: url.path) else { return nil }
         self.init(file: file, options: options)
     }
 

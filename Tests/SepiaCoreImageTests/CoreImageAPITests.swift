@@ -89,3 +89,33 @@ import Testing
         #expect(cg.bitmap == engine)
     }
 }
+
+/// `CIRAWFilter` spelled as Core Image's class API, over the DNG that scripts/testdata-raw makes.
+@Suite struct CIRAWFilterTests {
+    static let dng = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/testdata/raw-tiff/raw/rggb_12bit.dng")
+
+    let context = CIContext()
+
+    @Test("a RAW file develops; exposure brightens; white balance starts as shot; CIImage opens RAW too")
+    func develops() throws {
+        let raw = try #require(CIRAWFilter(imageURL: Self.dng))
+        #expect(raw.nativeSize == CGSize(width: 1200, height: 800))
+        #expect(raw.step.isDefault, "an untouched filter develops as the camera shot it")
+        let plain = try #require(raw.outputImage)
+        #expect(plain.extent.size == CGSize(width: 1200, height: 800))
+        raw.exposure = 1
+        raw.neutralTemperature += 1500
+        #expect(raw.step.exposure == 1 && raw.step.neutralTemperature != nil)
+        let changed = try #require(raw.outputImage)
+        func mean(_ image: CIImage) throws -> Double {
+            let small = image.image.thumbnail(size: IntSize(width: 64, height: 64))
+            let bitmap = try #require(context.createCGImage(CIImage(image: small), from: CIImage(image: small).extent)).bitmap
+            return Double(bitmap.bytes.reduce(0) { $0 + Int($1) }) / Double(bitmap.bytes.count)
+        }
+        let (before, after) = (try mean(plain), try mean(changed))
+        #expect(after > before * 1.1, "\(before) → \(after)")
+        #expect(CIRAWFilter(imageData: Data("not a raw file".utf8), identifierHint: "x.nef") == nil)
+        #expect(CIImage(contentsOf: Self.dng)?.extent.size == CGSize(width: 1200, height: 800))
+    }
+}

@@ -78,8 +78,9 @@ struct RAWUploadTests {
             #expect((filter["parameters"] as? [[String: Any]])?.compactMap { $0["coreImageKey"] as? String }.contains("inputNeutralTint") == true)
 
             func preview(_ parameters: String) async throws -> [UInt8] {
-                let body = #"{"size":"256x256","recipe":{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","steps":[{"filter":"CIRAWFilter","parameters":"#
-                    + parameters + "}]}}"
+                let body =
+                    #"{"size":"256x256","recipe":{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","#
+                    + #""steps":[{"filter":"CIRAWFilter","parameters":"# + parameters + "}]}}"
                 let response = try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: body)
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 return Array(Data(buffer: response.body))
@@ -91,7 +92,8 @@ struct RAWUploadTests {
 
             let save = try await owner.request(
                 .put, "/api/v1/assets/\(id)/edit",
-                json: #"{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","steps":[{"filter":"CIRAWFilter","parameters":{"inputEV":0.5}},{"filter":"CIPhotoEffectMono"}]}"#)
+                json: #"{"formatIdentifier":"org.sepia.recipe","formatVersion":"1","#
+                    + #""steps":[{"filter":"CIRAWFilter","parameters":{"inputEV":0.5}},{"filter":"CIPhotoEffectMono"}]}"#)
             #expect(save.status == .ok, "\(String(buffer: save.body))")
             let saved = try Self.object(try await owner.request(.get, "/api/v1/assets/\(id)/edit"))
             let current = try #require((saved["current"] as? [String: Any])?["recipe"] as? [String: Any])
