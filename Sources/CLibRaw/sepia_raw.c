@@ -6,15 +6,40 @@
 #include "raw_functions.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 struct sepia_raw {
     libraw_data_t *data;
     double deadline;
     int data_errors;
+    /* Set while developing: the sensor data's pages are given back once LibRaw has copied it. */
+    int release_sensor_data;
 };
+
+/* Gives the kernel back the pages of the unpacked sensor data (a Bayer or single-colour raw image). LibRaw copies it
+ * into its image before scaling the colours and reads it no more while developing, yet keeps the allocation until
+ * the handle closes: for a 24-megapixel file that is 48 MB held through demosaicing. The allocation itself stays
+ * (LibRaw frees it); only whole pages inside it are released, and they would read as zeros if touched again. */
+static void release_sensor_pages(libraw_data_t *d) {
+    if (d->rawdata.raw_image == NULL || d->rawdata.raw_alloc != (void *)d->rawdata.raw_image) {
+        return;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) {
+        return;
+    }
+    size_t bytes = (size_t)d->sizes.raw_width * (size_t)d->sizes.raw_height * sizeof(unsigned short);
+    uintptr_t start = ((uintptr_t)d->rawdata.raw_image + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    uintptr_t end = ((uintptr_t)d->rawdata.raw_image + bytes) & ~((uintptr_t)page - 1);
+    if (end > start) {
+        madvise((void *)start, end - start, MADV_DONTNEED);
+    }
+}
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -24,10 +49,12 @@ static double now_seconds(void) {
 
 /* LibRaw asks at each stage whether to go on; a non-zero answer cancels with LIBRAW_CANCELLED_BY_CALLBACK. */
 static int progress(void *context, enum LibRaw_progress stage, int iteration, int expected) {
-    (void)stage;
-    (void)iteration;
     (void)expected;
     sepia_raw *raw = context;
+    if (stage == LIBRAW_PROGRESS_SCALE_COLORS && iteration == 0 && raw->release_sensor_data) {
+        release_sensor_pages(raw->data);
+        raw->release_sensor_data = 0;
+    }
     return raw->deadline > 0 && now_seconds() > raw->deadline ? 1 : 0;
 }
 
@@ -232,7 +259,10 @@ int sepia_raw_develop(sepia_raw *raw, const sepia_raw_develop_options *options) 
     if (status != LIBRAW_SUCCESS) {
         return status;
     }
-    return libraw_dcraw_process(raw->data);
+    raw->release_sensor_data = 1;
+    status = libraw_dcraw_process(raw->data);
+    raw->release_sensor_data = 0;
+    return status;
 }
 
 const uint16_t *sepia_raw_image(sepia_raw *raw, int *width, int *height) {
