@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
         .library(name: "SepiaVideo", targets: ["SepiaVideo"]),
         .library(name: "SepiaRAW", targets: ["SepiaRAW"]),
+        .library(name: "SepiaXMP", targets: ["SepiaXMP"]),
         .library(name: "SepiaObjectStore", targets: ["SepiaObjectStore"]),
         .library(name: "SepiaLibrary", targets: ["SepiaLibrary"]),
         .library(name: "SepiaServer", targets: ["SepiaServer"]),
@@ -53,6 +54,9 @@ let package = Package(
         // libtiff and LibRaw from Debian, loaded with dlopen on the first TIFF or RAW file, as libheif is.
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CLibRaw", linkerSettings: [.linkedLibrary("dl")]),
+        // Exempi (Adobe's XMP Toolkit) from Debian, with the expat it parses with, loaded with dlopen on the first
+        // XMP packet read or written.
+        .target(name: "CExempi", linkerSettings: [.linkedLibrary("dl")]),
 
         // The engine: pure Swift, no C and no I/O.
         .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: swiftSettings),
@@ -66,6 +70,9 @@ let package = Package(
         // Camera RAW files over LibRaw: the embedded preview for thumbnails, a development in linear light for the
         // rest, and PhotoDecoding, which opens any still photo.
         .target(name: "SepiaRAW", dependencies: ["SepiaImage", "SepiaCodecs", "CLibRaw"], swiftSettings: swiftSettings),
+        // XMP sidecars and packets over Exempi: rating, title, description, keywords, capture date, GPS,
+        // Camera Raw's crop and Sepia's edit recipe, read safely and written as digiKam and Lightroom read them.
+        .target(name: "SepiaXMP", dependencies: ["SepiaCodecs", "CExempi"], swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs", "SepiaRAW"], swiftSettings: swiftSettings),
         // An S3 client (Signature V4 over AsyncHTTPClient): the object storage a scale-out deployment keeps files in.
@@ -151,6 +158,7 @@ let package = Package(
         .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaVideoTests", dependencies: ["SepiaVideo", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaRAWTests", dependencies: ["SepiaRAW", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaLibraryTests",

@@ -25,6 +25,9 @@ let package = Package(
                 .product(name: "SepiaImage", package: "sepia"),
             ]),
         .executableTarget(
+            name: "XMPFuzzer",
+            dependencies: [.product(name: "SepiaXMP", package: "sepia")]),
+        .executableTarget(
             name: "VideoFuzzer",
             dependencies: [
                 .product(name: "SepiaVideo", package: "sepia"), .product(name: "SepiaCodecs", package: "sepia"),

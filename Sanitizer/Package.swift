@@ -1,5 +1,5 @@
 // swift-tools-version:6.2
-// The engine's, the codecs' and the RAW/TIFF test suites, built with AddressSanitizer by `scripts/test-asan`. A package of
+// The engine's, the codecs', the RAW/TIFF and the XMP test suites, built with AddressSanitizer by `scripts/test-asan`. A package of
 // its own (the test sources are the main package's, by symbolic link), so that the sanitized build compiles
 // the engine and the codecs only, not the server's dependencies.
 import PackageDescription
@@ -29,6 +29,10 @@ let package = Package(
                 .product(name: "SepiaImage", package: "sepia"),
             ],
             path: "Tests/SepiaRAWTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaXMPTests",
+            dependencies: [.product(name: "SepiaXMP", package: "sepia"), .product(name: "SepiaCodecs", package: "sepia")],
+            path: "Tests/SepiaXMPTests", swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

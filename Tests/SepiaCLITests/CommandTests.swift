@@ -50,14 +50,14 @@ import Testing
         #expect(lost.stderr.contains("same folder"), "\(lost.stderr)")
     }
 
-    @Test("libheif, libde265, libtiff and LibRaw are loaded when a file needs them, not when a command starts; HEIC still reads")
+    @Test("libheif, libde265, libtiff, LibRaw and Exempi are loaded when a file needs them, not when a command starts; HEIC still reads")
     func heifLoadedOnUse() async throws {
         let library = CommandRunner.executable.deletingLastPathComponent().appendingPathComponent("sepia-library")
         for executable in [CommandRunner.executable, library] {
             let linked = try CommandRunner.runBlocking([executable.path], executable: URL(fileURLWithPath: "/usr/bin/ldd"))
             #expect(linked.status == 0, "\(linked.stderr)")
             #expect(linked.stdout.contains("libc.so"), "\(linked.stdout)")
-            for name in ["libheif", "libde265", "libx265", "libaom", "libdav1d", "libraw", "libtiff"] {
+            for name in ["libheif", "libde265", "libx265", "libaom", "libdav1d", "libraw", "libtiff", "libexempi"] {
                 #expect(!linked.stdout.contains(name), "\(executable.lastPathComponent) links \(name) at start")
             }
         }
