@@ -10,6 +10,19 @@ import Testing
         try JSONSerialization.jsonObject(with: Data(text.utf8))
     }
 
+    /// A file's tags as exiftool reads them (`-j -G1`), an independent reader of XMP.
+    static func exiftool(_ path: String) throws -> [String: Any]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        process.arguments = ["-j", "-G1", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first
+    }
+
     @Test("import a folder, list it, edit and revert one photo, export it, and check the library")
     func workflow() async throws {
         let library = try CommandRunner.temporaryFolder().appendingPathComponent("lib").path
@@ -72,9 +85,17 @@ import Testing
         #expect(try await CommandRunner.run(["export", short, "--out-dir", out, "--library", library]).status == 0)
         let exported = try ImageDecoding.open(path: out + "/iptc-orientation-3.jpg")
         #expect(exported.orientation == .up && exported.pixelSize == IntSize(width: 640, height: 480))
+        // Beside it, its XMP sidecar: the capture date and the edit recipe, read back by exiftool.
+        let sidecar = try #require(try Self.exiftool(out + "/iptc-orientation-3.jpg.xmp"))
+        #expect((sidecar["XMP-exif:DateTimeOriginal"] as? String)?.hasPrefix("2006:07:08 21:14") == true, "\(sidecar)")
+        #expect((sidecar["XMP-sepia:EditRecipe"] as? String)?.contains("CIVignette") == true, "\(sidecar)")
         #expect(try await CommandRunner.run(["export", short, "--original", "--out-dir", out, "--library", library]).status == 0)
-        let copies = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let copies = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasSuffix(".xmp") }.sorted()
         #expect(copies.count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".xmp") }.count == 2)
+        let bare = try CommandRunner.temporaryFolder().path
+        #expect(try await CommandRunner.run(["export", short, "--no-sidecars", "--out-dir", bare, "--library", library]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bare) == ["iptc-orientation-3.jpg"])
         let original = try Data(contentsOf: URL(fileURLWithPath: out + "/" + copies.first { $0 != "iptc-orientation-3.jpg" }!))
         #expect(original == (try Data(contentsOf: URL(fileURLWithPath: CommandRunner.fixture("photos/iptc-orientation-3.jpg")))))
 

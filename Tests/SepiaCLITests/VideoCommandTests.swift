@@ -172,7 +172,7 @@ import Testing
         let exported = try await CommandRunner.run(["export", short, "--out-dir", out, "--library", library])
         #expect(exported.status == 0, "\(exported.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(files == ["IMG_0002.JPG", "IMG_0002.MOV"], "\(files)")
+        #expect(files == ["IMG_0002.JPG", "IMG_0002.JPG.xmp", "IMG_0002.MOV"], "\(files)")
     }
 
     @Test("playable makes an H.264 MP4 of an HEVC movie and leaves a browser-playable one alone")

@@ -3,6 +3,7 @@ import Foundation
 import SepiaCodecs
 import SepiaCommandLine
 import SepiaLibrary
+import SepiaXMP
 
 /// `sepia export ASSET… --out-dir DIR [--original]`.
 struct ExportCommand: AsyncParsableCommand {
@@ -14,7 +15,10 @@ struct ExportCommand: AsyncParsableCommand {
             --original, as its original file, byte for byte, metadata included. A Live Photo's movie goes with \
             its still (edited or not), and a video exports as its original file. Names that are taken get the \
             item's short identifier appended, the same for every file of one item. --album exports a whole \
-            album, --all the whole library. Files are copied a megabyte at a time and written atomically.
+            album, --all the whole library. Files are copied a megabyte at a time and written atomically. Beside \
+            each photo goes its XMP sidecar, NAME.ext.xmp, with the capture date and zone, the location and the \
+            edit recipe (in Sepia's namespace), in the fields digiKam and Lightroom read; --no-sidecars leaves \
+            them out.
             """)
 
     @Argument(help: "Photos (identifiers or unique prefixes).")
@@ -31,6 +35,9 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Export every photo of the library.")
     var all = false
+
+    @Flag(name: .long, help: "Do not write an XMP sidecar (NAME.ext.xmp) beside each photo.")
+    var noSidecars = false
 
     @OptionGroup var library: LibraryOptions
 
@@ -54,6 +61,7 @@ struct ExportCommand: AsyncParsableCommand {
             var used = Set<String>()
             let bar = ProgressBar(total: targets.count, label: "Exporting")
             var files = 0
+            var sidecars = 0
             for asset in targets {
                 // The photo or video as it shows (its edit's JPEG, unless --original), then the asset's other
                 // originals: a Live Photo's movie goes with its still, whether or not the still was edited.
@@ -68,11 +76,16 @@ struct ExportCommand: AsyncParsableCommand {
                 let taken = parts.contains {
                     used.contains(Self.path(outDir, $0.name)) || FileManager.default.fileExists(atPath: Self.path(outDir, $0.name))
                 }
-                for part in parts {
+                for (index, part) in parts.enumerated() {
                     let path = Self.path(outDir, part.name, suffix: taken ? "-" + asset.id.prefix(8) : "")
                     used.insert(path)
                     do {
                         try AtomicFile.copy(from: part.source, to: path)
+                        if index == 0 && !noSidecars && asset.mediaType == .image {
+                            // A sidecar already there (another tool's) is updated, keeping what it says beyond Sepia's fields.
+                            sidecars += 1
+                            _ = try XMPSidecar.write(try photos.sidecarMetadata(for: asset), forPhotoAt: path)
+                        }
                     } catch {
                         Terminal.error("\(error)")
                         throw ReportedFailure(code: ExitStatus.cannotCreate)
@@ -85,7 +98,8 @@ struct ExportCommand: AsyncParsableCommand {
             let extra = files - targets.count
             Terminal.print(
                 "exported \(targets.count) item\(targets.count == 1 ? "" : "s") to \(outDir)"
-                    + (extra > 0 ? " (\(files) files: Live Photos' movies go with their stills)" : ""))
+                    + (extra > 0 ? " (\(files) files: Live Photos' movies go with their stills)" : "")
+                    + (sidecars > 0 ? ", with \(sidecars) XMP sidecar\(sidecars == 1 ? "" : "s")" : ""))
         }
     }
 

@@ -1,0 +1,23 @@
+import Foundation
+import SepiaCodecs
+public import SepiaXMP
+
+extension PhotoLibrary {
+    /// What an exported asset's XMP sidecar (`NAME.ext.xmp`) says about it: its capture date in the zone it was
+    /// taken in, its location, and its current edit as Sepia's recipe (`sepia:EditRecipe`), so that the edit
+    /// survives a trip through other tools and can be applied again.
+    public func sidecarMetadata(for asset: Asset) throws(LibraryError) -> XMPMetadata {
+        var metadata = XMPMetadata()
+        let local = asset.localCreationDate
+        if let year = local.year, let month = local.month, let day = local.day {
+            metadata.captureDate = CaptureDate(
+                year: year, month: month, day: day, hour: local.hour ?? 0, minute: local.minute ?? 0, second: local.second ?? 0,
+                utcOffsetSeconds: asset.creationDateOffset, origin: .xmp)
+        }
+        metadata.location = asset.location
+        if let adjustment = try currentAdjustment(of: asset), adjustment.data.isEditRecipe {
+            metadata.editRecipe = String(decoding: adjustment.data.data, as: UTF8.self)
+        }
+        return metadata
+    }
+}
