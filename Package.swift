@@ -146,7 +146,8 @@ let package = Package(
         .executableTarget(
             name: "SepiaLibraryCLI",
             dependencies: [
-                "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaXMP", "SepiaLibrary", "SepiaServer", "SepiaObjectStore",
+                "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaXMP", "SepiaLibrary", "SepiaServer",
+                "SepiaObjectStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
