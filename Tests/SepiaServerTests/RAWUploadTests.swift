@@ -85,6 +85,9 @@ struct RAWUploadTests {
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 return Array(Data(buffer: response.body))
             }
+            // The strip of filters on the RAW photo (its development at the default).
+            let strip = try await owner.request(.get, "/api/v1/assets/\(id)/strip?size=64")
+            #expect(strip.status == .ok, "\(String(buffer: strip.body))")
             let plain = try await preview("{}")
             let warm = try await preview(#"{"inputNeutralTemperature": 9000}"#)
             let brighter = try await preview(#"{"inputEV": 1}"#)

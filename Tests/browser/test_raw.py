@@ -126,6 +126,22 @@ def test_a_raw_photo_is_developed_in_the_editor(app, browser_api, raw_files, scr
     assert "has-changes" in app.find(tid("raw-mode")).get_attribute("class")
     screenshot(app, "web-raw-editor")
 
+    # At a phone's size every RAW control is on the screen, side by side with its label and value.
+    app.set_viewport(375, 812, mobile=True)
+    try:
+        app.wait(lambda: app.js("return document.querySelector('.panel-raw').getBoundingClientRect().width <= 375"), "the panel to fit")
+        boxes = app.js("""return [...document.querySelectorAll('.panel-raw input[type=range], .panel-raw .slider-value, .panel-raw .slider-label')]
+            .map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.width]; });""")
+        assert boxes and all(left >= 0 and right <= 375 and width > 0 for left, right, width in boxes), boxes
+        assert min(w for _, _, w in boxes[0::3]) >= 100, boxes  # the sliders keep a usable length
+        assert app.js("return document.documentElement.scrollWidth") <= 375
+        modes = app.js("""return [...document.querySelectorAll('.editor-modes .btn')].filter((b) => !b.hidden)
+            .map((b) => { const r = b.getBoundingClientRect(); return [r.left, r.right]; });""")
+        assert len(modes) == 3 and all(left >= 0 and right <= 375 for left, right in modes), modes
+        screenshot(app, "web-raw-editor-phone")
+    finally:
+        app.set_viewport(1440, 900)
+
     # Saved as the recipe's first step, CIRAWFilter, and read back into the sliders.
     app.click(tid("save-edit"))
     app.wait_toast("Saved")
