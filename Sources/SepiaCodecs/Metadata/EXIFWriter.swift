@@ -34,8 +34,9 @@ public struct EXIFCaptureEdits: Sendable, Hashable {
     public var isEmpty: Bool { date == .keep && location == .keep }
 }
 
-/// Writes an edited capture date (`DateTimeOriginal`, `OffsetTimeOriginal`, `SubSecTimeOriginal`) and GPS
-/// position into a JPEG's EXIF, keeping every other tag and the pixels byte for byte.
+/// Writes an edited capture date (`DateTimeOriginal`, `OffsetTimeOriginal`, `SubSecTimeOriginal`, and
+/// `ExifVersion` 0232, which `OffsetTime*` needs) and GPS position into a JPEG's EXIF, keeping every other tag
+/// and the pixels byte for byte.
 ///
 /// The existing TIFF structure is not moved: new copies of IFD0, the EXIF IFD and the GPS IFD are appended to
 /// it, with the changed values, and the header is pointed at the new IFD0. Entries whose values lie elsewhere
@@ -100,6 +101,7 @@ public enum EXIFWriter {
 
     private static let exifPointer: UInt16 = 0x8769
     private static let gpsPointer: UInt16 = 0x8825
+    private static let exifVersion: UInt16 = 0x9000
     private static let dateTimeOriginal: UInt16 = 0x9003
     private static let offsetTimeOriginal: UInt16 = 0x9011
     private static let subSecTimeOriginal: UInt16 = 0x9291
@@ -203,8 +205,10 @@ public enum EXIFWriter {
             (exifEntries, exifNext) = try tiff.entries(at: value)
         }
         if case .set(let date, let offset) = edits.date {
-            let dateTags: Set<UInt16> = [dateTimeOriginal, offsetTimeOriginal, subSecTimeOriginal]
+            let dateTags: Set<UInt16> = [dateTimeOriginal, offsetTimeOriginal, subSecTimeOriginal, exifVersion]
             exifEntries.removeAll { dateTags.contains($0.tag) }
+            // OffsetTime* came with EXIF 2.31: say 2.32, which every earlier tag still means the same in.
+            exifEntries.append(Entry(tag: exifVersion, type: 7, count: 4, value: Array("0232".utf8)))
             let local = date.addingTimeInterval(Double(offset ?? 0))
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
