@@ -131,7 +131,8 @@ struct AssetController {
         return AssetResponse(asset, metadata: await AssetResponse.metadata(of: asset, in: identity.photoLibrary) ?? .init())
     }
 
-    /// `PATCH /assets/{id}`: favourite and hidden flags, and which file of a RAW+JPEG pair is the original.
+    /// `PATCH /assets/{id}`: favourite and hidden flags, which file of a RAW+JPEG pair is the original, and the
+    /// title, caption, keywords, rating, date with its time zone and location (``MetadataPatch``).
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
@@ -152,7 +153,7 @@ struct AssetController {
         return AssetResponse(try identity.photoLibrary.asset(asset.id))
     }
 
-    /// `PATCH /assets`: the same flags on many photos, all or none.
+    /// `PATCH /assets`: the same flags and metadata on many photos, or a shift of their dates, all or none.
     @Sendable func updateMany(_ request: Request, context: AppRequestContext) async throws -> AssetList {
         let identity = try context.requireIdentity()
         let body = try await services.json.decode(UpdateManyRequest.self, from: request)
