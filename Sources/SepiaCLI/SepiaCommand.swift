@@ -14,7 +14,9 @@ import SepiaCommandLine
 enum SepiaCommand {
     static func main() async {
         let arguments = CommandLine.arguments
-        if let command = arguments.dropFirst().first, CommandSet.imageCommandNames.contains(command) {
+        if let command = arguments.dropFirst().first, CommandSet.imageCommandNames.contains(command),
+            !(command == "info" && CommandSet.namesLibraryPhotos(Array(arguments.dropFirst(2))))
+        {
             await ImageCommand.main()
         } else {
             LibraryCommandLauncher.run(arguments)

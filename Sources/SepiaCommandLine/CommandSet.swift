@@ -1,4 +1,5 @@
 package import ArgumentParser
+import Foundation
 import SepiaImage
 
 /// What both executables say about `sepia`, and the commands `sepia` runs itself.
@@ -20,4 +21,18 @@ package enum CommandSet {
 
     /// The names a user types for ``imageCommands``.
     package static let imageCommandNames: Set<String> = Set(imageCommands.compactMap { $0.configuration.commandName })
+
+    /// Whether `arguments` (after the command's name) ask the image command `info` about photos of a library
+    /// rather than files: a library option is given, or an argument is no file but could be a photo's
+    /// identifier or prefix. `sepia-library` runs `info` then.
+    package static func namesLibraryPhotos(_ arguments: [String]) -> Bool {
+        let libraryOptions: Set<String> = ["--library", "--database", "--storage"]
+        if arguments.contains(where: { argument in libraryOptions.contains { argument == $0 || argument.hasPrefix($0 + "=") } }) {
+            return true
+        }
+        return arguments.contains { argument in
+            !argument.hasPrefix("-") && !FileManager.default.fileExists(atPath: argument)
+                && argument.count >= 4 && argument.allSatisfy { $0.isHexDigit || $0 == "-" }
+        }
+    }
 }

@@ -3,11 +3,16 @@ import SepiaCodecs
 public import SepiaXMP
 
 extension PhotoLibrary {
-    /// What an exported asset's XMP sidecar (`NAME.ext.xmp`) says about it: its capture date in the zone it was
-    /// taken in, its location, and its current edit as Sepia's recipe (`sepia:EditRecipe`), so that the edit
-    /// survives a trip through other tools and can be applied again.
+    /// What an exported asset's XMP sidecar (`NAME.ext.xmp`) says about it: its title, caption, keywords and
+    /// rating, its capture date in the zone it was taken in and its location (as edited in the library), and its
+    /// current edit as Sepia's recipe (`sepia:EditRecipe`), so that the edit survives a trip through other tools
+    /// and can be applied again.
     public func sidecarMetadata(for asset: Asset) throws(LibraryError) -> XMPMetadata {
         var metadata = XMPMetadata()
+        metadata.title = asset.title
+        metadata.caption = asset.caption
+        metadata.keywords = asset.keywords.map { XMPKeyword($0.split(separator: "|").map(String.init)) }
+        metadata.rating = asset.rating > 0 ? .stars(asset.rating) : nil
         let local = asset.localCreationDate
         if let year = local.year, let month = local.month, let day = local.day {
             metadata.captureDate = CaptureDate(

@@ -17,8 +17,10 @@ struct SepiaLibraryCommand: AsyncParsableCommand {
         abstract: CommandSet.abstract,
         discussion: CommandSet.exitCodes,
         version: CommandSet.version,
-        subcommands: CommandSet.imageCommands + [
-            ImportCommand.self, ListCommand.self, AlbumsCommand.self, EditCommand.self, RevertCommand.self, HistoryCommand.self,
+        // `info` here reads library photos too (and files, as the image command does).
+        subcommands: [AssetInfoCommand.self] + CommandSet.imageCommands.filter { ObjectIdentifier($0) != ObjectIdentifier(InfoCommand.self) } + [
+            ImportCommand.self, ListCommand.self, AlbumsCommand.self, MetadataCommand.self, EditCommand.self, RevertCommand.self,
+            HistoryCommand.self,
             ExportCommand.self, FavoriteCommand.self, HideCommand.self, UseRAWCommand.self, DeleteCommand.self, CheckCommand.self, ServeCommand.self,
             LibraryCommand.self,
             PlayableCommand.self,

@@ -80,6 +80,13 @@ import Testing
         #expect(history.count == 2 && history[1]["isCurrent"] as? Bool == true)
         #expect((history[1]["recipe"] as? String)?.contains("CIVignette") == true)
 
+        // A title, keywords (one hierarchical) and a rating, which the export's sidecar carries.
+        let metadata = try await CommandRunner.run([
+            "metadata", short, "--title", "Harbour at dusk", "--keyword", "Places|France|Paris", "--keyword", "boats", "--rating", "4",
+            "--library", library,
+        ])
+        #expect(metadata.status == 0, "\(metadata.stderr)")
+
         // Export the edit (a JPEG, upright) and the original (byte for byte).
         let out = try CommandRunner.temporaryFolder().path
         #expect(try await CommandRunner.run(["export", short, "--out-dir", out, "--library", library]).status == 0)
@@ -89,6 +96,11 @@ import Testing
         let sidecar = try #require(try Self.exiftool(out + "/iptc-orientation-3.jpg.xmp"))
         #expect((sidecar["XMP-exif:DateTimeOriginal"] as? String)?.hasPrefix("2006:07:08 21:14") == true, "\(sidecar)")
         #expect((sidecar["XMP-sepia:EditRecipe"] as? String)?.contains("CIVignette") == true, "\(sidecar)")
+        #expect(sidecar["XMP-dc:Title"] as? String == "Harbour at dusk", "\(sidecar)")
+        #expect(sidecar["XMP-xmp:Rating"] as? Int == 4, "\(sidecar)")
+        #expect(Set(sidecar["XMP-dc:Subject"] as? [String] ?? []) == ["Paris", "boats"], "\(sidecar)")
+        #expect((sidecar["XMP-lr:HierarchicalSubject"] as? [String])?.contains("Places|France|Paris") == true, "\(sidecar)")
+        #expect((sidecar["XMP-digiKam:TagsList"] as? [String])?.contains("Places/France/Paris") == true, "\(sidecar)")
         #expect(try await CommandRunner.run(["export", short, "--original", "--out-dir", out, "--library", library]).status == 0)
         let copies = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasSuffix(".xmp") }.sorted()
         #expect(copies.count == 2)

@@ -1,4 +1,5 @@
 import Foundation
+import SepiaCodecs
 import SepiaImage
 import Testing
 
@@ -22,6 +23,12 @@ struct MigrationTests {
             changes.setHidden(true, for: ids[2])
             albumID = changes.createAlbum(title: "Trip").localIdentifier
             changes.addAssets([ids[4], ids[0], ids[3]], to: albumID)
+            // User metadata and an edited date and place, beside the file's values, arrive too.
+            changes.setTitle("Tower", for: ids[3])
+            changes.setKeywords(["Places|Portugal|Lisbon"], for: ids[3])
+            changes.setRating(5, for: ids[3])
+            changes.setCreationDate(Date(timeIntervalSince1970: 1_000_000_000), offset: 3600, for: ids[3])
+            changes.setLocation(GPSLocation(latitude: 38.69, longitude: -9.21), for: ids[3])
         }
         _ = try await library.edit(try library.asset(ids[5]), recipe: EditRecipe(filters: [SepiaTone(intensity: 0.8)]))
         let expected = try library.fetchAssets().allObjects()
@@ -50,6 +57,8 @@ struct MigrationTests {
         #expect(try migrated.fetchAssets().allObjects() == expected)
         #expect(try migrated.fetchAssets(in: try migrated.album(albumID)).allObjects().map(\.id) == expectedAlbum)
         #expect(try migrated.asset(ids[5]).hasAdjustments)
+        #expect(try migrated.asset(ids[3]).isCreationDateEdited && migrated.asset(ids[3]).fileMetadata?.creationDate != nil)
+        #expect(try migrated.fetchAssets(FetchOptions(predicate: .keyword("lisbon"))).allObjects().map(\.id) == [ids[3]])
         // New rows get keys after the copied ones.
         let added = try await TestLibrary.addPhotos(1, to: migrated, startingAt: 50)
         #expect(try migrated.asset(added[0]).rowID > expected.map(\.rowID).max()!)

@@ -256,6 +256,34 @@ struct AccessMatrixTests {
         Row(.patch, "/api/v1/assets", "    401 401 401 200 403 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets", #"{"ids": ["\#(w.asset(for: c))"], "isHidden": false}"#, nil)
         },
+        // Every metadata field of the two PATCH routes, and the listing's searches (a guest's own library is empty).
+        Row(.patch, "/api/v1/assets/{id}", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/" + w.asset(for: c), #"{"title": "T", "caption": "C"}"#, nil)
+        },
+        Row(.patch, "/api/v1/assets/{id}", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/" + w.asset(for: c), #"{"keywords": ["Places|France|Paris"], "rating": 3}"#, nil)
+        },
+        Row(.patch, "/api/v1/assets/{id}", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/" + w.asset(for: c), #"{"addKeywords": ["k"], "removeKeywords": ["k"], "title": null}"#, nil)
+        },
+        Row(.patch, "/api/v1/assets/{id}", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/" + w.asset(for: c), #"{"creationDate": "2020-01-02T03:04:05+09:00", "location": {"latitude": 1, "longitude": 2}}"#, nil)
+        },
+        Row(.patch, "/api/v1/assets/{id}", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/" + w.asset(for: c), #"{"revert": ["creationDate", "location"]}"#, nil)
+        },
+        Row(.patch, "/api/v1/assets/{id}", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/" + w.asset(for: c), #"{"location": null}"#, nil)
+        },
+        Row(.patch, "/api/v1/assets", "    401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets", #"{"ids": ["\#(w.asset(for: c))"], "shiftCreationDate": {"seconds": 60, "timeZone": "+01:00"}, "rating": 1}"#, nil)
+        },
+        Row(.patch, "/api/v1/assets", "    401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets", #"{"ids": ["\#(w.asset(for: c))"], "keywords": null, "caption": null, "revert": ["creationDate"]}"#, nil)
+        },
+        Row(.get, "/api/v1/assets", "      401 401 401 200 200 403 200 200 200 200 200") { _, _ in
+            ("/api/v1/assets?keyword=places%7Cfrance&search=t&minRating=1", nil, nil)
+        },
         Row(.post, "/api/v1/assets/delete", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/delete", #"{"ids": ["\#(try await w.freshAsset(for: c))"]}"#, nil)
         },

@@ -1,5 +1,5 @@
 public import Foundation
-public import SepiaCodecs
+import SepiaCodecs
 
 /// The change requests of one ``PhotoLibrary/performChanges(_:)`` block (PhotoKit's `PHAssetChangeRequest`,
 /// `PHAssetCollectionChangeRequest` and `PHAssetCreationRequest` in one place). Requests only record what to
@@ -73,16 +73,6 @@ public final class ChangeRequests {
         requests.append(.stored(.setHidden(assetID: assetID, isHidden)))
     }
 
-    /// Sets an asset's creation date, with its offset from UTC when known.
-    public func setCreationDate(_ date: Date, offset: Int? = nil, for assetID: String) {
-        requests.append(.stored(.setCreationDate(assetID: assetID, date, offset: offset)))
-    }
-
-    /// Sets or clears an asset's location.
-    public func setLocation(_ location: GPSLocation?, for assetID: String) {
-        requests.append(.stored(.setLocation(assetID: assetID, location)))
-    }
-
     /// Saves an edit (PhotoKit's `contentEditingOutput`): the output's adjustment data and its rendered JPEG
     /// become the asset's current version. The original is untouched.
     public func setContentEditingOutput(_ output: ContentEditingOutput, for assetID: String) {
@@ -134,6 +124,11 @@ public final class ChangeRequests {
     /// taken out (`NSMutableArray.moveObjects(at:to:)`, as PhotoKit's `moveAssets(at:to:)`).
     public func moveAssets(at indexes: IndexSet, to index: Int, in albumID: String) {
         requests.append(.stored(.moveAssets(albumID: albumID, from: indexes, to: index)))
+    }
+
+    /// Records a request that needs no files (see ChangeRequests+Metadata.swift).
+    func record(_ change: StoredChange) {
+        requests.append(.stored(change))
     }
 
     static func newIdentifier() -> String {

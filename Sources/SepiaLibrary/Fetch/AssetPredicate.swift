@@ -30,6 +30,13 @@ public indirect enum AssetPredicate: Sendable, Hashable {
     case hasLocation
     /// Assets whose original file name contains this text (case-insensitive).
     case filenameContains(String)
+    /// Assets with this keyword, compared case-insensitively, or a hierarchical keyword one of whose levels,
+    /// or runs of consecutive levels, it is: `France` and `Places|France` both find `Places|France|Paris`.
+    case keyword(String)
+    /// Assets whose title, caption or one of whose keywords contains this text (case-insensitive).
+    case metadataContains(String)
+    /// A rating (0–5) compared with a number of stars: `.rating(.greaterThanOrEqual, 4)`.
+    case rating(Comparison, Int)
     /// The asset with this identifier.
     case identifier(String)
     /// Assets with one of these identifiers.

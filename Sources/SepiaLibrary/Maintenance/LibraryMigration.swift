@@ -26,7 +26,8 @@ extension PhotoLibrary {
                 "creationDateSource", "localYear", "localMonth", "modificationDate", "addedDate", "latitude", "longitude", "altitude",
                 "isFavorite", "isHidden", "originalFilename", "contentHash", "originalFormat", "originalByteCount", "originalOrientation",
                 "originalWidth", "originalHeight", "cameraMake", "cameraModel", "currentAdjustmentID", "revision", "mediaSubtypes",
-                "duration", "contentIdentifier", "originalVersion",
+                "duration", "contentIdentifier", "originalVersion", "title", "caption", "keywords", "keywordIndex", "rating",
+                "fileCreationDate", "fileCreationDateOffset", "fileCreationDateSource", "fileLatitude", "fileLongitude", "fileAltitude",
             ],
             ["isFavorite", "isHidden"]
         ),

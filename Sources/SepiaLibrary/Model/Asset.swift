@@ -69,6 +69,38 @@ public struct Asset: LibraryObject, Hashable, Codable {
     /// another asset.
     var rowID: Int64
 
+    /// A short name for the asset (Photos' Title); nil when it has none.
+    public var title: String? = nil
+    /// A longer description (Photos' Caption); nil when it has none.
+    public var caption: String? = nil
+    /// Keywords in the order they were given, unique case-insensitively; hierarchical ones name their levels
+    /// from the top, separated by `|` (`Places|France|Paris`).
+    public var keywords: [String] = []
+    /// Stars from 0 (not rated) to 5.
+    public var rating = 0
+    /// The capture date, time zone and location the original file carries, kept when they are edited so that
+    /// an edit can be reverted (``ChangeRequests/revertCreationDate(of:)``,
+    /// ``ChangeRequests/revertLocation(of:)``). Nil for an asset not yet in the library: its own values are
+    /// the file's.
+    public var fileMetadata: FileMetadata? = nil
+
+    /// The title, caption, keywords and rating as one value.
+    public var userMetadata: UserMetadata {
+        UserMetadata(title: title, caption: caption, keywords: keywords, rating: rating)
+    }
+
+    /// Whether the capture date or its time zone was changed from the file's.
+    public var isCreationDateEdited: Bool {
+        guard let file = fileMetadata else { return false }
+        return file.creationDate != creationDate || file.creationDateOffset != creationDateOffset
+    }
+
+    /// Whether the location was changed from the file's (set, moved or removed).
+    public var isLocationEdited: Bool {
+        guard let file = fileMetadata else { return false }
+        return file.location != location
+    }
+
     /// The asset has a live edit.
     public var hasAdjustments: Bool { currentAdjustmentID != nil }
 
@@ -87,8 +119,9 @@ public struct Asset: LibraryObject, Hashable, Codable {
 }
 
 extension Asset {
-    /// Reads an asset, also one recorded by a version of Sepia that did not know videos (the change log keeps
-    /// deleted assets' snapshots): what it lacks takes the values of a still photo.
+    /// Reads an asset, also one recorded by a version of Sepia that did not know videos or user metadata (the
+    /// change log keeps deleted assets' snapshots): what it lacks takes the values of a still photo without
+    /// title, caption, keywords or rating.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -119,5 +152,10 @@ extension Asset {
         duration = try c.decodeIfPresent(Double.self, forKey: .duration) ?? 0
         contentIdentifier = try c.decodeIfPresent(String.self, forKey: .contentIdentifier)
         originalVersion = try c.decodeIfPresent(String.self, forKey: .originalVersion) ?? "original"
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        caption = try c.decodeIfPresent(String.self, forKey: .caption)
+        keywords = try c.decodeIfPresent([String].self, forKey: .keywords) ?? []
+        rating = try c.decodeIfPresent(Int.self, forKey: .rating) ?? 0
+        fileMetadata = try c.decodeIfPresent(FileMetadata.self, forKey: .fileMetadata)
     }
 }

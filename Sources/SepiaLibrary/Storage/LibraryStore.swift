@@ -154,8 +154,6 @@ enum StoredChange: Sendable {
     case deleteAssets([String])
     case setFavorite(assetID: String, Bool)
     case setHidden(assetID: String, Bool)
-    case setCreationDate(assetID: String, Date, offset: Int?)
-    case setLocation(assetID: String, GPSLocation?)
     /// Makes a RAW+JPEG pair show its RAW file (true) or the other one.
     case showRAW(assetID: String, Bool)
     case createAlbum(id: String, title: String)
@@ -170,6 +168,8 @@ enum StoredChange: Sendable {
     case recordImportSource(ImportSource)
     /// Adds a derived file to an asset (a video's playable version), replacing one of the same type.
     case addResource(assetID: String, AssetResource)
+    /// Changes the title, caption, keywords, rating, date or place of assets (SQLLibraryStore+Metadata.swift).
+    case editMetadata(assetIDs: [String], MetadataEdit)
 }
 
 /// A new asset, its files already stored. When it is one part of a Live Photo whose other part is in the

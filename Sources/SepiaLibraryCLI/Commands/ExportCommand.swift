@@ -12,7 +12,9 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Copy photos and videos out of the library: their current version, or the originals.",
         discussion: """
             An edited photo exports as its rendered JPEG (NAME.jpg); an unedited one, or any photo with \
-            --original, as its original file, byte for byte, metadata included. A Live Photo's movie goes with \
+            --original, as its original file, byte for byte, metadata included. A capture date, time zone or \
+            location changed in the library is written into the exported JPEG's EXIF (DateTimeOriginal, \
+            OffsetTimeOriginal, GPS), the other tags kept; --original leaves the file as it came. A Live Photo's movie goes with \
             its still (edited or not), and a video exports as its original file. Names that are taken get the \
             item's short identifier appended, the same for every file of one item. --album exports a whole \
             album, --all the whole library. Files are copied a megabyte at a time and written atomically. Beside \
@@ -76,11 +78,24 @@ struct ExportCommand: AsyncParsableCommand {
                 let taken = parts.contains {
                     used.contains(Self.path(outDir, $0.name)) || FileManager.default.fileExists(atPath: Self.path(outDir, $0.name))
                 }
+                // The current version carries the edited capture date and place in its EXIF; --original
+                // exports the file as it came.
+                let exif = original ? EXIFCaptureEdits() : asset.exportEXIFEdits(rendered: edited)
+                if !exif.isEmpty && !edited && asset.originalFormat != .jpeg {
+                    Terminal.printError(
+                        "\(asset.originalFilename): its edited date or place is not written into a \(asset.originalFormat.rawValue.uppercased()) file; the file is exported as it came"
+                    )
+                }
                 for (index, part) in parts.enumerated() {
                     let path = Self.path(outDir, part.name, suffix: taken ? "-" + asset.id.prefix(8) : "")
                     used.insert(path)
                     do {
-                        try AtomicFile.copy(from: part.source, to: path)
+                        if index == 0, !exif.isEmpty, edited || asset.originalFormat == .jpeg {
+                            let bytes = try Data(contentsOf: URL(fileURLWithPath: part.source))
+                            try AtomicFile.write(try EXIFWriter.applying(exif, toJPEG: Array(bytes)), to: path)
+                        } else {
+                            try AtomicFile.copy(from: part.source, to: path)
+                        }
                         if index == 0 && !noSidecars && asset.mediaType == .image {
                             // A sidecar already there (another tool's) is updated, keeping what it says beyond Sepia's fields.
                             sidecars += 1

@@ -11,7 +11,8 @@ struct ListCommand: AsyncParsableCommand {
         discussion: """
             Each line shows the short identifier (commands accept any unique prefix of at least 4 characters), \
             the date and time the photo was taken where it was taken, its size, flags (★ favourite, E edited, \
-            H hidden, V video, L Live Photo), its file name, a video's duration and the camera. Hidden photos are left out unless --hidden or --include-hidden.
+            H hidden, V video, L Live Photo), its file name, a video's duration and the camera. --keyword, \
+            --search and --min-rating find photos by the metadata `sepia metadata` sets. Hidden photos are left out unless --hidden or --include-hidden.
             """)
 
     enum Sort: String, ExpressibleByArgument, CaseIterable {
@@ -45,6 +46,17 @@ struct ListCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only photos taken in this month (1-12) of --year.")
     var month: Int?
 
+    @Option(
+        name: .long,
+        help: "Only photos with this keyword, or a level of a hierarchical one (France finds Places|France|Paris); repeat to require several.")
+    var keyword: [String] = []
+
+    @Option(name: .long, help: "Only photos whose title, caption or keywords contain this text.")
+    var search: String?
+
+    @Option(name: .customLong("min-rating"), help: "Only photos rated at least this many stars (1-5).")
+    var minRating: Int?
+
     @Option(name: .long, help: "Sort by created (default), added, modified or name.")
     var sort: Sort?
 
@@ -66,6 +78,7 @@ struct ListCommand: AsyncParsableCommand {
         if month != nil && year == nil { throw ValidationError("--month needs --year") }
         if let month, !(1...12).contains(month) { throw ValidationError("--month must be between 1 and 12") }
         if let limit, limit < 1 { throw ValidationError("--limit must be positive") }
+        if let minRating, !(1...5).contains(minRating) { throw ValidationError("--min-rating must be between 1 and 5") }
     }
 
     func run() async throws {
@@ -85,9 +98,11 @@ struct ListCommand: AsyncParsableCommand {
             } else if reverse {
                 options.sortDescriptors = [AssetSortDescriptor(.creationDate, ascending: false)]
             }
-            if let year {
-                options.predicate = month.map { .creationMonth(year: year, month: $0) } ?? .creationYear(year)
-            }
+            var predicates: [AssetPredicate] = keyword.map { .keyword($0) }
+            if let year { predicates.append(month.map { .creationMonth(year: year, month: $0) } ?? .creationYear(year)) }
+            if let search { predicates.append(.metadataContains(search)) }
+            if let minRating { predicates.append(.rating(.greaterThanOrEqual, minRating)) }
+            options.predicate = predicates.reduce(nil) { combined, next in combined.map { $0 && next } ?? next }
             options.fetchLimit = limit ?? 0
             let result: FetchResult<Asset>
             if let album {

@@ -28,6 +28,23 @@ struct AssetJSON: Encodable {
     let mediaType: String
     let mediaSubtypes: [String]
     let duration: Double?
+    let title: String?
+    let caption: String?
+    let keywords: [String]
+    let rating: Int
+    let altitude: Double?
+    let creationDateEdited: Bool
+    let locationEdited: Bool
+    /// The date, its source and the location the original file carries.
+    let file: FileValues?
+
+    struct FileValues: Encodable {
+        let creationDate: String
+        let creationDateSource: String
+        let latitude: Double?
+        let longitude: Double?
+        let altitude: Double?
+    }
 
     init(_ asset: Asset) {
         id = asset.id
@@ -53,6 +70,19 @@ struct AssetJSON: Encodable {
         mediaType = asset.mediaType == .video ? "video" : asset.mediaType == .audio ? "audio" : "image"
         mediaSubtypes = asset.mediaSubtypes.names
         duration = asset.mediaType == .video ? asset.duration : nil
+        title = asset.title
+        caption = asset.caption
+        keywords = asset.keywords
+        rating = asset.rating
+        altitude = asset.location?.altitude
+        creationDateEdited = asset.isCreationDateEdited
+        locationEdited = asset.isLocationEdited
+        file = asset.fileMetadata.map { file in
+            FileValues(
+                creationDate: AssetFormatting.isoDate(file.creationDate, offset: file.creationDateOffset),
+                creationDateSource: file.creationDateSource.rawValue, latitude: file.location?.latitude,
+                longitude: file.location?.longitude, altitude: file.location?.altitude)
+        }
     }
 }
 

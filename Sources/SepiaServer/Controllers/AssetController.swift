@@ -3,8 +3,8 @@ import Hummingbird
 import SepiaCodecs
 import SepiaLibrary
 
-/// Photos: listing with PhotoKit's fetch options and cursors, uploads, details, favourite and hidden flags,
-/// deletion: `/api/v1/assets`.
+/// Photos: listing with PhotoKit's fetch options and cursors (and keyword and text search), uploads, details,
+/// favourite and hidden flags, title, caption, keywords, rating, date and place, deletion: `/api/v1/assets`.
 struct AssetController {
     let services: ServerServices
 
@@ -28,12 +28,35 @@ struct AssetController {
         var isHidden: Bool?
         /// For a RAW+JPEG pair: show the RAW file as the original (true) or the JPEG (false).
         var useRAW: Bool?
+        /// Title, caption, keywords, rating, date and place (AssetController+Metadata.swift).
+        var metadata: MetadataPatch
+
+        enum CodingKeys: String, CodingKey { case isFavorite, isHidden, useRAW }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            isFavorite = try c.decodeIfPresent(Bool.self, forKey: .isFavorite)
+            isHidden = try c.decodeIfPresent(Bool.self, forKey: .isHidden)
+            useRAW = try c.decodeIfPresent(Bool.self, forKey: .useRAW)
+            metadata = try MetadataPatch(from: decoder)
+        }
     }
 
     struct UpdateManyRequest: Decodable {
         var ids: [String]
         var isFavorite: Bool?
         var isHidden: Bool?
+        var metadata: MetadataPatch
+
+        enum CodingKeys: String, CodingKey { case ids, isFavorite, isHidden }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            ids = try c.decode([String].self, forKey: .ids)
+            isFavorite = try c.decodeIfPresent(Bool.self, forKey: .isFavorite)
+            isHidden = try c.decodeIfPresent(Bool.self, forKey: .isHidden)
+            metadata = try MetadataPatch(from: decoder)
+        }
     }
 
     struct DeleteManyRequest: Decodable {
@@ -75,6 +98,9 @@ struct AssetController {
         if try query.bool("includeHidden") == true { options.includeHiddenAssets = true }
         if let mediaType = try query.oneOf("mediaType", ["image", "video"]) { predicates.append(.mediaType(mediaType == "image" ? .image : .video)) }
         if try query.bool("live") == true { predicates.append(.mediaSubtypes(.photoLive)) }
+        if let keyword = try query.string("keyword", maximumLength: UserMetadata.maximumKeywordLength) { predicates.append(.keyword(keyword)) }
+        if let text = try query.string("search", maximumLength: 200) { predicates.append(.metadataContains(text)) }
+        if let stars = try query.int("minRating", in: 1...5) { predicates.append(.rating(.greaterThanOrEqual, stars)) }
         let year = try query.int("year", in: 1...9999)
         let month = try query.int("month", in: 1...12)
         switch (year, month) {
@@ -105,29 +131,34 @@ struct AssetController {
         return AssetResponse(asset, metadata: await AssetResponse.metadata(of: asset, in: identity.photoLibrary) ?? .init())
     }
 
-    /// `PATCH /assets/{id}`: favourite and hidden flags, and which file of a RAW+JPEG pair is the original.
+    /// `PATCH /assets/{id}`: favourite and hidden flags, which file of a RAW+JPEG pair is the original, and the
+    /// title, caption, keywords, rating, date with its time zone and location (``MetadataPatch``).
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         let body = try await services.json.decode(UpdateRequest.self, from: request)
-        guard body.isFavorite != nil || body.isHidden != nil || body.useRAW != nil else {
-            throw APIError.unprocessable("give isFavorite, isHidden, useRAW or several")
+        guard body.isFavorite != nil || body.isHidden != nil || body.useRAW != nil || !body.metadata.isEmpty else {
+            throw APIError.unprocessable(
+                "give isFavorite, isHidden, useRAW, a metadata field (title, caption, keywords, rating, creationDate, location, revert) or several")
         }
         if let useRAW = body.useRAW {
             try await identity.photoLibrary.performChanges { $0.useRAW(useRAW, for: asset.id) }
             identity.library.previews.forget(assetID: asset.id)
-            if body.isFavorite == nil && body.isHidden == nil { return AssetResponse(try identity.photoLibrary.asset(asset.id)) }
+            if body.isFavorite == nil && body.isHidden == nil && body.metadata.isEmpty {
+                return AssetResponse(try identity.photoLibrary.asset(asset.id))
+            }
         }
-        try await apply(favorite: body.isFavorite, hidden: body.isHidden, to: [asset], in: identity.photoLibrary)
+        try await apply(
+            favorite: body.isFavorite, hidden: body.isHidden, metadata: body.metadata, to: [asset], batch: false, in: identity.photoLibrary)
         return AssetResponse(try identity.photoLibrary.asset(asset.id))
     }
 
-    /// `PATCH /assets`: the same flags on many photos, all or none.
+    /// `PATCH /assets`: the same flags and metadata on many photos, or a shift of their dates, all or none.
     @Sendable func updateMany(_ request: Request, context: AppRequestContext) async throws -> AssetList {
         let identity = try context.requireIdentity()
         let body = try await services.json.decode(UpdateManyRequest.self, from: request)
         let assets = try identity.visibleAssets(body.ids)
-        try await apply(favorite: body.isFavorite, hidden: body.isHidden, to: assets, in: identity.photoLibrary)
+        try await apply(favorite: body.isFavorite, hidden: body.isHidden, metadata: body.metadata, to: assets, batch: true, in: identity.photoLibrary)
         return AssetList(assets: try identity.photoLibrary.assets(assets.map(\.id)).map { AssetResponse($0) })
     }
 
@@ -150,13 +181,21 @@ struct AssetController {
         return Deleted(deleted: ids.count)
     }
 
-    private func apply(favorite: Bool?, hidden: Bool?, to assets: [Asset], in library: PhotoLibrary) async throws {
-        guard favorite != nil || hidden != nil else { throw APIError.unprocessable("give isFavorite, isHidden or both") }
+    private func apply(
+        favorite: Bool?, hidden: Bool?, metadata: MetadataPatch, to assets: [Asset], batch: Bool, in library: PhotoLibrary
+    ) async throws {
+        guard favorite != nil || hidden != nil || !metadata.isEmpty else {
+            throw APIError.unprocessable(
+                "give isFavorite, isHidden, a metadata field (title, caption, keywords, rating, creationDate, location, revert, shiftCreationDate) or several"
+            )
+        }
+        let edit = try metadata.requests(for: assets, batch: batch)
         try await library.performChanges { changes in
             for asset in assets {
                 if let favorite { changes.setFavorite(favorite, for: asset.id) }
                 if let hidden { changes.setHidden(hidden, for: asset.id) }
             }
+            edit(changes)
         }
     }
 }

@@ -76,6 +76,7 @@ struct AssetResponse: ResponseEncodable {
         try c.encode(
             asset.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) }, forKey: .location)
         try c.encodeIfPresent(metadata, forKey: .metadata)
+        try encodeMetadata(to: encoder)
     }
 
     /// The header metadata of `asset`'s original.

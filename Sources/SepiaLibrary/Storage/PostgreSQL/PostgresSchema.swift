@@ -156,6 +156,25 @@ extension PostgresDatabase {
                 originalByteCount, originalWidth, originalHeight FROM asset;
             """
         ),
+        (
+            "v5: user metadata",
+            """
+            ALTER TABLE asset ADD COLUMN title TEXT;
+            ALTER TABLE asset ADD COLUMN caption TEXT;
+            ALTER TABLE asset ADD COLUMN keywords TEXT NOT NULL DEFAULT '';
+            ALTER TABLE asset ADD COLUMN keywordIndex TEXT NOT NULL DEFAULT '';
+            ALTER TABLE asset ADD COLUMN rating BIGINT NOT NULL DEFAULT 0 CHECK (rating BETWEEN 0 AND 5);
+            ALTER TABLE asset ADD COLUMN fileCreationDate DOUBLE PRECISION;
+            ALTER TABLE asset ADD COLUMN fileCreationDateOffset BIGINT;
+            ALTER TABLE asset ADD COLUMN fileCreationDateSource TEXT;
+            ALTER TABLE asset ADD COLUMN fileLatitude DOUBLE PRECISION;
+            ALTER TABLE asset ADD COLUMN fileLongitude DOUBLE PRECISION;
+            ALTER TABLE asset ADD COLUMN fileAltitude DOUBLE PRECISION;
+            UPDATE asset SET fileCreationDate = creationDate, fileCreationDateOffset = creationDateOffset,
+              fileCreationDateSource = creationDateSource, fileLatitude = latitude, fileLongitude = longitude, fileAltitude = altitude;
+            CREATE INDEX asset_byRating ON asset(rating, creationDate) WHERE rating > 0;
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

@@ -44,16 +44,6 @@ extension SQLLibraryStore {
                 try touchAlbums(containing: id, db: db)
                 try adjustAssetCounts(db, visible: value ? -1 : 1, hidden: value ? 1 : -1)
             }
-        case .setCreationDate(let id, let date, let offset):
-            let (year, month) = localYearMonth(date, offset: offset)
-            try update(
-                assetID: id, db: db, now: now,
-                set: "creationDate = ?, creationDateOffset = ?, creationDateSource = 'user', localYear = ?, localMonth = ?",
-                [date.timeIntervalSince1970, offset, year, month])
-        case .setLocation(let id, let location):
-            try update(
-                assetID: id, db: db, now: now, set: "latitude = ?, longitude = ?, altitude = ?",
-                [location?.latitude, location?.longitude, location?.altitude])
         case .createAlbum(let id, let title):
             let position = (try db.value("SELECT max(position) FROM album", as: Int64.self) ?? -1) + 1
             let rowID: Int64 =
@@ -181,6 +171,8 @@ extension SQLLibraryStore {
             try db.execute("DELETE FROM resource WHERE assetRowID = ? AND type = ?", [asset, resource.type.rawValue])
             try insertResource(resource, assetRowID: asset, db: db)
             _ = try update(assetID: id, db: db, now: now, set: "mediaSubtypes = mediaSubtypes", [])
+        case .editMetadata(let ids, let edit):
+            try editMetadata(of: ids, edit, db: db, now: now)
         case .recordImportSource(let source):
             try db.execute(
                 """
@@ -221,14 +213,23 @@ extension SQLLibraryStore {
             return
         }
         let (year, month) = localYearMonth(a.creationDate, offset: a.creationDateOffset)
+        let user = try a.userMetadata.validated()
+        let file =
+            a.fileMetadata
+            ?? FileMetadata(
+                creationDate: a.creationDate, creationDateOffset: a.creationDateOffset, creationDateSource: a.creationDateSource,
+                location: a.location)
         let rowID: Int64 =
             try db.value(
                 """
                 INSERT INTO asset (localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, creationDateOffset,
                   creationDateSource, localYear, localMonth, modificationDate, addedDate, latitude, longitude, altitude,
                   isFavorite, isHidden, originalFilename, contentHash, originalFormat, originalByteCount, originalOrientation,
-                  originalWidth, originalHeight, cameraMake, cameraModel, mediaSubtypes, duration, contentIdentifier)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowID
+                  originalWidth, originalHeight, cameraMake, cameraModel, mediaSubtypes, duration, contentIdentifier,
+                  title, caption, keywords, keywordIndex, rating, fileCreationDate, fileCreationDateOffset, fileCreationDateSource,
+                  fileLatitude, fileLongitude, fileAltitude)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                  ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowID
                 """,
                 [
                     a.id, a.mediaType.rawValue, a.pixelWidth, a.pixelHeight, a.creationDate.timeIntervalSince1970,
@@ -236,7 +237,9 @@ extension SQLLibraryStore {
                     a.addedDate.timeIntervalSince1970, a.location?.latitude, a.location?.longitude, a.location?.altitude,
                     a.isFavorite, a.isHidden, a.originalFilename, a.contentHash, a.originalFormat.rawValue, a.originalByteCount,
                     a.originalOrientation, a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.mediaSubtypes.rawValue,
-                    a.duration, a.contentIdentifier,
+                    a.duration, a.contentIdentifier, user.title, user.caption, user.keywords.joined(separator: "\n"),
+                    UserMetadata.keywordIndex(user.keywords), user.rating, file.creationDate.timeIntervalSince1970, file.creationDateOffset,
+                    file.creationDateSource.rawValue, file.location?.latitude, file.location?.longitude, file.location?.altitude,
                 ]) ?? 0
         for resource in new.resources { try insertResource(resource, assetRowID: rowID, db: db) }
         try log(db, entity: "asset", rowID: rowID, identifier: a.id, operation: "insert")

@@ -8,13 +8,24 @@ extension SQLLibraryStore {
         a.creationDateSource, a.modificationDate, a.addedDate, a.latitude, a.longitude, a.altitude, a.isFavorite,
         a.isHidden, a.originalFilename, a.contentHash, a.originalFormat, a.originalByteCount, a.originalOrientation,
         a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.currentAdjustmentID, a.revision, a.mediaSubtypes,
-        a.duration, a.contentIdentifier, a.originalVersion
+        a.duration, a.contentIdentifier, a.originalVersion, a.title, a.caption, a.keywords, a.rating, a.fileCreationDate,
+        a.fileCreationDateOffset, a.fileCreationDateSource, a.fileLatitude, a.fileLongitude, a.fileAltitude
         """
 
     static func asset(from row: SQLRow) -> Asset {
         let latitude: Double? = row[10]
         let longitude: Double? = row[11]
         let location = latitude.flatMap { lat in longitude.flatMap { GPSLocation(latitude: lat, longitude: $0, altitude: row[12]) } }
+        let fileLatitude: Double? = row[37]
+        let fileLongitude: Double? = row[38]
+        let fileDate: Double? = row[34]
+        let fileMetadata = fileDate.map { date in
+            FileMetadata(
+                creationDate: Date(timeIntervalSince1970: date), creationDateOffset: row[35],
+                creationDateSource: (row[36] as String?).flatMap(CreationDateSource.init(rawValue:)) ?? .file,
+                location: fileLatitude.flatMap { lat in fileLongitude.flatMap { GPSLocation(latitude: lat, longitude: $0, altitude: row[39]) } })
+        }
+        let keywords: String = row[32]
         return Asset(
             id: row[1], mediaType: MediaType(rawValue: row[2]) ?? .unknown, pixelWidth: row[3], pixelHeight: row[4],
             creationDate: Date(timeIntervalSince1970: row[5]), creationDateOffset: row[6],
@@ -24,7 +35,8 @@ extension SQLLibraryStore {
             originalFormat: ImageFormat(rawValue: row[17]) ?? .jpeg, originalByteCount: row[18], originalOrientation: row[19],
             originalWidth: row[20], originalHeight: row[21], cameraMake: row[22], cameraModel: row[23],
             currentAdjustmentID: row[24], revision: row[25], mediaSubtypes: MediaSubtypes(rawValue: row[26]),
-            duration: row[27], contentIdentifier: row[28], originalVersion: row[29], rowID: row[0])
+            duration: row[27], contentIdentifier: row[28], originalVersion: row[29], rowID: row[0], title: row[30], caption: row[31],
+            keywords: keywords.split(separator: "\n").map(String.init), rating: row[33], fileMetadata: fileMetadata)
     }
 
     static let resourceColumns =
@@ -186,6 +198,13 @@ extension SQLLibraryStore {
                 .replacingOccurrences(of: "_", with: "\\_")
             arguments.append("%" + escaped + "%")
             return "a.originalFilename \(dialect.caseInsensitiveLike) ? ESCAPE '\\'"
+        case .keyword(let keyword):
+            return keywordCondition(keyword, into: &arguments)
+        case .metadataContains(let text):
+            return metadataCondition(text, dialect: dialect, into: &arguments)
+        case .rating(let comparison, let value):
+            arguments.append(value)
+            return "a.rating \(comparison.rawValue) ?"
         case .identifier(let id):
             arguments.append(id)
             return "a.localIdentifier = ?"

@@ -90,6 +90,13 @@ extension SQLLibraryStore {
                     a.originalOrientation, a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel,
                     "original-" + a.contentHash.prefix(16), now, existing.rowID,
                 ])
+            // The still is the primary file now: its date and place are the file's values.
+            try db.execute(
+                """
+                UPDATE asset SET fileCreationDate = creationDate, fileCreationDateOffset = creationDateOffset,
+                  fileCreationDateSource = creationDateSource, fileLatitude = latitude, fileLongitude = longitude, fileAltitude = altitude
+                WHERE rowID = ?
+                """, [existing.rowID])
         }
         try log(db, entity: "asset", rowID: existing.rowID, identifier: existing.id, operation: "update")
     }

@@ -162,6 +162,28 @@ extension SQLiteDatabase {
                         originalByteCount, originalWidth, originalHeight FROM asset;
                     """)
         }
+        migrator.registerMigration("v5: user metadata") { db in
+            // Titles, captions, keywords and ratings, and the file's own date, time zone and location beside the
+            // edited ones (a library written before knew only the file's, so they start equal). `keywords` holds
+            // them one per line as given; `keywordIndex` lowercased for search (UserMetadata.keywordIndex).
+            try db.execute(
+                sql: """
+                    ALTER TABLE asset ADD COLUMN title TEXT;
+                    ALTER TABLE asset ADD COLUMN caption TEXT;
+                    ALTER TABLE asset ADD COLUMN keywords TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE asset ADD COLUMN keywordIndex TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE asset ADD COLUMN rating INTEGER NOT NULL DEFAULT 0 CHECK (rating BETWEEN 0 AND 5);
+                    ALTER TABLE asset ADD COLUMN fileCreationDate DOUBLE;
+                    ALTER TABLE asset ADD COLUMN fileCreationDateOffset INTEGER;
+                    ALTER TABLE asset ADD COLUMN fileCreationDateSource TEXT;
+                    ALTER TABLE asset ADD COLUMN fileLatitude DOUBLE;
+                    ALTER TABLE asset ADD COLUMN fileLongitude DOUBLE;
+                    ALTER TABLE asset ADD COLUMN fileAltitude DOUBLE;
+                    UPDATE asset SET fileCreationDate = creationDate, fileCreationDateOffset = creationDateOffset,
+                      fileCreationDateSource = creationDateSource, fileLatitude = latitude, fileLongitude = longitude, fileAltitude = altitude;
+                    CREATE INDEX asset_byRating ON asset(rating, creationDate) WHERE rating > 0;
+                    """)
+        }
         return migrator
     }
 }

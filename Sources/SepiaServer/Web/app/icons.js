@@ -58,6 +58,10 @@ const P = {
   play: '<path d="M8 5v14l11-7z" fill="currentColor"/>',
   video: '<rect x="3" y="6" width="13" height="12" rx="2"/><path d="m16 10 5-3v10l-5-3"/>',
   sparkle: '<path d="m12 3 1.8 5.2L19 10l-5.2 1.8L12 17l-1.8-5.2L5 10l5.2-1.8z"/>',
+  // Metadata: search, Adjust Date & Time, keywords.
+  search: '<circle cx="11" cy="11" r="7"/><path d="m20 20-4-4"/>',
+  calendar: '<rect x="3" y="5" width="18" height="16" rx="2"/><path d="M3 10h18M8 3v4M16 3v4"/>',
+  tag: '<path d="M3 12V4a1 1 0 0 1 1-1h8l9 9-9 9z"/><circle cx="7.5" cy="7.5" r="1.5"/>',
 };
 
 const NS = 'http://www.w3.org/2000/svg';

@@ -1,6 +1,7 @@
 // Boot and routing. Paths: /setup → first run or invitation, /login, /s/<token> → public share page;
 // everything else is the app with hash routes:
 //   #/library #/favorites #/recents #/edited #/hidden #/albums #/album/<id> #/settings   (base screens)
+//   #/search/<text>                                                                      (a base screen too)
 //   #/photo/<id>[?album=<id>] #/edit/<id> #/camera[?album=<id>]                          (overlays)
 // An overlay opens above the base screen, which stays mounted (scroll position, loaded photos) and
 // gives the detail view its previous/next photos.
@@ -21,9 +22,9 @@ import { mountLogin } from './screens/login.js';
 import { mountShare } from './screens/share.js';
 
 const app = document.getElementById('app');
-const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'albums', 'album', 'settings']);
+const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'albums', 'album', 'settings', 'search']);
 const OVERLAY_ROUTES = new Set(['photo', 'edit', 'camera']);
-const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', albums: 'Albums', album: 'Album', settings: 'Settings', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
+const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', albums: 'Albums', album: 'Album', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
 
 let shell = null;
 let base = null;     // {key, name, screen}
@@ -233,7 +234,7 @@ function route(initial) {
     document.body.classList.remove('has-overlay');
     uploads.setDocked(false);
   }
-  const key = r.name === 'album' ? `album/${r.id}` : r.name;
+  const key = r.name === 'album' || r.name === 'search' ? `${r.name}/${r.id || ''}` : r.name;
   if (!base || base.key !== key) {
     base?.screen.unmount();
     base = null;
@@ -248,7 +249,7 @@ function route(initial) {
 }
 
 function mountBase({ name, id }) {
-  const key = name === 'album' ? `album/${id}` : name;
+  const key = name === 'album' || name === 'search' ? `${name}/${id || ''}` : name;
   let screen;
   if (name === 'albums') screen = mountAlbums(shell.main, {}, ctx);
   else if (name === 'settings') screen = mountSettings(shell.main, {}, ctx);

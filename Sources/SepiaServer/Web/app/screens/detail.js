@@ -1,6 +1,7 @@
 // Detail: one photo as large as the screen allows. The grid's thumbnail shows at once, then a rendition
 // sized for the screen × devicePixelRatio replaces it. Previous/next by arrow keys, buttons and swipe;
-// an info panel with the metadata; favourite, rotate (saved as an edit), hide, delete, download, share.
+// an info panel with the metadata, its title, caption, keywords, rating, date and place editable;
+// favourite, rotate (saved as an edit), hide, delete, download, share.
 //
 // A video plays in the browser's own player, its poster frame (the same rendition) shown first; Space plays
 // and pauses. A Live Photo shows its still, and its movie plays muted over it while the still is pressed
@@ -15,6 +16,7 @@ import { menuButton } from '../components/menu.js';
 import { shareLinkDialog } from '../components/share-dialog.js';
 import * as actions from '../actions.js';
 import { parseRecipe, rotateClockwise, buildRecipe, isEmptyRecipe } from '../recipe.js';
+import { metadataEditor } from '../components/metadata.js';
 
 export function mountDetail(container, params, ctx) {
   let id = params.id;
@@ -442,8 +444,19 @@ export function mountDetail(container, params, ctx) {
     row('Added', formatDate(a.addedDate, null), 'info-added');
     info.replaceChildren(...[
       h('div', { class: 'info-head' }, h('h2', {}, 'Info'), h('button', { type: 'button', class: 'btn icon small ghost', aria: { label: 'Close info' }, onclick: () => setInfo(false) }, icon('close'))),
+      // Title, caption, keywords, rating, Adjust Date & Time and the location, editable once the photo is loaded.
+      full ? metadataEditor(full, { onChange: metadataChanged }) : null,
       h('dl', { class: 'info-list' }, rows),
       full ? null : h('p', { class: 'hint' }, 'Loading details…')].filter(Boolean));
+  }
+
+  function metadataChanged(updated) {
+    asset = { ...asset, ...updated };
+    full = full ? { ...full, ...updated } : full;
+    renderHeader();
+    const focused = document.activeElement?.dataset?.testid;
+    renderInfo();
+    if (focused) info.querySelector(`[data-testid="${focused}"]`)?.focus();
   }
 
   // ----- Actions

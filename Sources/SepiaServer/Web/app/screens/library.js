@@ -14,6 +14,7 @@ import { toast } from '../components/toast.js';
 import { confirmDialog, promptDialog } from '../components/dialog.js';
 import { shareLinkDialog } from '../components/share-dialog.js';
 import * as actions from '../actions.js';
+import { adjustDateDialog } from '../components/metadata.js';
 
 const VIEWS = {
   library: {
@@ -36,6 +37,11 @@ const VIEWS = {
     title: 'Hidden', source: () => new ListSource({ hidden: true }),
     empty: { icon: 'eyeOff', title: 'No hidden photos', text: 'Hidden photos stay out of the library. Open a photo and choose Hide to move it here.' },
   },
+  // #/search/<text>: photos whose keywords, title or caption contain the text, newest first.
+  search: {
+    title: 'Search', source: (text) => new ListSource({ search: text || '', order: 'desc' }),
+    empty: { icon: 'search', title: 'No photos found', text: 'Search finds keywords (a level of a hierarchical one too), titles and captions. Add them in a photo’s Info.' },
+  },
 };
 
 /**
@@ -46,7 +52,9 @@ export function mountLibrary(container, params, ctx) {
   const isAlbum = params.view === 'album';
   const view = isAlbum ? null : VIEWS[params.view] || VIEWS.library;
   let album = isAlbum ? store.albums.find((a) => a.id === params.albumId) || null : null;
-  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source();
+  const isSearch = params.view === 'search';
+  const searchText = isSearch ? (params.albumId || '') : '';
+  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source(searchText);
   const selection = new Selection();
   const offs = [];
 
@@ -70,12 +78,16 @@ export function mountLibrary(container, params, ctx) {
   const zoomOut = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-out', aria: { label: 'Smaller thumbnails' }, title: 'Smaller thumbnails (−)', onclick: () => zoom(-1) }, icon('zoomOut'));
   const zoomIn = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-in', aria: { label: 'Larger thumbnails' }, title: 'Larger thumbnails (+)', onclick: () => zoom(1) }, icon('zoomIn'));
   const zoomGroup = h('div', { class: 'topbar-group zoom-group', role: 'group', aria: { label: 'Thumbnail size' } }, zoomOut, zoomIn);
+  // Search: a field on the search screen, a button that opens it elsewhere.
+  const searchInput = h('input', { class: 'input', type: 'search', value: searchText, placeholder: 'Keyword, title or caption', maxlength: '200', 'data-testid': 'search-input', aria: { label: 'Search photos' }, enterkeyhint: 'search' });
+  const searchField = isSearch ? h('form', { class: 'search-field', role: 'search', onsubmit: (e) => { e.preventDefault(); const text = searchInput.value.trim(); if (text && text !== searchText) location.hash = '#/search/' + encodeURIComponent(text); } }, searchInput) : null;
+  const searchBtn = isSearch ? null : h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'search-open', aria: { label: 'Search' }, title: 'Search by keyword, title or caption', onclick: () => { location.hash = '#/search/'; } }, icon('search'));
   const topbar = h('header', { class: 'topbar' },
     menuBtn,
     isAlbum ? h('a', { href: '#/albums', class: 'btn icon ghost back-btn', aria: { label: 'All albums' } }, icon('back')) : null,
     h('div', { class: 'topbar-titles' }, titleEl, subtitle),
-    h('div', { class: 'topbar-spacer' }),
-    zoomGroup, albumTools, selectBtn, cameraBtn, addBtn);
+    searchField || h('div', { class: 'topbar-spacer' }),
+    searchBtn, zoomGroup, albumTools, selectBtn, cameraBtn, addBtn);
 
   // ----- Content
   const scroller = h('div', { class: 'scroller', 'data-testid': 'grid-scroller' });
@@ -113,6 +125,7 @@ export function mountLibrary(container, params, ctx) {
     { id: 'add-to-album', label: 'Add to Album', short: 'Album', icon: 'album', run: (ids) => actions.addToAlbum(ids) },
     isAlbum ? { id: 'remove-from-album', label: 'Remove from Album', short: 'Remove', icon: 'close', run: removeFromAlbum } : null,
     { id: 'hide', label: params.view === 'hidden' ? 'Unhide' : 'Hide', icon: params.view === 'hidden' ? 'eye' : 'eyeOff', run: async (ids) => { if (await actions.setHidden(ids, params.view !== 'hidden')) { source.removeIds(ids); selection.stop(); } } },
+    { id: 'adjust-date', label: 'Adjust Date & Time', short: 'Date', icon: 'calendar', run: adjustDates },
     { id: 'download', label: 'Download', icon: 'download', run: (ids) => actions.downloadPhotos(ids) },
     { id: 'copy-edits', label: 'Copy Edits', short: 'Copy', icon: 'copy', enabled: (ids) => ids.length === 1, run: (ids) => actions.copyEditsOf(ids[0]).then(() => bar.update()) },
     { id: 'paste-edits', label: 'Paste Edits', short: 'Paste', icon: 'paste', enabled: () => !!store.copiedEdit(), run: (ids) => actions.pasteEdits(ids, (id) => source.find(id)?.asset) },
@@ -263,6 +276,17 @@ export function mountLibrary(container, params, ctx) {
     if (updated) { for (const a of updated) source.updateAsset(a); bar.update(); }
   }
 
+  /** Adjust Date & Time for the selection: one photo's date, or a shift of them all; the grid re-sorts. */
+  async function adjustDates(ids) {
+    let assets;
+    try {
+      assets = await Promise.all(ids.map((id) => { const a = source.find(id)?.asset; return a?.localCreationDate ? a : api.asset(id); }));
+    } catch (e) { toast.error(e, 'The photos could not be loaded.'); return; }
+    assets.sort((a, b) => String(a.creationDate).localeCompare(String(b.creationDate)));
+    const updated = await adjustDateDialog(assets);
+    if (updated) { selection.stop(); refresh(); }
+  }
+
   async function removeFromAlbum(ids) {
     try {
       await api.removeFromAlbum(params.albumId, ids);
@@ -350,6 +374,7 @@ export function mountLibrary(container, params, ctx) {
   document.addEventListener('keydown', onKey);
 
   load();
+  if (isSearch && !searchText) requestAnimationFrame(() => searchInput?.focus());
 
   return {
     el,
