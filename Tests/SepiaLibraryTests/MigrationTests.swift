@@ -10,7 +10,8 @@ import Testing
 struct MigrationTests {
     @Test("an embedded library arrives whole in PostgreSQL: rows, order, edits and files, verified; running it again resumes")
     func migrateAndResume() async throws {
-        // Given an embedded library with photos, a favourite, a hidden photo, an album in a chosen order and an edit
+        // Given an embedded library with photos, a favourite, a hidden photo, an album in a chosen order, an edit and a
+        // photo in Recently Deleted
         let source = TestLibrary.temporaryFolder("source")
         var embedded = LibraryConfiguration(watchesMemoryPressure: false)
         embedded.renderContext = RenderContext(options: RenderOptions(threadCount: 2))
@@ -24,6 +25,8 @@ struct MigrationTests {
             changes.addAssets([ids[4], ids[0], ids[3]], to: albumID)
         }
         _ = try await library.edit(try library.asset(ids[5]), recipe: EditRecipe(filters: [SepiaTone(intensity: 0.8)]))
+        try await library.performChanges { $0.deleteAssets([ids[1]]) }
+        let deletedOn = try #require(try library.asset(ids[1]).trashedDate)
         let expected = try library.fetchAssets().allObjects()
         let expectedAlbum = try library.fetchAssets(in: try library.album(albumID)).allObjects().map(\.id)
         library.close()
@@ -50,6 +53,9 @@ struct MigrationTests {
         #expect(try migrated.fetchAssets().allObjects() == expected)
         #expect(try migrated.fetchAssets(in: try migrated.album(albumID)).allObjects().map(\.id) == expectedAlbum)
         #expect(try migrated.asset(ids[5]).hasAdjustments)
+        #expect(try migrated.fetchAssets(in: .recentlyDeleted).allObjects().map(\.id) == [ids[1]])
+        #expect(try migrated.asset(ids[1]).trashedDate == deletedOn)
+        #expect(try migrated.fetchAssetPage(limit: 1).total == 4, "the kept counts leave the hidden photo and Recently Deleted out")
         // New rows get keys after the copied ones.
         let added = try await TestLibrary.addPhotos(1, to: migrated, startingAt: 50)
         #expect(try migrated.asset(added[0]).rowID > expected.map(\.rowID).max()!)

@@ -26,7 +26,7 @@ extension PhotoLibrary {
                 "creationDateSource", "localYear", "localMonth", "modificationDate", "addedDate", "latitude", "longitude", "altitude",
                 "isFavorite", "isHidden", "originalFilename", "contentHash", "originalFormat", "originalByteCount", "originalOrientation",
                 "originalWidth", "originalHeight", "cameraMake", "cameraModel", "currentAdjustmentID", "revision", "mediaSubtypes",
-                "duration", "contentIdentifier", "originalVersion",
+                "duration", "contentIdentifier", "originalVersion", "trashedDate",
             ],
             ["isFavorite", "isHidden"]
         ),
@@ -146,7 +146,7 @@ extension PhotoLibrary {
                         )
                     }
                 }
-                for (key, condition) in [("visibleAssets", "NOT isHidden"), ("hiddenAssets", "isHidden")] {
+                for (key, condition) in SQLLibraryStore.keptCounts {
                     let count = try db.value("SELECT count(*) FROM asset WHERE \(condition)", as: Int.self) ?? 0
                     try SQLLibraryStore.setInfo(db, key, String(count))
                 }

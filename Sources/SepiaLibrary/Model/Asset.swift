@@ -64,6 +64,10 @@ public struct Asset: LibraryObject, Hashable, Codable {
     /// still has joined a movie that came first (making it a Live Photo), a name of its own, so that nothing
     /// made from the movie's poster is taken for the still's.
     public var originalVersion = "original"
+    /// When the asset was deleted, while it is in Recently Deleted: it keeps its files and its albums until it
+    /// is recovered or purged (``PhotoLibrary/purgeRecentlyDeleted()``). Nil for every other asset. Fetches
+    /// leave such assets out, except the ``SmartAlbum/recentlyDeleted`` smart album.
+    public var trashedDate: Date?
 
     /// The row's integer key: what fetch results hold. Never reused, so a deleted asset's key never names
     /// another asset.
@@ -74,6 +78,9 @@ public struct Asset: LibraryObject, Hashable, Codable {
 
     /// Whether it is a Live Photo: a still with the movie taken with it.
     public var isLivePhoto: Bool { mediaSubtypes.contains(.photoLive) }
+
+    /// Whether it is in Recently Deleted (it has a ``trashedDate``).
+    public var isRecentlyDeleted: Bool { trashedDate != nil }
 
     /// The current version: the adjustment's identifier, or `original`. Renditions are cached under it.
     public var contentVersion: String { currentAdjustmentID ?? originalVersion }
@@ -87,8 +94,9 @@ public struct Asset: LibraryObject, Hashable, Codable {
 }
 
 extension Asset {
-    /// Reads an asset, also one recorded by a version of Sepia that did not know videos (the change log keeps
-    /// deleted assets' snapshots): what it lacks takes the values of a still photo.
+    /// Reads an asset, also one recorded by a version of Sepia that did not know videos or Recently Deleted (the
+    /// change log keeps deleted assets' snapshots): what it lacks takes the values of a still photo that was never
+    /// deleted.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -119,5 +127,6 @@ extension Asset {
         duration = try c.decodeIfPresent(Double.self, forKey: .duration) ?? 0
         contentIdentifier = try c.decodeIfPresent(String.self, forKey: .contentIdentifier)
         originalVersion = try c.decodeIfPresent(String.self, forKey: .originalVersion) ?? "original"
+        trashedDate = try c.decodeIfPresent(Date.self, forKey: .trashedDate)
     }
 }
