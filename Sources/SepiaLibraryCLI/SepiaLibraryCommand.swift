@@ -19,7 +19,8 @@ struct SepiaLibraryCommand: AsyncParsableCommand {
         version: CommandSet.version,
         subcommands: CommandSet.imageCommands + [
             ImportCommand.self, ListCommand.self, AlbumsCommand.self, EditCommand.self, RevertCommand.self, HistoryCommand.self,
-            ExportCommand.self, FavoriteCommand.self, HideCommand.self, UseRAWCommand.self, DeleteCommand.self, CheckCommand.self, ServeCommand.self,
+            ExportCommand.self, FavoriteCommand.self, HideCommand.self, UseRAWCommand.self, DeleteCommand.self, RecentlyDeletedCommand.self,
+            CheckCommand.self, ServeCommand.self,
             LibraryCommand.self,
             PlayableCommand.self,
         ])

@@ -28,8 +28,13 @@ struct AssetJSON: Encodable {
     let mediaType: String
     let mediaSubtypes: [String]
     let duration: Double?
+    /// When it was deleted, for a photo in Recently Deleted (absent otherwise).
+    let trashedDate: String?
+    /// The days it has left in Recently Deleted (absent otherwise).
+    let daysLeft: Int?
 
-    init(_ asset: Asset) {
+    /// The asset; `daysLeft` for one in Recently Deleted, as the library counts them.
+    init(_ asset: Asset, daysLeft: Int? = nil) {
         id = asset.id
         filename = asset.originalFilename
         width = asset.pixelWidth
@@ -53,6 +58,8 @@ struct AssetJSON: Encodable {
         mediaType = asset.mediaType == .video ? "video" : asset.mediaType == .audio ? "audio" : "image"
         mediaSubtypes = asset.mediaSubtypes.names
         duration = asset.mediaType == .video ? asset.duration : nil
+        trashedDate = asset.trashedDate.map { AssetFormatting.isoDate($0, offset: 0) }
+        self.daysLeft = daysLeft
     }
 }
 
