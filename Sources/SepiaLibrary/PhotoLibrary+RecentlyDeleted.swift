@@ -12,9 +12,14 @@ extension PhotoLibrary {
     /// there.
     public func daysLeftInRecentlyDeleted(_ asset: Asset) -> Int? {
         guard let purge = purgeDate(of: asset) else { return nil }
-        let remaining = purge.timeIntervalSince(configuration.clock())
+        // Less a millisecond: dates are floating-point seconds, and an asset deleted exactly 29 days ago has 1
+        // day left, not 2 because of a rounding error in the last digit.
+        let remaining = purge.timeIntervalSince(configuration.clock()) - Self.dateSlack
         return remaining <= 0 ? 0 : Int((remaining / 86_400).rounded(.up))
     }
+
+    /// How far apart two dates may be and still count as the same moment here (floating-point seconds).
+    static let dateSlack: TimeInterval = 0.001
 
     /// Deletes for good every asset that has been in Recently Deleted for the library's
     /// ``LibraryConfiguration/recentlyDeletedRetention`` or longer (by its ``LibraryConfiguration/clock``), as
@@ -29,7 +34,7 @@ extension PhotoLibrary {
     /// - Returns: The identifiers of the assets purged, oldest deletion first.
     @discardableResult
     public func purgeRecentlyDeleted() throws(LibraryError) -> [String] {
-        let cutoff = configuration.clock().addingTimeInterval(-Self.seconds(configuration.recentlyDeletedRetention))
+        let cutoff = configuration.clock().addingTimeInterval(Self.dateSlack - Self.seconds(configuration.recentlyDeletedRetention))
         let result = try store.purgeRecentlyDeleted(deletedBefore: cutoff)
         guard !result.deletedAssetIDs.isEmpty else { return [] }
         didCommit(result)

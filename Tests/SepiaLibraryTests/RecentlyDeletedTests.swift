@@ -187,6 +187,30 @@ import Testing
         #expect(try library.purgeRecentlyDeleted() == [id])
     }
 
+    /// Instants as `Date()` gives them (seconds since 2001, fractional): the deletion date goes to the database as
+    /// seconds since 1970 and back, a round trip that moves its last binary digit for about one instant in four,
+    /// as it does for the first of these.
+    @Test(
+        "days are counted from the instant of the deletion, whatever its fraction of a second: 30, then 1 on the last day, due at 30",
+        arguments: [795_876_517.926_659_5, 786_123_456.789_012, 700_000_000.0])
+    func daysFromAnyInstant(_ start: Double) async throws {
+        let clock = TestClock(Date(timeIntervalSinceReferenceDate: start))
+        let library = try TestLibrary.open(clock: clock)
+        defer { library.close() }
+        let id = try await TestLibrary.addPhotos(1, to: library, startingAt: 700)[0]
+        try await library.performChanges { $0.deleteAssets([id]) }
+        func daysLeft() throws -> Int? { library.daysLeftInRecentlyDeleted(try library.asset(id)) }
+        #expect(try daysLeft() == 30)
+        clock.advance(days: 1)
+        #expect(try daysLeft() == 29)
+        clock.advance(days: 28)
+        #expect(try daysLeft() == 1)
+        #expect(try library.purgeRecentlyDeleted().isEmpty)
+        clock.advance(days: 1)
+        #expect(try daysLeft() == 0)
+        #expect(try library.purgeRecentlyDeleted() == [id])
+    }
+
     @Test("a Live Photo and a RAW+JPEG pair keep every file while deleted and once recovered; a purge removes them all")
     func resourcesKeptThenPurged() async throws {
         // Given a Live Photo (still and movie) and a RAW+JPEG pair, imported from a folder
