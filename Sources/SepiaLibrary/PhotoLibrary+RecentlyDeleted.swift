@@ -32,6 +32,7 @@ extension PhotoLibrary {
     /// another's work.
     ///
     /// - Returns: The identifiers of the assets purged, oldest deletion first.
+    /// - Throws: ``LibraryError`` when the database cannot be read or written; nothing is purged then.
     @discardableResult
     public func purgeRecentlyDeleted() throws(LibraryError) -> [String] {
         let cutoff = configuration.clock().addingTimeInterval(Self.dateSlack - Self.seconds(configuration.recentlyDeletedRetention))
