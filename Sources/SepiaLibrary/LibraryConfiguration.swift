@@ -1,3 +1,4 @@
+public import Foundation
 public import SepiaCodecs
 public import SepiaImage
 public import SepiaObjectStore
@@ -49,6 +50,12 @@ public struct LibraryConfiguration: Sendable {
     /// The limits videos are read within (size, duration, frame size, streams, time), and how their poster
     /// frame is chosen.
     public var videoOptions = VideoOptions()
+    /// How long a deleted asset stays in Recently Deleted before ``PhotoLibrary/purgeRecentlyDeleted()``
+    /// deletes it for good: 30 days, as in Photos.
+    public var recentlyDeletedRetention: Duration = .seconds(30 * 86_400)
+    /// What time it is, for Recently Deleted: the date a deletion records, the days an asset has left there,
+    /// and what a purge removes. Tests give a clock they move ("31 days later") instead of waiting.
+    public var clock: @Sendable () -> Date = { Date() }
     /// The part of the library's object-storage prefix that Sepia adds to the location a person gives
     /// (`libraries/owner/` for the owner's library of a deployment), so that advice about `--storage` names what
     /// to type.

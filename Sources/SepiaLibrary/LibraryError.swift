@@ -29,6 +29,8 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         case storageUnavailable
         /// An object of a fetch result was deleted after the result was made.
         case objectDeleted
+        /// The asset is in Recently Deleted: it can be recovered or deleted for good, and nothing else.
+        case inRecentlyDeleted
     }
 
     /// The kind of failure.
@@ -62,6 +64,21 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static func notFound(asset id: String) -> LibraryError {
         LibraryError(.notFound, "no asset has this identifier; `sepia list` shows the library's assets", subject: id)
+    }
+
+    static func duplicate(of existing: Asset, file: String) -> LibraryError {
+        var error =
+            existing.isRecentlyDeleted
+            ? LibraryError(
+                .duplicate, "the file is in Recently Deleted as asset \(existing.id); recover it instead of adding it again", subject: file)
+            : LibraryError(.duplicate, "the file is already in the library as asset \(existing.id)", subject: file)
+        error.relatedID = existing.id
+        return error
+    }
+
+    static func inRecentlyDeleted(asset id: String) -> LibraryError {
+        LibraryError(
+            .inRecentlyDeleted, "the photo is in Recently Deleted; recover it first (`sepia recently-deleted recover`)", subject: id)
     }
 
     static func notFound(album id: String) -> LibraryError {

@@ -58,6 +58,9 @@ extension PhotoLibrary {
                     changes.append(change)
                     if case .createAlbum(let id, _) = change { outcome.createdAlbumIDs.append(id) }
                     continue
+                case .trash(let ids):
+                    changes.append(.trashAssets(ids, date: configuration.clock()))
+                    continue
                 case .contentEditing(let assetID, let output):
                     let adjustment = try await prepareEdit(output, assetID: assetID)
                     written.append(StoredFile(kind: .render, hash: adjustment.renderedContentHash, format: .jpeg))

@@ -10,6 +10,8 @@ extension PhotoLibrary {
         for asset: Asset, canHandle: (AdjustmentData) -> Bool = { $0.isEditRecipe }
     ) async throws(LibraryError) -> ContentEditingInput {
         let asset = try self.asset(asset.id)
+        // Refused before any decoding: the commit would refuse the edit anyway.
+        if asset.isRecentlyDeleted { throw LibraryError.inRecentlyDeleted(asset: asset.id) }
         guard asset.mediaType == .image else {
             throw LibraryError(
                 .invalidRequest, "videos cannot be edited yet; a Live Photo's still can, and keeps its motion", subject: asset.id)

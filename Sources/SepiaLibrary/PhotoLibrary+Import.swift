@@ -8,7 +8,8 @@ extension PhotoLibrary {
     /// decodes, hashes it, refuses it if the library already has it, renders its thumbnail and preview, and
     /// stores the original durably. Commit it with ``ChangeRequests/createAsset(from:)-(PreparedAsset)``.
     ///
-    /// - Throws: ``LibraryError/Code/duplicate`` (with the existing asset in ``LibraryError/relatedID``),
+    /// - Throws: ``LibraryError/Code/duplicate`` (with the existing asset in ``LibraryError/relatedID``, which
+    ///   may be in Recently Deleted: recover it rather than import it again — ``AssetImporter`` does),
     ///   ``LibraryError/Code/unreadableImage`` for files that are not decodable images, or file-system errors.
     ///
     /// - Parameters:
@@ -73,11 +74,7 @@ extension PhotoLibrary {
         }
         let hash = ContentHash.of(bytes)
         let sweep = try store.latestSweep()
-        if let existing = try store.asset(contentHash: hash) {
-            var error = LibraryError(.duplicate, "the file is already in the library as asset \(existing.id)", subject: displayName)
-            error.relatedID = existing.id
-            throw error
-        }
+        if let existing = try store.asset(contentHash: hash) { throw LibraryError.duplicate(of: existing, file: displayName) }
         // Rendering decodes the whole image: damaged data fails here, before anything is stored.
         do {
             if deferringPreview {

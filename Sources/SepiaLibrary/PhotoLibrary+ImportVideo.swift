@@ -31,11 +31,7 @@ extension PhotoLibrary {
         let info = source.info
         let hash = try ContentHash.ofFile(path)
         let sweep = try store.latestSweep()
-        if let existing = try store.asset(contentHash: hash) {
-            var error = LibraryError(.duplicate, "the file is already in the library as asset \(existing.id)", subject: displayName)
-            error.relatedID = existing.id
-            throw error
-        }
+        if let existing = try store.asset(contentHash: hash) { throw LibraryError.duplicate(of: existing, file: displayName) }
         let id = ChangeRequests.newIdentifier()
         let renditions = context.map { RenditionRenderer(context: $0, quality: renderer.quality) } ?? renderer
         // The poster frame decodes here: a video whose frames cannot be decoded fails before anything is stored.

@@ -22,4 +22,15 @@ extension PhotoLibrary {
         }
         return try store.page(AssetQuery(scope: scope, options: options), after: cursor, limit: max(1, limit))
     }
+
+    /// One page of a smart album's assets, as ``fetchAssetPage(_:options:after:limit:)`` reads them, without
+    /// counting every smart album first (``smartAlbums()`` does): the pages of ``SmartAlbum/recentlyDeleted``, newest
+    /// deletion first unless `options` sort them.
+    public func fetchAssetPage(
+        in smartAlbum: SmartAlbum, options: FetchOptions = FetchOptions(), after cursor: AssetCursor? = nil, limit: Int = 100
+    ) throws(LibraryError) -> AssetPage {
+        var options = options
+        options.fetchLimit = 0
+        return try store.page(AssetQuery(scope: .smartAlbum(smartAlbum), options: options), after: cursor, limit: max(1, limit))
+    }
 }

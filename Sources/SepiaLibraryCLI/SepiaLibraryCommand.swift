@@ -21,7 +21,8 @@ struct SepiaLibraryCommand: AsyncParsableCommand {
         subcommands: [AssetInfoCommand.self] + CommandSet.imageCommands.filter { ObjectIdentifier($0) != ObjectIdentifier(InfoCommand.self) } + [
             ImportCommand.self, ListCommand.self, AlbumsCommand.self, MetadataCommand.self, EditCommand.self, RevertCommand.self,
             HistoryCommand.self,
-            ExportCommand.self, FavoriteCommand.self, HideCommand.self, UseRAWCommand.self, DeleteCommand.self, CheckCommand.self, ServeCommand.self,
+            ExportCommand.self, FavoriteCommand.self, HideCommand.self, UseRAWCommand.self, DeleteCommand.self,
+            RecentlyDeletedCommand.self, CheckCommand.self, ServeCommand.self,
             LibraryCommand.self,
             PlayableCommand.self,
         ])

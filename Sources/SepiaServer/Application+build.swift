@@ -70,12 +70,18 @@ func buildApplication(services: ServerServices, logger: Logger, events: ServerEv
     return app
 }
 
-/// What runs beside the server: the job workers, the sweeper of shared storage, and the libraries' closing
-/// (services stop last to first, so the libraries close after the workers have stopped).
+/// What runs beside the server: the job workers, the purges of Recently Deleted they do, the sweeper of shared
+/// storage, and the libraries' closing (services stop last to first, so the libraries close after the workers
+/// have stopped).
 func backgroundServices(_ services: ServerServices, logger: Logger) -> [any Service] {
     let configuration = services.configuration
     var background: [any Service] = [LibraryShutdown(libraries: services.libraries)]
     if configuration.jobWorkers > 0 {
+        // Queued by the servers that do jobs (a deployment has at least one, or uploads get no previews).
+        background.append(
+            RecentlyDeletedPurges(
+                queue: services.jobs, accounts: services.accounts, interval: configuration.purgeInterval, wakeUps: services.jobWakeUps,
+                logger: logger))
         background.append(
             JobRunner(
                 queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics,
@@ -132,6 +138,7 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     router.addRoutes(SharedController(services: services).endpoints, atPath: RouterPath(api + "/shared"))
     router.addRoutes(UserController(services: services).endpoints, atPath: RouterPath(api + "/users"))
     router.addRoutes(AssetController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
+    router.addRoutes(RecentlyDeletedController(services: services).endpoints, atPath: RouterPath(api + "/recently-deleted"))
     router.addRoutes(RenditionController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
     router.addRoutes(EditController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
     router.addRoutes(FilterController(services: services).endpoints, atPath: RouterPath(api + "/filters"))

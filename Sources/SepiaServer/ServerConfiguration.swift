@@ -97,6 +97,12 @@ public struct ServerConfiguration: Sendable {
     public var jobLease: TimeInterval
     /// How often an idle job worker looks for jobs the other servers added.
     public var jobPollInterval: Duration
+    /// How long deleted photos stay in Recently Deleted before they are deleted for good (30 days by default).
+    public var recentlyDeletedRetention: Duration
+    /// How often the server queues the purge of Recently Deleted for every library (it also does when it starts).
+    public var purgeInterval: Duration
+    /// What time it is for Recently Deleted (deletion dates, days left, purges): tests move it by hand.
+    public var clock: @Sendable () -> Date = { Date() }
 
     /// A configuration with the defaults.
     public init(
@@ -141,6 +147,8 @@ public struct ServerConfiguration: Sendable {
         jobWorkers = 1
         jobLease = 60
         jobPollInterval = .seconds(1)
+        recentlyDeletedRetention = .seconds(30 * 86_400)
+        purgeInterval = .seconds(3600)
     }
 
     /// The data folder beside a library: `<library>-server`.
@@ -156,6 +164,8 @@ public struct ServerConfiguration: Sendable {
         configuration.decodeOptions.maximumPixels = maximumPixels
         configuration.decodeOptions.maximumFileBytes = max(configuration.decodeOptions.maximumFileBytes, maximumUploadBytes)
         configuration.videoOptions.maximumFileBytes = max(configuration.videoOptions.maximumFileBytes, maximumVideoUploadBytes)
+        configuration.recentlyDeletedRetention = recentlyDeletedRetention
+        configuration.clock = clock
         return configuration
     }
 

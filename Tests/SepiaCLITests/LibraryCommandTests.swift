@@ -136,6 +136,87 @@ import Testing
         #expect(try await CommandRunner.run(["check", "--library", library]).status == 0)
     }
 
+    @Test("delete moves photos to Recently Deleted, listed with their days left; recover brings them back; purge and --now delete for good")
+    func recentlyDeleted() async throws {
+        let library = try CommandRunner.temporaryFolder().appendingPathComponent("lib").path
+        let photos = try CommandRunner.temporaryFolder().appendingPathComponent("photos").path
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        for name in ["gps-datetime.jpg", "iptc-date-offset.jpg", "flower.jpg"] {
+            try FileManager.default.copyItem(atPath: CommandRunner.fixture("photos/" + name), toPath: photos + "/" + name)
+        }
+        #expect(try await CommandRunner.run(["import", photos, "--album", "Trip", "--library", library]).status == 0)
+        let listed = try #require(try Self.json(try await CommandRunner.run(["list", "--json", "--library", library]).stdout) as? [[String: Any]])
+        let ids = listed.compactMap { $0["id"] as? String }
+        #expect(ids.count == 3)
+        let short = String(ids[1].prefix(8))
+        func originals() -> Int {
+            (FileManager.default.enumerator(atPath: library + "/originals")?.allObjects as? [String] ?? []).count(where: { $0.contains(".") })
+        }
+        let stored = originals()
+
+        // Without --yes, nothing moves; with it, the photo goes to Recently Deleted and leaves the list and the album
+        let unconfirmed = try await CommandRunner.run(["delete", short, "--library", library])
+        #expect(unconfirmed.status == 64 && unconfirmed.stderr.contains("Recently Deleted"), "\(unconfirmed.stderr)")
+        let deleted = try await CommandRunner.run(["delete", short, "--yes", "--library", library])
+        #expect(deleted.status == 0 && deleted.stdout.contains("moved to Recently Deleted \(short)"), "\(deleted.stdout)")
+        #expect(!(try await CommandRunner.run(["list", "--library", library]).stdout.contains(short)))
+        #expect(!(try await CommandRunner.run(["list", "--album", "Trip", "--library", library]).stdout.contains(short)))
+        #expect(originals() == stored, "its file stays")
+
+        // Listed with its days left, in words and in JSON
+        let shown = try await CommandRunner.run(["recently-deleted", "--library", library])
+        #expect(shown.status == 0 && shown.stdout.contains(short) && shown.stdout.contains("30 days left"), "\(shown.stdout)")
+        let json = try #require(
+            try Self.json(try await CommandRunner.run(["recently-deleted", "list", "--json", "--library", library]).stdout) as? [[String: Any]])
+        #expect(json.count == 1 && json.first?["id"] as? String == ids[1] && json.first?["daysLeft"] as? Int == 30)
+        #expect(json.first?["trashedDate"] as? String != nil)
+        let sixty = try await CommandRunner.run(["recently-deleted", "--recently-deleted-days", "60", "--library", library])
+        #expect(sixty.stdout.contains("60 days left"), "\(sixty.stdout)")
+        #expect(try await CommandRunner.run(["recently-deleted", "--recently-deleted-days", "0", "--library", library]).status == 64)
+        let fromEnvironment = try CommandRunner.runBlocking(
+            ["recently-deleted", "--library", library], environment: ["SEPIA_RECENTLY_DELETED_DAYS": "7"])
+        #expect(fromEnvironment.stdout.contains("7 days left"), "\(fromEnvironment.stdout)")
+        // A deleted photo cannot be changed until it is recovered
+        let favourite = try await CommandRunner.run(["favorite", short, "--library", library])
+        #expect(favourite.status == 64 && favourite.stderr.contains("Recently Deleted"), "\(favourite.stderr)")
+
+        // Recover: back in the list and in its album; recovering one that is not deleted is refused
+        #expect(try await CommandRunner.run(["recently-deleted", "recover", "--library", library]).status == 64)
+        let recovered = try await CommandRunner.run(["recently-deleted", "recover", short, "--library", library])
+        #expect(recovered.status == 0 && recovered.stdout.contains("recovered \(short)"), "\(recovered.stderr)")
+        #expect(try await CommandRunner.run(["list", "--album", "Trip", "--library", library]).stdout.contains(short))
+        #expect(try await CommandRunner.run(["recently-deleted", "recover", short, "--library", library]).status == 64)
+
+        // Purge: only what was deleted 30 days ago or more (here, a deletion made with a clock 40 days back)
+        var configuration = LibraryConfiguration(watchesMemoryPressure: false)
+        configuration.clock = { Date().addingTimeInterval(-40 * 86_400) }
+        let old = try PhotoLibrary.open(at: library, configuration: configuration)
+        try await old.performChanges { $0.deleteAssets([ids[0]]) }
+        old.close()
+        #expect(try await CommandRunner.run(["delete", short, "--yes", "--library", library]).status == 0)
+        let purge = try await CommandRunner.run(["recently-deleted", "purge", "--json", "--library", library])
+        #expect(purge.status == 0)
+        #expect((try Self.json(purge.stdout) as? [String: Any])?["purged"] as? [String] == [ids[0]], "\(purge.stdout)")
+        #expect(originals() == stored - 1)
+        let nothing = try await CommandRunner.run(["recently-deleted", "purge", "--library", library])
+        #expect(nothing.status == 0 && nothing.stderr.contains("nothing has been in Recently Deleted for 30 days"), "\(nothing.stderr)")
+
+        // Importing the deleted photo again, from another folder, recovers it
+        let name = try #require(listed[1]["filename"] as? String)
+        let copy = try CommandRunner.temporaryFolder().appendingPathComponent(name).path
+        try FileManager.default.copyItem(atPath: photos + "/" + name, toPath: copy)
+        let again = try await CommandRunner.run(["import", copy, "--library", library])
+        #expect(again.status == 0 && again.stdout.contains("1 recovered from Recently Deleted"), "\(again.stdout)")
+        #expect(try await CommandRunner.run(["recently-deleted", "--library", library]).stdout.isEmpty)
+
+        // --now deletes for good, from the library or Recently Deleted
+        #expect(try await CommandRunner.run(["delete", String(ids[2].prefix(8)), "--now", "--library", library]).status == 64)
+        let now = try await CommandRunner.run(["delete", String(ids[2].prefix(8)), "--now", "--yes", "--library", library])
+        #expect(now.status == 0 && now.stdout.contains("deleted for good"), "\(now.stdout)")
+        #expect(try await CommandRunner.run(["list", "--library", library]).stdout.split(separator: "\n").count == 1)
+        #expect(try await CommandRunner.run(["check", "--library", library]).status == 0)
+    }
+
     @Test("errors name what failed: unknown photos, ambiguous prefixes, bad filters, a damaged library")
     func errors() async throws {
         let library = try CommandRunner.temporaryFolder().appendingPathComponent("lib").path

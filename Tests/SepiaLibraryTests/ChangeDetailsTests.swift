@@ -96,8 +96,11 @@ func applyDetails<T: Equatable>(
                 try library.fetchAssets(in: .favorites),
                 try library.fetchAssets(in: try library.album(albumID)),
                 try library.fetchAssets(FetchOptions(predicate: .isFavorite || .isHidden, includeHiddenAssets: true)),
+                try library.fetchAssets(in: .recentlyDeleted),
             ]
         }
+        // Deleted assets go to Recently Deleted; some come back, some are deleted for good from there.
+        var trashed: [String] = []
 
         for round in 0..<25 {
             let old = try results()
@@ -112,6 +115,9 @@ func applyDetails<T: Equatable>(
             seed += newPhotos.count
             let deleting = Array(ids.shuffled(using: &generator).prefix(Int.random(in: 0...2, using: &generator)))
             let survivors = ids.filter { !deleting.contains($0) }
+            let recovering = Array(trashed.shuffled(using: &generator).prefix(Int.random(in: 0...2, using: &generator)))
+            let purging = Array(
+                trashed.filter { !recovering.contains($0) }.shuffled(using: &generator).prefix(Int.random(in: 0...1, using: &generator)))
             let albumCount = try library.fetchAssets(in: try library.album(albumID), options: FetchOptions(includeHiddenAssets: true)).count
             try await library.performChanges { changes in
                 if albumCount >= 2 {
@@ -120,6 +126,8 @@ func applyDetails<T: Equatable>(
                 }
                 for photo in newPhotos { changes.createAsset(from: photo) }
                 changes.deleteAssets(deleting)
+                changes.recoverAssets(recovering)
+                changes.deleteAssetsPermanently(purging)
                 for id in survivors.shuffled(using: &generator).prefix(4) {
                     switch Int.random(in: 0..<5, using: &generator) {
                     case 0: changes.setFavorite(Bool.random(using: &generator), for: id)
@@ -130,7 +138,8 @@ func applyDetails<T: Equatable>(
                     }
                 }
             }
-            ids = survivors + newPhotos.map(\.localIdentifier)
+            ids = survivors + newPhotos.map(\.localIdentifier) + recovering
+            trashed = trashed.filter { !recovering.contains($0) && !purging.contains($0) } + deleting
             let newRevisions = Dictionary(
                 uniqueKeysWithValues: try library.fetchAssets(FetchOptions(includeHiddenAssets: true)).allObjects().map { ($0.id, $0.revision) })
 

@@ -77,7 +77,7 @@ import Testing
         let render = try await library.currentPath(of: asset)
         #expect(FileManager.default.fileExists(atPath: render))
 
-        try await library.performChanges { $0.deleteAssets([ids[0]]) }
+        try await library.performChanges { $0.deleteAssetsPermanently([ids[0]]) }
         #expect(!FileManager.default.fileExists(atPath: original))
         #expect(!FileManager.default.fileExists(atPath: render))
         #expect(!FileManager.default.fileExists(atPath: folder + "/cache/" + ids[0].prefix(2) + "/" + ids[0]))

@@ -101,8 +101,8 @@ import Testing
             changes.setFavorite(true, for: ids[0])
         }
         let smart = try library.smartAlbums()
-        #expect(smart.map(\.title) == ["Recents", "Favorites", "Videos", "Live Photos", "Edited", "Hidden"])
-        #expect(smart.map(\.assetCount) == [6, 1, 0, 0, 0, 0])
+        #expect(smart.map(\.title) == ["Recents", "Favorites", "Videos", "Live Photos", "Edited", "Hidden", "Recently Deleted"])
+        #expect(smart.map(\.assetCount) == [6, 1, 0, 0, 0, 0, 0])
 
         // Photo dates are one hour apart from 2020-09-13 12:26:40 UTC.
         let years = try library.years()

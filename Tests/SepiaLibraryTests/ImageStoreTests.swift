@@ -131,8 +131,8 @@ import Testing
         let rebuilt = try await manager.image(for: asset, targetSize: IntSize(width: 100, height: 100))
         #expect(rebuilt.rendition.pixelSize == IntSize(width: 256, height: 192))
 
-        // Deleting the asset deletes its images, in memory and on disk (Homepwner's rule).
-        try await library.performChanges { $0.deleteAssets([id]) }
+        // Deleting the asset for good deletes its images, in memory and on disk (Homepwner's rule).
+        try await library.performChanges { $0.deleteAssetsPermanently([id]) }
         #expect(library.imageStore.memoryCount == 0)
         #expect(!FileManager.default.fileExists(atPath: library.folder.cacheFolder(assetID: id)))
     }

@@ -11,7 +11,8 @@ import Testing
 struct MigrationTests {
     @Test("an embedded library arrives whole in PostgreSQL: rows, order, edits and files, verified; running it again resumes")
     func migrateAndResume() async throws {
-        // Given an embedded library with photos, a favourite, a hidden photo, an album in a chosen order and an edit
+        // Given an embedded library with photos, a favourite, a hidden photo, an album in a chosen order, an edit and a
+        // photo in Recently Deleted
         let source = TestLibrary.temporaryFolder("source")
         var embedded = LibraryConfiguration(watchesMemoryPressure: false)
         embedded.renderContext = RenderContext(options: RenderOptions(threadCount: 2))
@@ -31,6 +32,8 @@ struct MigrationTests {
             changes.setLocation(GPSLocation(latitude: 38.69, longitude: -9.21), for: ids[3])
         }
         _ = try await library.edit(try library.asset(ids[5]), recipe: EditRecipe(filters: [SepiaTone(intensity: 0.8)]))
+        try await library.performChanges { $0.deleteAssets([ids[1]]) }
+        let deletedOn = try #require(try library.asset(ids[1]).trashedDate)
         let expected = try library.fetchAssets().allObjects()
         let expectedAlbum = try library.fetchAssets(in: try library.album(albumID)).allObjects().map(\.id)
         library.close()
@@ -59,6 +62,9 @@ struct MigrationTests {
         #expect(try migrated.asset(ids[5]).hasAdjustments)
         #expect(try migrated.asset(ids[3]).isCreationDateEdited && migrated.asset(ids[3]).fileMetadata?.creationDate != nil)
         #expect(try migrated.fetchAssets(FetchOptions(predicate: .keyword("lisbon"))).allObjects().map(\.id) == [ids[3]])
+        #expect(try migrated.fetchAssets(in: .recentlyDeleted).allObjects().map(\.id) == [ids[1]])
+        #expect(try migrated.asset(ids[1]).trashedDate == deletedOn)
+        #expect(try migrated.fetchAssetPage(limit: 1).total == 4, "the kept counts leave the hidden photo and Recently Deleted out")
         // New rows get keys after the copied ones.
         let added = try await TestLibrary.addPhotos(1, to: migrated, startingAt: 50)
         #expect(try migrated.asset(added[0]).rowID > expected.map(\.rowID).max()!)

@@ -18,12 +18,12 @@ struct ObjectStorageTests {
         client = try await ObjectStore.client(prefix: "library-\(UUID().uuidString)/")
     }
 
-    func open(_ client: S3Client? = nil) throws -> PhotoLibrary {
-        try PhotoLibrary.open(
-            at: folder,
-            configuration: LibraryConfiguration(
-                changePollInterval: .milliseconds(50), renderContext: RenderContext(options: RenderOptions(threadCount: 2)),
-                watchesMemoryPressure: false, storage: .objectStorage(client ?? self.client), database: TestLibrary.database(for: folder)))
+    func open(_ client: S3Client? = nil, clock: TestClock? = nil) throws -> PhotoLibrary {
+        var configuration = LibraryConfiguration(
+            changePollInterval: .milliseconds(50), renderContext: RenderContext(options: RenderOptions(threadCount: 2)),
+            watchesMemoryPressure: false, storage: .objectStorage(client ?? self.client), database: TestLibrary.database(for: folder))
+        if let clock { configuration.clock = { clock.now } }
+        return try PhotoLibrary.open(at: folder, configuration: configuration)
     }
 
     /// The keys of the originals and renders in the bucket (renditions, derived data, are counted apart).
@@ -62,11 +62,44 @@ struct ObjectStorageTests {
         #expect(downloaded.data == library.imageStore.rendition(for: thumbnail)?.data)
         #expect(other.imageStore.diskKeys(assetID: id, version: "original") == [thumbnail], "kept in the other machine's disk cache")
 
-        // Deleting the asset removes its renditions from the bucket too.
-        try await library.performChanges { $0.deleteAssets([id]) }
+        // Deleting the asset for good removes its renditions from the bucket too.
+        try await library.performChanges { $0.deleteAssetsPermanently([id]) }
         let deadline = Date() + 10
         while try await !renditionKeys(id).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(try await renditionKeys(id).isEmpty)
+    }
+
+    @Test("a photo in Recently Deleted keeps its objects; purged, its original, render and renditions leave the bucket")
+    func purgedAssetsLeaveTheBucket() async throws {
+        let clock = TestClock()
+        let library = try open(clock: clock)
+        defer { library.close() }
+        let ids = try await TestLibrary.addPhotos(2, to: library)
+        let edited = try await library.edit(try library.asset(ids[0]), recipe: EditRecipe(filters: [SepiaTone(intensity: 0.6)]))
+        let adjustment = try #require(try library.currentAdjustment(of: edited))
+        let render = try #require(adjustment.renderedContentHash)
+        let objects = try await objectKeys()
+        #expect(objects.count == 3 && objects.contains("renders/\(render.prefix(2))/\(render).jpg"))
+        #expect(try await !renditionKeys(ids[0]).isEmpty)
+
+        // Deleted: everything stays, even for a sweep with no grace period
+        try await library.performChanges { $0.deleteAssets([ids[0]]) }
+        try await Task.sleep(for: .milliseconds(1500))  // the store dates objects to the second
+        #expect(try await library.sweepStorage(olderThan: .zero).removed.isEmpty)
+        #expect(try await objectKeys() == objects)
+        #expect(try await !renditionKeys(ids[0]).isEmpty, "Recently Deleted shows its thumbnails")
+
+        // Purged 31 days on: the rows go at once, the objects with the next sweep, the renditions with the purge
+        clock.advance(days: 31)
+        #expect(try library.purgeRecentlyDeleted() == [ids[0]])
+        let sweep = try await library.sweepStorage(olderThan: .zero)
+        let original = try library.asset(ids[1]).contentHash
+        #expect(Set(sweep.removed) == Set(objects.filter { !$0.contains(original) }))
+        #expect(try await objectKeys() == ["originals/\(original.prefix(2))/\(original).jpg"])
+        let deadline = Date() + 10
+        while try await !renditionKeys(ids[0]).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(try await renditionKeys(ids[0]).isEmpty)
+        #expect(try await library.check().isSound)
     }
 
     @Test func filesLiveInTheBucketAndTheLibraryStaysSound() async throws {
@@ -88,9 +121,9 @@ struct ObjectStorageTests {
         #expect(report.files == 4)
         #expect(report.bytesVerified > 0)
 
-        // Deleting an asset leaves its object to the sweeper, which removes it once it is older than the grace
-        // period, and nothing else.
-        try await library.performChanges { $0.deleteAssets([ids[2]]) }
+        // Deleting an asset for good leaves its object to the sweeper, which removes it once it is older than the
+        // grace period, and nothing else.
+        try await library.performChanges { $0.deleteAssetsPermanently([ids[2]]) }
         #expect(try await objectKeys().count == 4)
         #expect(try await library.sweepStorage(olderThan: .seconds(3600)).removed.isEmpty, "too young to sweep")
         try await Task.sleep(for: .milliseconds(1500))  // the store dates objects to the second

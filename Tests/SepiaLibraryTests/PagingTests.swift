@@ -94,7 +94,7 @@ struct PagingTests {
         let start = try library.currentGeneration()
         let ids = try await TestLibrary.addPhotos(2, to: library)
         try await library.performChanges { $0.setFavorite(true, for: ids[0]) }
-        try await library.performChanges { $0.deleteAssets([ids[1]]) }
+        try await library.performChanges { $0.deleteAssetsPermanently([ids[1]]) }
         let entries = try #require(try library.changeLog(after: start))
         #expect(entries.map(\.operation) == [.insert, .insert, .update, .delete])
         #expect(entries.map(\.id) == [ids[0], ids[1], ids[0], ids[1]])

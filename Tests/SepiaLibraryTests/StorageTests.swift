@@ -61,8 +61,8 @@ import Testing
         }
         let report = try await reopened.check()
         #expect(report.problems.isEmpty, "\(report.problems)")
-        // Deleting still releases the original, now through its resource.
-        try await reopened.performChanges { $0.deleteAssets([ids[0]]) }
+        // Deleting for good still releases the original, now through its resource.
+        try await reopened.performChanges { $0.deleteAssetsPermanently([ids[0]]) }
         #expect(TestLibrary.files(under: folder + "/originals").count == 2)
     }
 

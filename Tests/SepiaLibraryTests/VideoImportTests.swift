@@ -78,7 +78,7 @@ import Testing
         #expect(again.imported == 0 && again.duplicates == 1, "\(again)")
     }
 
-    @Test("a Live Photo whose movie arrives first becomes one asset when its still arrives, and deleting it deletes both files")
+    @Test("a Live Photo whose movie arrives first becomes one asset when its still arrives, and deleting it for good deletes both files")
     func movieFirst() async throws {
         let source = TestLibrary.temporaryFolder("live")
         let folder = TestLibrary.temporaryFolder()
@@ -102,7 +102,7 @@ import Testing
         let thumbnail = try await ImageManager(library: library).image(for: live, targetSize: IntSize(width: 64, height: 64))
         #expect(thumbnail.rendition.pixelSize == IntSize(width: 64, height: 48))
 
-        try await library.performChanges { $0.deleteAssets([live.id]) }
+        try await library.performChanges { $0.deleteAssetsPermanently([live.id]) }
         #expect(try library.fetchAssets().count == 0)
         #expect(TestLibrary.files(under: folder + "/originals").isEmpty, "both parts are gone")
         #expect(try await library.check().isSound)
@@ -135,7 +135,7 @@ import Testing
         #expect(try await library.playableResource(of: plain)?.type == .video)
         #expect(try await library.check().isSound)
 
-        try await library.performChanges { $0.deleteAssets([movie.id, plain.id]) }
+        try await library.performChanges { $0.deleteAssetsPermanently([movie.id, plain.id]) }
         #expect(TestLibrary.files(under: folder + "/originals").isEmpty)
         #expect(try await library.check().isSound)
     }

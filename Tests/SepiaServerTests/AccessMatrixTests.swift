@@ -50,7 +50,8 @@ struct AccessMatrixTests {
         }
     }
 
-    /// What the rows aim at: the owner's album A (with a photo in it) and album B, and how to make more.
+    /// What the rows aim at: the owner's album A (with a photo in it) and album B, photos in Recently Deleted
+    /// (one that was in A, one that was not), share links, and how to make more.
     struct World: Sendable {
         /// The owner's read-write token: it outlives every session the rows end.
         let owner: Client
@@ -60,11 +61,27 @@ struct AccessMatrixTests {
         let assetOut: String
         let shareToken: String
         let webRoot: String
+        /// Photos in Recently Deleted: one that was in album A, one that was not.
+        let deletedIn: String
+        let deletedOut: String
+        /// A link to album A (which has `deletedIn` among its members), and a link to a photo since deleted.
+        let albumShareToken: String
+        let deletedShareToken: String
         let counter = Counter()
 
         /// A photo of the owner's, in album A for `limitedIn`-style targets, else outside it.
         func asset(for credential: Credential) -> String { credential == .limitedOut ? assetOut : assetIn }
         func album(for credential: Credential) -> String { credential == .limitedOut ? albumB : albumA }
+        /// A photo of the owner's in Recently Deleted, from album A for `limitedIn`-style targets, else not.
+        func deleted(for credential: Credential) -> String { credential == .limitedOut ? deletedOut : deletedIn }
+
+        /// A new photo in Recently Deleted (from album A unless aimed at `limitedOut`), for a request that
+        /// recovers or deletes it.
+        func freshDeleted(for credential: Credential) async throws -> String {
+            let id = try await freshAsset(for: credential)
+            _ = try await owner.request(.delete, "/api/v1/assets/" + id)
+            return id
+        }
 
         /// A new photo for a request that deletes or changes one for good.
         func freshAsset(for credential: Credential) async throws -> String {
@@ -310,6 +327,72 @@ struct AccessMatrixTests {
         Row(.post, "/api/v1/albums/{id}/assets/move", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
             ("/api/v1/albums/\(w.album(for: c))/assets/move", #"{"ids": ["\#(w.asset(for: c))"], "index": 0}"#, nil)
         },
+
+        // Recently Deleted: seen, recovered and deleted for good by the credentials that may change the library
+        // (one limited to albums: what was in them); gone, for every other, as if deleted for good.
+        Row(.get, "/api/v1/recently-deleted", "401 401 401 200 403 403 200 200 200 200 200") { _, _ in ("/api/v1/recently-deleted", nil, nil) },
+        // Not through the smart-album listing of GET /assets, for any credential.
+        Row(.get, "/api/v1/assets", "      401 401 401 404 404 403 404 404 404 404 404") { _, _ in
+            ("/api/v1/assets?album=smart/recentlyDeleted", nil, nil)
+        },
+        Row(.post, "/api/v1/assets/{id}/recover", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(try await w.freshDeleted(for: c))/recover", nil, nil)
+        },
+        Row(.post, "/api/v1/assets/recover", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/recover", #"{"ids": ["\#(try await w.freshDeleted(for: c))"]}"#, nil)
+        },
+        Row(.delete, "/api/v1/assets/{id}", "401 401 401 204 403 403 204 204 404 404 404") { w, c in
+            ("/api/v1/assets/\(try await w.freshDeleted(for: c))?permanently=true", nil, nil)
+        },
+        Row(.post, "/api/v1/assets/delete", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/delete", #"{"ids": ["\#(try await w.freshDeleted(for: c))"], "permanently": true}"#, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}", "401 401 401 200 404 403 200 200 404 404 404") { w, c in ("/api/v1/assets/" + w.deleted(for: c), nil, nil) },
+        Row(.get, "/api/v1/assets/{id}/image", "401 401 401 200 404 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/image?size=64", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/original", "401 401 401 200 404 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/original", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/current", "401 401 401 200 404 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/current", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/resources", "401 401 401 200 404 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/resources", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/resources/{type}", "401 401 401 200 404 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/resources/photo", nil, nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/edit", "401 401 401 200 404 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/edit", nil, nil)
+        },
+        // Changing a photo in Recently Deleted is a conflict: recover it first (the editor's strip too).
+        Row(.get, "/api/v1/assets/{id}/strip", "401 401 401 409 404 403 409 409 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/strip?size=32", nil, nil)
+        },
+        Row(.patch, "/api/v1/assets/{id}", "401 401 401 409 403 403 409 409 404 404 404") { w, c in
+            ("/api/v1/assets/" + w.deleted(for: c), #"{"isFavorite": true}"#, nil)
+        },
+        Row(.put, "/api/v1/assets/{id}/edit", "401 401 401 409 403 403 409 409 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/edit", recipe, nil)
+        },
+        // Selections and downloads name photos outside Recently Deleted only.
+        Row(.post, "/api/v1/downloads", "  401 401 401 404 404 403 404 404 404 404 404") { w, c in
+            ("/api/v1/downloads", #"{"ids": ["\#(w.deleted(for: c))"]}"#, nil)
+        },
+        Row(.post, "/api/v1/albums/{id}/assets", "401 401 401 404 403 403 404 404 404 404 404") { w, c in
+            ("/api/v1/albums/\(w.album(for: c))/assets", #"{"ids": ["\#(w.deleted(for: c))"]}"#, nil)
+        },
+        // Share links never show a photo in Recently Deleted: the link to one, or one in a shared album.
+        Row(.get, "/api/v1/shared/{token}", "404 404 404 404 404 404 404 404 404 404 404") { w, _ in
+            ("/api/v1/shared/" + w.deletedShareToken, nil, nil)
+        },
+        Row(.get, "/api/v1/shared/{token}/assets/{id}/image", "404 404 404 404 404 404 404 404 404 404 404") { w, _ in
+            ("/api/v1/shared/\(w.albumShareToken)/assets/\(w.deletedIn)/image?size=64", nil, nil)
+        },
+        Row(.get, "/api/v1/shared/{token}/download", "404 404 404 404 404 404 404 404 404 404 404") { w, _ in
+            ("/api/v1/shared/\(w.deletedShareToken)/download", nil, nil)
+        },
     ]
 
     @Test("every registered route has a row, and every row is a registered route")
@@ -338,11 +421,23 @@ struct AccessMatrixTests {
             let assetOut = try await owner.uploadNew(2)
             _ = try await owner.request(.post, "/api/v1/albums/\(albumA)/assets", json: #"{"ids": ["\#(assetIn)"]}"#)
             struct Share: Decodable { var url: String }
-            let share = try await owner.json(
-                Share.self, .post, "/api/v1/shares", json: #"{"assetID": "\#(assetIn)", "allowDownload": true}"#, expect: .created)
+            func shareToken(_ json: String) async throws -> String {
+                let share = try await owner.json(Share.self, .post, "/api/v1/shares", json: json, expect: .created)
+                return String(share.url.split(separator: "/").last ?? "")
+            }
+            let share = try await shareToken(#"{"assetID": "\#(assetIn)", "allowDownload": true}"#)
+            // Photos in Recently Deleted: one that was in album A, one that was not, and one a link showed.
+            let deletedIn = try await owner.uploadNew(3)
+            let deletedOut = try await owner.uploadNew(4)
+            let deletedShared = try await owner.uploadNew(5)
+            _ = try await owner.request(.post, "/api/v1/albums/\(albumA)/assets", json: #"{"ids": ["\#(deletedIn)"]}"#)
+            let albumShare = try await shareToken(#"{"albumID": "\#(albumA)", "allowDownload": true}"#)
+            let deletedShare = try await shareToken(#"{"assetID": "\#(deletedShared)", "allowDownload": true}"#)
+            for id in [deletedIn, deletedOut, deletedShared] { _ = try await owner.request(.delete, "/api/v1/assets/" + id) }
             let world = World(
                 owner: try await owner.token("read-write"), albumA: albumA, albumB: albumB, assetIn: assetIn, assetOut: assetOut,
-                shareToken: String(share.url.split(separator: "/").last ?? ""), webRoot: server.configuration.webRoot ?? "")
+                shareToken: share, webRoot: server.configuration.webRoot ?? "", deletedIn: deletedIn, deletedOut: deletedOut,
+                albumShareToken: albumShare, deletedShareToken: deletedShare)
             let read = try await owner.token("read")
             let add = try await owner.token("add-only")
             let rw = try await owner.token("read-write")

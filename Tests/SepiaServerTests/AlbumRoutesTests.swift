@@ -53,6 +53,7 @@ struct AlbumRoutesTests {
             #expect(
                 albums.smartAlbums.map(\.id) == [
                     "smart/recents", "smart/favorites", "smart/videos", "smart/livePhotos", "smart/edited", "smart/hidden",
+                    "smart/recentlyDeleted",
                 ])
             #expect(albums.smartAlbums.first { $0.id == "smart/favorites" }?.assetCount == 1)
             struct Collections: Decodable {

@@ -183,7 +183,11 @@ struct AssetRoutesTests {
             #expect(text.contains(#""metadata":{"#) && text.contains(#""colorProfile":"sRGB (generated)"#), "\(text)")
             #expect(!server.storedFiles().isEmpty)
             struct Deleted: Decodable { var deleted: Int }
+            // To Recently Deleted: the files stay; then for good: they go.
             #expect(try await owner.json(Deleted.self, .post, "/api/v1/assets/delete", json: #"{"ids": ["\#(id)"]}"#).deleted == 1)
+            #expect(!server.storedFiles().isEmpty)
+            let permanently = #"{"ids": ["\#(id)"], "permanently": true}"#
+            #expect(try await owner.json(Deleted.self, .post, "/api/v1/assets/delete", json: permanently).deleted == 1)
             #expect(server.storedFiles().isEmpty)
             #expect(try await owner.request(.get, "/api/v1/assets/\(id)").status == .notFound)
             #expect(try await owner.request(.get, "/api/v1/assets/not-an-id").status == .notFound)

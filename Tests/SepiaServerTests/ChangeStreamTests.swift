@@ -137,6 +137,44 @@ struct ChangeStreamTests {
         }
     }
 
+    @Test("a photo moved to Recently Deleted and back is trashed and recovered for the owner, deleted and inserted for a read-only token")
+    func recentlyDeletedEvents() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let reader = try await owner.token("read")
+            let writer = try await owner.token("read-write")
+            let port = try #require(client.port)
+            let readerStream = try EventStreamClient(port: port, path: "/api/v1/changes", headers: ["Authorization": "Bearer " + reader.bearer!])
+            let writerStream = try EventStreamClient(port: port, path: "/api/v1/changes", headers: ["Authorization": "Bearer " + writer.bearer!])
+            defer {
+                readerStream.close()
+                writerStream.close()
+            }
+            for stream in [readerStream, writerStream] { _ = try #require(await stream.next { $0.event == "ready" }) }
+            let id = try await owner.uploadNew(21)
+            for stream in [readerStream, writerStream] { _ = try #require(await stream.next { $0.event == "change" && $0.data.contains(id) }) }
+
+            #expect(try await owner.request(.delete, "/api/v1/assets/\(id)").status == .noContent)
+            let trashed = try #require(await writerStream.next { $0.event == "change" && $0.data.contains(id) })
+            #expect(trashed.data.contains(#""trashed":["\#(id)"]"#), "\(trashed.data)")
+            #expect(!trashed.data.contains(#""deleted":["\#(id)"]"#))
+            let gone = try #require(await readerStream.next { $0.event == "change" && $0.data.contains(id) })
+            #expect(gone.data.contains(#""deleted":["\#(id)"]"#), "\(gone.data)")
+            #expect(!gone.data.contains("trashed") && !gone.data.contains("recovered"), "a read-only token hears nothing of Recently Deleted")
+
+            #expect(try await owner.request(.post, "/api/v1/assets/\(id)/recover").status == .ok)
+            let recovered = try #require(await writerStream.next { $0.event == "change" && $0.data.contains(id) })
+            #expect(recovered.data.contains(#""recovered":["\#(id)"]"#), "\(recovered.data)")
+            let back = try #require(await readerStream.next { $0.event == "change" && $0.data.contains(id) })
+            #expect(back.data.contains(#""inserted":["\#(id)"]"#), "\(back.data)")
+
+            #expect(try await owner.request(.delete, "/api/v1/assets/\(id)?permanently=true").status == .noContent)
+            let deleted = try #require(await writerStream.next { $0.event == "change" && $0.data.contains(id) })
+            #expect(deleted.data.contains(#""deleted":["\#(id)"]"#), "\(deleted.data)")
+        }
+    }
+
     @Test("a token limited to an album hears nothing of commits outside it, not even empty events")
     func limitedTokenHearsOnlyItsAlbums() async throws {
         let (app, token) = try await TestServer().build()

@@ -129,6 +129,46 @@ struct EarlyRenditionTests {
         }
     }
 
+    @Test("a photo moved to Recently Deleted is never answered early: a read-only token gets the application's 404")
+    func recentlyDeleted() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let reader = try await owner.token("read")
+            let id = try await owner.uploadNew(7)
+            let asset = try await reader.json(AssetBody.self, .get, "/api/v1/assets/\(id)")
+            let url = "/api/v1/assets/\(id)/image?size=128&v=\(asset.version)"
+            let connection = try RawHTTP(port: try #require(client.port)).open()
+            let get = Data("GET \(url) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(reader.bearer!)\r\n\r\n".utf8)
+            try connection.send(get)
+            try connection.send(get)
+            #expect(try connection.answers(2).map(\.status) == [200, 200])
+            let before = try await Self.earlyAnswers(owner)
+            try connection.send(get)
+            #expect(try connection.answers(1).map(\.status) == [200])
+            #expect(try await Self.earlyAnswers(owner) == before + 1, "answered early while the photo is in the library")
+
+            // Deleted: the owner's requests put the asset, now in Recently Deleted, back in the asset cache and its
+            // rendition stays in memory; the reader's request on the same connection is still the application's.
+            #expect(try await owner.request(.delete, "/api/v1/assets/\(id)").status == .noContent)
+            #expect(try await owner.request(.get, "/api/v1/assets/\(id)").status == .ok)
+            #expect(try await owner.request(.get, url).status == .ok)
+            let count = try await Self.earlyAnswers(owner)
+            try connection.send(get)
+            try connection.send(get)
+            #expect(try connection.answers(2).map(\.status) == [404, 404])
+            #expect(try await owner.request(.get, url).status == .ok)
+            #expect(try await Self.earlyAnswers(owner) == count, "nothing about a photo in Recently Deleted is answered early")
+
+            // Recovered, it is answered early again.
+            #expect(try await owner.request(.post, "/api/v1/assets/\(id)/recover").status == .ok)
+            try connection.send(get)
+            try connection.send(get)
+            #expect(try connection.answers(2).map(\.status) == [200, 200])
+            #expect(try await Self.earlyAnswers(owner) > count)
+        }
+    }
+
     /// The process's resident memory, in bytes.
     static func residentBytes() -> Int {
         let fields = ((try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "").split(separator: " ")

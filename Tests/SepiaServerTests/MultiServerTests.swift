@@ -122,6 +122,51 @@ struct MultiServerTests {
         }
     }
 
+    @Test("both servers purge Recently Deleted at once, each every 200 ms: each photo is deleted once, no job fails, the rest stays")
+    func purgesOnBothServers() async throws {
+        let clock = ManualClock()
+        let a = TestServer { configuration in
+            configuration.clock = { clock.now }
+            configuration.purgeInterval = .milliseconds(200)
+            configuration.jobPollInterval = .milliseconds(20)
+            configuration.jobWorkers = 2
+        }
+        let b = TestServer { configuration in
+            configuration.database = a.configuration.database
+            configuration.libraryPath = a.configuration.libraryPath
+            configuration.clock = { clock.now }
+            configuration.purgeInterval = .milliseconds(200)
+            configuration.jobPollInterval = .milliseconds(20)
+            configuration.jobWorkers = 2
+        }
+        let (appA, token, servicesA) = try a.buildWithServices()
+        let (appB, _) = try await b.build()
+        try await appA.test(.live) { clientA in
+            try await appB.test(.live) { clientB in
+                let ownerA = try await Client.createOwner(clientA, setupToken: token!)
+                let ownerB = Client(clientB, cookie: ownerA.cookie, csrf: ownerA.csrf)
+                var ids: [String] = []
+                for seed in 0..<12 { ids.append(try await ownerA.uploadNew(300 + seed)) }
+                let deleting = Array(ids.prefix(10))
+                let list = deleting.map { "\"\($0)\"" }.joined(separator: ",")
+                #expect(try await ownerB.request(.post, "/api/v1/assets/delete", json: #"{"ids": [\#(list)]}"#).status == .ok)
+                let files = a.storedFiles().count
+                clock.advance(days: 31)
+                let deadline = Date() + 30
+                while try await ownerA.json(PageBody.self, .get, "/api/v1/recently-deleted").total > 0, Date() < deadline {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                for owner in [ownerA, ownerB] {
+                    #expect(try await owner.json(PageBody.self, .get, "/api/v1/recently-deleted").total == 0)
+                    #expect(try await owner.json(PageBody.self, .get, "/api/v1/assets").total == 2)
+                    for id in deleting { #expect(try await owner.request(.get, "/api/v1/assets/\(id)").status == .notFound) }
+                }
+                #expect(a.storedFiles().count == files - 10, "the originals went, once each")
+                #expect(try servicesA.jobs.failed().isEmpty, "no purge failed on either server (one queue)")
+            }
+        }
+    }
+
     @Test("one rendition URL has one set of bytes and one strong ETag on both servers, whichever server made it and when")
     func renditionsAgreeAcrossServers() async throws {
         // On object storage when the suite has a store (each server then keeps its own library folder, as two

@@ -182,6 +182,29 @@ def test_album_picker_dialog(library):
     audit(b, "the album picker")
 
 
+def test_recently_deleted(library):
+    """Recently Deleted (a photo deleted for the test), with an item selected, the Delete Now dialog, and a
+    deleted photo opened from there (Recover, Delete Now, its days left)."""
+    b, api = library["browser"], library["owner"]
+    gone = api.upload(photo_bytes(7300), "a11y-deleted.jpg")["id"]
+    api.json("DELETE", f"/api/v1/assets/{gone}", expect=(204,))
+    b.open_app("#/recently-deleted")
+    b.wait_cell_thumbnail(gone)
+    audit(b, "Recently Deleted")
+    b.click(tid("selection-toggle"))
+    b.click(b.cell_css(gone))
+    b.wait_visible(tid("selection-bar"))
+    audit(b, "Recently Deleted with an item selected")
+    b.click(tid("selection-delete-now"))
+    b.wait_visible(tid("delete-now-dialog"))
+    audit(b, "the Delete Now dialog")
+    b.click(f'{tid("delete-now-dialog")} {tid("confirm-cancel")}')
+    b.open_app(f"#/photo/{gone}?deleted=1")
+    b.wait_visible(tid("detail-recover"))
+    b.wait_image(tid("detail-image"))
+    audit(b, "a photo in Recently Deleted")
+
+
 def test_upload_panel_with_a_refused_file(library, tmp_path):
     b = library["browser"]
     b.open_app("#/library")

@@ -97,11 +97,12 @@ def test_delete_from_detail(app, photos, browser_api):
     open_photo(app, newer)
     app.click(tid("detail-delete"))
     dialog = app.wait_visible(tid("delete-dialog"))
-    assert "Delete this photo?" in dialog.text and "cannot be undone" in dialog.text
+    assert "Delete this photo?" in dialog.text and "moves to Recently Deleted" in dialog.text and "30 days" in dialog.text
     assert app.text(f'{tid("delete-dialog")} {tid("confirm-ok")}') == "Delete Photo"
     app.click(f'{tid("delete-dialog")} {tid("confirm-ok")}')
-    app.wait_toast("1 photo deleted")
-    assert browser_api.call("GET", f"/api/v1/assets/{newer}").status == 404
+    app.wait_toast("1 photo moved to Recently Deleted")
+    assert browser_api.asset(newer)["trashedDate"], "in Recently Deleted"
+    assert newer not in [a["id"] for a in browser_api.assets(limit=500)["assets"]]
     # The view moves on to the next photo, and says nothing about another window.
     app.wait(lambda: app.driver.current_url.endswith(f"#/photo/{older}"), "the next photo after the deletion")
     time.sleep(1)

@@ -51,7 +51,7 @@ def test_a_deletion_disappears(app, second, photos):
     app.click(tid("selection-delete"))
     app.wait_visible(tid("delete-dialog"))
     app.click(f'{tid("delete-dialog")} {tid("confirm-ok")}')
-    app.wait_toast("1 photo deleted")
+    app.wait_toast("1 photo moved to Recently Deleted")
     second.wait(lambda: not second.present(second.cell_css(asset_id)), "the deleted photo to leave the second window")
 
 

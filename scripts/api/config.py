@@ -67,8 +67,9 @@ def main():
             ["getSharedImage"],
             {"path.token": binding("shares"), "path.id": binding("assets"), "query.v": binding("versions", 0.5)},
         ),
-        (["deleteAsset"], {"path.id": binding("scratch-assets")}),
-        (["deleteAssets"], {"body.ids[*]": binding("scratch-assets")}),
+        # Deleting moves the scratch photos to Recently Deleted (or deletes them for good); recovering brings them back.
+        (["deleteAsset", "recoverAsset"], {"path.id": binding("scratch-assets")}),
+        (["deleteAssets", "recoverAssets"], {"body.ids[*]": binding("scratch-assets")}),
         (["updateAssets"], {"body.ids[*]": binding("assets")}),
         (["listAssets", "uploadAsset"], {"query.album": binding("albums", 0.5)}),
         (["getAlbum", "renameAlbum"], {"path.id": binding("albums")}),

@@ -20,6 +20,8 @@ public final class ChangeRequests {
         case createPrepared(PreparedAsset)
         case stored(StoredChange)
         case contentEditing(assetID: String, ContentEditingOutput)
+        /// Assets to move to Recently Deleted, as of the library's clock when the changes are applied.
+        case trash([String])
     }
 
     private(set) var requests: [Request] = []
@@ -52,9 +54,25 @@ public final class ChangeRequests {
         return AssetPlaceholder(localIdentifier: prepared.localIdentifier)
     }
 
-    /// Deletes assets, their files and their cached images.
+    /// Deletes assets as Photos does (PhotoKit's `deleteAssets(_:)`): they move to Recently Deleted, where they
+    /// stay for the library's ``LibraryConfiguration/recentlyDeletedRetention`` with their files, edits and
+    /// album memberships, leaving every fetch but the ``SmartAlbum/recentlyDeleted`` smart album's. Observers of
+    /// other fetches see them removed. ``recoverAssets(_:)`` brings them back; ``deleteAssetsPermanently(_:)``
+    /// or ``PhotoLibrary/purgeRecentlyDeleted()`` deletes them for good. Assets already there keep their date.
     public func deleteAssets(_ assetIDs: [String]) {
+        requests.append(.trash(assetIDs))
+    }
+
+    /// Deletes assets for good, whether they are in Recently Deleted or not: their rows, their files (those no
+    /// other asset shares), their edits and their cached images. This cannot be undone.
+    public func deleteAssetsPermanently(_ assetIDs: [String]) {
         requests.append(.stored(.deleteAssets(assetIDs)))
+    }
+
+    /// Brings assets back from Recently Deleted (Photos' Recover), with their edits, into the albums they were
+    /// in, at the places they had. Observers see them inserted. Assets not in Recently Deleted are left alone.
+    public func recoverAssets(_ assetIDs: [String]) {
+        requests.append(.stored(.recoverAssets(assetIDs)))
     }
 
     /// Marks or unmarks an asset as a favourite.

@@ -1,5 +1,6 @@
 /// One entry of the library's change log: an asset or album inserted, updated or deleted by a commit of any
-/// process. The log is what observers and the server's change stream read; its generations only grow.
+/// process, or an asset moved to Recently Deleted or recovered from it. The log is what observers and the
+/// server's change stream read; its generations only grow.
 public struct LibraryChange: Sendable, Hashable, Codable {
     /// What kind of object changed.
     public enum Entity: String, Sendable, Hashable, Codable {
@@ -15,8 +16,13 @@ public struct LibraryChange: Sendable, Hashable, Codable {
         case insert
         /// It changed.
         case update
-        /// It was deleted.
+        /// It was deleted for good.
         case delete
+        /// The asset moved to Recently Deleted: it left every fetch but that smart album's (observers of other
+        /// fetches see it removed).
+        case trash
+        /// The asset came back from Recently Deleted, into its albums (observers see it inserted).
+        case recover
     }
 
     /// The change-log generation of this entry.
@@ -25,7 +31,7 @@ public struct LibraryChange: Sendable, Hashable, Codable {
     public var entity: Entity
     /// The object's identifier.
     public var id: String
-    /// Insert, update or delete.
+    /// Insert, update, delete, trash or recover.
     public var operation: Operation
 
     /// An entry.

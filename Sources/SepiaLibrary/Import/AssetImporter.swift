@@ -4,9 +4,10 @@ import SepiaImage
 
 /// Imports files and folders into a library: finds the images (recursively, skipping hidden files), prepares
 /// several at once, and commits them in batches, so a large import uses every core and a killed import loses
-/// at most the batch in flight. Duplicates (same SHA-256) are reported, not added; files that are not
-/// decodable images are skipped with the reason; a file imported before from the same path, unchanged since
-/// (size, modification time and inode), is not read again.
+/// at most the batch in flight. Duplicates (same SHA-256) are reported, not added; a file whose photo is in
+/// Recently Deleted recovers that photo; files that are not decodable images are skipped with the reason; a
+/// file imported before from the same path, unchanged since (size, modification time and inode), is not read
+/// again (and so a photo deleted since stays deleted).
 ///
 /// Each file in flight is rendered on a lane of its own, a render context with its share of the library's
 /// threads: PNG, WebP and HEIF decode a whole frame on one thread, and files sharing the threads would queue
@@ -114,7 +115,8 @@ public final class AssetImporter: Sendable {
             pendingMembers = []
             lastCommit = Date()
             let outcome = await commitBatch(
-                items, sources: sources, members: members.compactMap(\.assetID), albumID: albumID, createAlbum: createAlbum)
+                items, sources: sources, members: members.compactMap(\.assetID),
+                recovering: members.filter { $0.status == .recovered }.compactMap(\.assetID), albumID: albumID, createAlbum: createAlbum)
             if outcome.albumCreated { createAlbum = false }
             for result in members { report(result) }
             for result in outcome.results { report(result) }
@@ -137,7 +139,7 @@ public final class AssetImporter: Sendable {
                     batch.append((asset, source))
                 case .known(let result, let source):
                     if let source { pendingSources.append(source) }
-                    if albumID != nil { pendingMembers.append(result) } else { report(result) }
+                    if albumID != nil || result.status == .recovered { pendingMembers.append(result) } else { report(result) }
                 case .done(let result):
                     report(result)
                 }
@@ -179,10 +181,17 @@ public final class AssetImporter: Sendable {
             switch error.code {
             case .duplicate:
                 var recorded = source
-                if let id = error.relatedID, let asset = try? library.asset(id) { recorded.contentHash = asset.contentHash }
-                return .known(
-                    ImportItemResult(path: path, status: .duplicate, assetID: error.relatedID, reason: error.reason),
-                    recorded.contentHash.isEmpty ? nil : recorded)
+                let existing = error.relatedID.flatMap { try? library.asset($0) }
+                if let existing { recorded.contentHash = existing.contentHash }
+                // Adding a photo that is in Recently Deleted brings it back: left there, it would be purged while
+                // the import said it was in the library.
+                let result =
+                    existing?.isRecentlyDeleted == true
+                    ? ImportItemResult(
+                        path: path, status: .recovered, assetID: error.relatedID,
+                        reason: "it was in Recently Deleted: recovered, back in its albums")
+                    : ImportItemResult(path: path, status: .duplicate, assetID: error.relatedID, reason: error.reason)
+                return .known(result, recorded.contentHash.isEmpty ? nil : recorded)
             case .unreadableImage:
                 return .done(ImportItemResult(path: path, status: .skipped, reason: error.reason))
             default:
@@ -219,10 +228,12 @@ public final class AssetImporter: Sendable {
         var albumCreated = false
     }
 
-    /// Commits prepared assets with their import records and album memberships in one transaction; if that
-    /// fails because another process imported one of them meanwhile, commits them one by one.
+    /// Commits prepared assets with their import records, the recovery of photos found in Recently Deleted and
+    /// album memberships in one transaction; if that fails because another process imported one of them
+    /// meanwhile, commits them one by one.
     private func commitBatch(
-        _ items: [(PreparedAsset, ImportSource)], sources: [ImportSource], members: [String], albumID: String?, createAlbum: Bool
+        _ items: [(PreparedAsset, ImportSource)], sources: [ImportSource], members: [String], recovering: [String], albumID: String?,
+        createAlbum: Bool
     ) async -> BatchOutcome {
         func requests(
             _ items: [(PreparedAsset, ImportSource)], sources: [ImportSource], members: [String], create: Bool
@@ -233,6 +244,8 @@ public final class AssetImporter: Sendable {
             if create, let albumID, let albumTitle { requests.append(.stored(.createAlbum(id: albumID, title: albumTitle))) }
             for (prepared, _) in items { requests.append(.createPrepared(prepared)) }
             for source in sources + items.map(\.1) { requests.append(.stored(.recordImportSource(source))) }
+            let recovered = recovering.filter(members.contains)
+            if !recovered.isEmpty { requests.append(.stored(.recoverAssets(recovered))) }
             if let albumID {
                 let ids = items.map(\.0.localIdentifier) + members
                 if !ids.isEmpty { requests.append(.stored(.addAssets(albumID: albumID, assetIDs: ids))) }

@@ -8,6 +8,9 @@ public struct ImportItemResult: Sendable, Hashable, Codable {
         case paired
         /// Its content is already in the library (same SHA-256), under another name or from another import.
         case duplicate
+        /// Its content was in Recently Deleted: that photo was recovered (back in its albums), rather than kept
+        /// there to be purged while the file was being added again.
+        case recovered
         /// Imported before from this path, unchanged since: not read again.
         case alreadyImported
         /// Not a photo or video Sepia reads, or damaged: left out, with the reason.
@@ -42,6 +45,8 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     public var paired = 0
     /// Files whose content was already in the library.
     public var duplicates = 0
+    /// Files whose content was in Recently Deleted, recovered from there.
+    public var recovered = 0
     /// Files imported before and unchanged.
     public var alreadyImported = 0
     /// Files left out as unsupported or damaged.
@@ -52,13 +57,14 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     public var seconds = 0.0
 
     /// Files handled.
-    public var total: Int { imported + paired + duplicates + alreadyImported + skipped + failed }
+    public var total: Int { imported + paired + duplicates + recovered + alreadyImported + skipped + failed }
 
     mutating func count(_ status: ImportItemResult.Status) {
         switch status {
         case .imported: imported += 1
         case .paired: paired += 1
         case .duplicate: duplicates += 1
+        case .recovered: recovered += 1
         case .alreadyImported: alreadyImported += 1
         case .skipped: skipped += 1
         case .failed: failed += 1

@@ -28,6 +28,7 @@ extension PhotoLibrary {
                 "originalWidth", "originalHeight", "cameraMake", "cameraModel", "currentAdjustmentID", "revision", "mediaSubtypes",
                 "duration", "contentIdentifier", "originalVersion", "title", "caption", "keywords", "keywordIndex", "rating",
                 "fileCreationDate", "fileCreationDateOffset", "fileCreationDateSource", "fileLatitude", "fileLongitude", "fileAltitude",
+                "trashedDate",
             ],
             ["isFavorite", "isHidden"]
         ),
@@ -147,7 +148,7 @@ extension PhotoLibrary {
                         )
                     }
                 }
-                for (key, condition) in [("visibleAssets", "NOT isHidden"), ("hiddenAssets", "isHidden")] {
+                for (key, condition) in SQLLibraryStore.keptCounts {
                     let count = try db.value("SELECT count(*) FROM asset WHERE \(condition)", as: Int.self) ?? 0
                     try SQLLibraryStore.setInfo(db, key, String(count))
                 }

@@ -45,6 +45,9 @@ public enum SmartAlbum: String, Sendable, Hashable, Codable, CaseIterable {
     case edited
     /// Hidden assets (`smartAlbumAllHidden`).
     case hidden
+    /// Assets deleted in the last days, newest deletion first, until they are recovered or purged (Photos'
+    /// Recently Deleted); hidden ones among them. No other fetch includes them.
+    case recentlyDeleted
 
     /// The album's identifier.
     public var id: String { "smart/" + rawValue }
@@ -58,6 +61,7 @@ public enum SmartAlbum: String, Sendable, Hashable, Codable, CaseIterable {
         case .livePhotos: "Live Photos"
         case .edited: "Edited"
         case .hidden: "Hidden"
+        case .recentlyDeleted: "Recently Deleted"
         }
     }
 

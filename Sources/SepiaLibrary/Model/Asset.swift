@@ -64,6 +64,10 @@ public struct Asset: LibraryObject, Hashable, Codable {
     /// still has joined a movie that came first (making it a Live Photo), a name of its own, so that nothing
     /// made from the movie's poster is taken for the still's.
     public var originalVersion = "original"
+    /// When the asset was deleted, while it is in Recently Deleted: it keeps its files and its albums until it
+    /// is recovered or purged (``PhotoLibrary/purgeRecentlyDeleted()``). Nil for every other asset. Fetches
+    /// leave such assets out, except the ``SmartAlbum/recentlyDeleted`` smart album.
+    public var trashedDate: Date?
 
     /// The row's integer key: what fetch results hold. Never reused, so a deleted asset's key never names
     /// another asset.
@@ -107,6 +111,9 @@ public struct Asset: LibraryObject, Hashable, Codable {
     /// Whether it is a Live Photo: a still with the movie taken with it.
     public var isLivePhoto: Bool { mediaSubtypes.contains(.photoLive) }
 
+    /// Whether it is in Recently Deleted (it has a ``trashedDate``).
+    public var isRecentlyDeleted: Bool { trashedDate != nil }
+
     /// The current version: the adjustment's identifier, or `original`. Renditions are cached under it.
     public var contentVersion: String { currentAdjustmentID ?? originalVersion }
 
@@ -119,9 +126,9 @@ public struct Asset: LibraryObject, Hashable, Codable {
 }
 
 extension Asset {
-    /// Reads an asset, also one recorded by a version of Sepia that did not know videos or user metadata (the
-    /// change log keeps deleted assets' snapshots): what it lacks takes the values of a still photo without
-    /// title, caption, keywords or rating.
+    /// Reads an asset, also one recorded by a version of Sepia that did not know videos, user metadata or
+    /// Recently Deleted (the change log keeps deleted assets' snapshots): what it lacks takes the values of a still
+    /// photo without title, caption, keywords or rating that was never deleted.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -157,5 +164,6 @@ extension Asset {
         keywords = try c.decodeIfPresent([String].self, forKey: .keywords) ?? []
         rating = try c.decodeIfPresent(Int.self, forKey: .rating) ?? 0
         fileMetadata = try c.decodeIfPresent(FileMetadata.self, forKey: .fileMetadata)
+        trashedDate = try c.decodeIfPresent(Date.self, forKey: .trashedDate)
     }
 }

@@ -69,6 +69,10 @@ protocol LibraryStore: Sendable {
     func latestSweep() throws(LibraryError) -> Int64
     /// Every file rows name.
     func allFileReferences() throws(LibraryError) -> [StoredFile]
+    /// Deletes for good, in one transaction, every asset that went to Recently Deleted at or before `cutoff`:
+    /// what is there when the transaction runs, so that purges running at once (two servers) delete each asset
+    /// once and fail on none.
+    func purgeRecentlyDeleted(deletedBefore cutoff: Date) throws(LibraryError) -> CommitResult
     /// Every asset identifier.
     func allAssetIDs() throws(LibraryError) -> Set<String>
     /// The database's own consistency check; empty when it is sound.
@@ -151,7 +155,12 @@ struct ChangeLogSlice: Sendable {
 /// One change request, resolved to what the database must do.
 enum StoredChange: Sendable {
     case createAsset(NewAsset)
+    /// Deletes assets for good: their rows, and the files no other row names.
     case deleteAssets([String])
+    /// Moves assets to Recently Deleted, as of `date` (assets there already keep their date).
+    case trashAssets([String], date: Date)
+    /// Brings assets back from Recently Deleted, into the albums they were in (others are left alone).
+    case recoverAssets([String])
     case setFavorite(assetID: String, Bool)
     case setHidden(assetID: String, Bool)
     /// Makes a RAW+JPEG pair show its RAW file (true) or the other one.
@@ -208,7 +217,7 @@ struct CommitResult: Sendable {
     var generation: Int64
     /// Files rows no longer name: delete them once no row does.
     var releasedFiles: [StoredFile] = []
-    /// Assets deleted: their cached renditions go too.
+    /// Assets deleted for good: their cached renditions go too.
     var deletedAssetIDs: [String] = []
     /// Assets whose current version changed (edit, revert): renditions of older versions go.
     var reversionedAssetIDs: [String] = []

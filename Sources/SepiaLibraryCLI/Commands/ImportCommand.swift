@@ -59,7 +59,7 @@ struct ImportCommand: AsyncParsableCommand {
                         if bar == nil { bar = ProgressBar(total: progress.total, label: "Importing") }
                         bar?.advance((result.path as NSString).lastPathComponent)
                     }
-                    if result.status == .skipped || result.status == .failed || result.status == .duplicate {
+                    if [.skipped, .failed, .duplicate, .recovered].contains(result.status) {
                         notable.withLock { $0.append(result) }
                     }
                 }
@@ -72,6 +72,8 @@ struct ImportCommand: AsyncParsableCommand {
                     let name = result.path
                     switch result.status {
                     case .duplicate: Terminal.printError("duplicate  \(name): already in the library as \(result.assetID ?? "?")")
+                    case .recovered:
+                        Terminal.printError("recovered  \(name): was in Recently Deleted as \(result.assetID ?? "?"), now back in its albums")
                     case .skipped: Terminal.printError("skipped    \(name): \(result.reason ?? "")")
                     case .failed: Terminal.printError("failed     \(name): \(result.reason ?? "")")
                     default: break
@@ -81,6 +83,7 @@ struct ImportCommand: AsyncParsableCommand {
                 if summary.paired > 0 { parts.append("\(summary.paired) joined their Live Photo or RAW+JPEG pair") }
                 if summary.alreadyImported > 0 { parts.append("\(summary.alreadyImported) already in the library") }
                 if summary.duplicates > 0 { parts.append("\(summary.duplicates) duplicates") }
+                if summary.recovered > 0 { parts.append("\(summary.recovered) recovered from Recently Deleted") }
                 if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
                 if summary.failed > 0 { parts.append("\(summary.failed) failed") }
                 let rate =

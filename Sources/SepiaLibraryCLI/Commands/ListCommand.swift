@@ -124,7 +124,7 @@ struct ListCommand: AsyncParsableCommand {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                Terminal.print(String(decoding: try encoder.encode(assets.map(AssetJSON.init)), as: UTF8.self))
+                Terminal.print(String(decoding: try encoder.encode(assets.map { AssetJSON($0) }), as: UTF8.self))
             } else {
                 for asset in assets { Terminal.print(AssetFormatting.line(asset)) }
                 if assets.isEmpty { Terminal.printError("no photos") }

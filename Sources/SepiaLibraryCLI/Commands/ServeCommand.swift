@@ -90,6 +90,8 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var jobLease: Int?
 
+    @OptionGroup var recentlyDeleted: RecentlyDeletedOptions
+
     @Option(
         name: .customLong("web-root"), help: ArgumentHelp("Serve the web app from this folder instead of the built-in copy.", visibility: .hidden))
     var webRoot: String?
@@ -136,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let idleTimeout { configuration.idleTimeout = .seconds(idleTimeout) }
             if let maximumConnectionsPerAddress { configuration.maximumConnectionsPerAddress = maximumConnectionsPerAddress }
             if let jobLease { configuration.jobLease = TimeInterval(jobLease) }
+            configuration.recentlyDeletedRetention = try recentlyDeleted.retention()
             if let bucket = try library.objectStorage() {
                 // Fail at start, with the store's own words, rather than on the first upload.
                 guard try await bucket.bucketExists() else {

@@ -99,9 +99,12 @@ struct LibraryOptions: ParsableArguments {
         return configuration
     }
 
-    /// Opens the library, printing what opening it cleaned up.
-    func open(quiet: Bool = false) throws -> PhotoLibrary {
-        let library = try PhotoLibrary.open(at: path, configuration: configuration())
+    /// Opens the library, printing what opening it cleaned up; `retention`, when given, is how long it keeps
+    /// deleted photos in Recently Deleted.
+    func open(quiet: Bool = false, retention: Duration? = nil) throws -> PhotoLibrary {
+        var configuration = try configuration()
+        if let retention { configuration.recentlyDeletedRetention = retention }
+        let library = try PhotoLibrary.open(at: path, configuration: configuration)
         let report = library.openingReport
         if !quiet && (!report.removedOrphans.isEmpty || report.removedTemporaryFiles > 0) {
             Terminal.warning(

@@ -45,8 +45,13 @@ struct AssetJSON: Encodable {
         let longitude: Double?
         let altitude: Double?
     }
+    /// When it was deleted, for a photo in Recently Deleted (absent otherwise).
+    let trashedDate: String?
+    /// The days it has left in Recently Deleted (absent otherwise).
+    let daysLeft: Int?
 
-    init(_ asset: Asset) {
+    /// The asset; `daysLeft` for one in Recently Deleted, as the library counts them.
+    init(_ asset: Asset, daysLeft: Int? = nil) {
         id = asset.id
         filename = asset.originalFilename
         width = asset.pixelWidth
@@ -83,6 +88,8 @@ struct AssetJSON: Encodable {
                 creationDateSource: file.creationDateSource.rawValue, latitude: file.location?.latitude,
                 longitude: file.location?.longitude, altitude: file.location?.altitude)
         }
+        trashedDate = asset.trashedDate.map { AssetFormatting.isoDate($0, offset: 0) }
+        self.daysLeft = daysLeft
     }
 }
 

@@ -5,7 +5,7 @@ extension LibraryError: ExitStatusProviding {
     /// The exit code a library command ends with when this error stops it.
     var exitStatus: Int32 {
         switch code {
-        case .invalidRequest: return ExitStatus.usage
+        case .invalidRequest, .inRecentlyDeleted: return ExitStatus.usage
         case .notFound: return ExitStatus.noInput
         case .duplicate, .unreadableImage, .invalidEditingOutput, .unsupportedAdjustment, .newerSchema, .objectDeleted:
             return ExitStatus.dataError

@@ -36,13 +36,15 @@ struct AlbumController {
         var index: Int?
     }
 
-    /// `GET /albums`: the user albums in their order, and the smart albums.
+    /// `GET /albums`: the user albums in their order, and the smart albums (Recently Deleted only for the
+    /// credentials that see it).
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> AlbumList {
         let identity = try context.requireIdentity()
         let library = identity.photoLibrary
         var albums = try library.fetchAlbums().allObjects()
         if let limit = identity.albumLimit { albums = albums.filter { limit.contains($0.id) } }
-        let smart = identity.albumLimit == nil ? try library.smartAlbums() : []
+        var smart = identity.albumLimit == nil ? try library.smartAlbums() : []
+        if !identity.seesRecentlyDeleted { smart.removeAll { $0.kind == .smart(.recentlyDeleted) } }
         return AlbumList(albums: try albums.map { try response($0, library) }, smartAlbums: try smart.map { try response($0, library) })
     }
 

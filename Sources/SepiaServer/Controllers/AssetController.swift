@@ -4,7 +4,8 @@ import SepiaCodecs
 import SepiaLibrary
 
 /// Photos: listing with PhotoKit's fetch options and cursors (and keyword and text search), uploads, details,
-/// favourite and hidden flags, title, caption, keywords, rating, date and place, deletion: `/api/v1/assets`.
+/// favourite and hidden flags, title, caption, keywords, rating, date and place, deletion (to Recently Deleted, or
+/// for good) and recovery: `/api/v1/assets`.
 struct AssetController {
     let services: ServerServices
 
@@ -20,6 +21,8 @@ struct AssetController {
             .delete(":id", use: delete)
             .patch(use: updateMany)
             .post("delete", use: deleteMany)
+            .post(":id/recover", use: recover)
+            .post("recover", use: recoverMany)
         return routes
     }
 
@@ -61,6 +64,17 @@ struct AssetController {
 
     struct DeleteManyRequest: Decodable {
         var ids: [String]
+        /// Delete for good rather than move to Recently Deleted.
+        var permanently: Bool?
+    }
+
+    struct RecoverManyRequest: Decodable {
+        var ids: [String]
+    }
+
+    struct Recovered: ResponseEncodable {
+        var recovered: Int
+        var assets: [AssetResponse]
     }
 
     struct AssetList: ResponseEncodable {
@@ -80,7 +94,10 @@ struct AssetController {
         var predicates: [AssetPredicate] = []
         var album: Album?
         if let albumID = try query.string("album", maximumLength: 64) {
-            if let smart = SmartAlbum(id: albumID) {
+            if SmartAlbum(id: albumID) == .recentlyDeleted {
+                // Recently Deleted is listed by GET /recently-deleted, for the credentials that may see it.
+                throw Identity.noAlbum(albumID)
+            } else if let smart = SmartAlbum(id: albumID) {
                 guard identity.albumLimit == nil else { throw Identity.noAlbum(albumID) }
                 album = try library.smartAlbums().first { $0.id == smart.id }
             } else {
@@ -121,14 +138,17 @@ struct AssetController {
         let limit = try query.int("limit", in: 1...500) ?? 100
         let cursor = try query.string("cursor", maximumLength: 4096).map { try AssetCursor(token: $0) }
         let page = try library.fetchAssetPage(album, options: options, after: cursor, limit: limit)
-        return AssetPageResponse(assets: page.assets.map { AssetResponse($0) }, nextCursor: page.nextCursor?.token, total: page.total)
+        return AssetPageResponse(
+            assets: page.assets.map { AssetResponse($0, in: library) }, nextCursor: page.nextCursor?.token, total: page.total)
     }
 
-    /// `GET /assets/{id}`: one photo, with the metadata of its original.
+    /// `GET /assets/{id}`: one photo, with the metadata of its original; one in Recently Deleted with its date
+    /// and days left, for a credential that sees Recently Deleted.
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
-        return AssetResponse(asset, metadata: await AssetResponse.metadata(of: asset, in: identity.photoLibrary) ?? .init())
+        let library = identity.photoLibrary
+        return AssetResponse(asset, metadata: await AssetResponse.metadata(of: asset, in: library) ?? .init(), in: library)
     }
 
     /// `PATCH /assets/{id}`: favourite and hidden flags, which file of a RAW+JPEG pair is the original, and the
@@ -145,12 +165,12 @@ struct AssetController {
             try await identity.photoLibrary.performChanges { $0.useRAW(useRAW, for: asset.id) }
             identity.library.previews.forget(assetID: asset.id)
             if body.isFavorite == nil && body.isHidden == nil && body.metadata.isEmpty {
-                return AssetResponse(try identity.photoLibrary.asset(asset.id))
+                return AssetResponse(try identity.photoLibrary.asset(asset.id), in: identity.photoLibrary)
             }
         }
         try await apply(
             favorite: body.isFavorite, hidden: body.isHidden, metadata: body.metadata, to: [asset], batch: false, in: identity.photoLibrary)
-        return AssetResponse(try identity.photoLibrary.asset(asset.id))
+        return AssetResponse(try identity.photoLibrary.asset(asset.id), in: identity.photoLibrary)
     }
 
     /// `PATCH /assets`: the same flags and metadata on many photos, or a shift of their dates, all or none.
@@ -159,26 +179,59 @@ struct AssetController {
         let body = try await services.json.decode(UpdateManyRequest.self, from: request)
         let assets = try identity.visibleAssets(body.ids)
         try await apply(favorite: body.isFavorite, hidden: body.isHidden, metadata: body.metadata, to: assets, batch: true, in: identity.photoLibrary)
-        return AssetList(assets: try identity.photoLibrary.assets(assets.map(\.id)).map { AssetResponse($0) })
+        let library = identity.photoLibrary
+        return AssetList(assets: try library.assets(assets.map(\.id)).map { AssetResponse($0, in: library) })
     }
 
-    /// `DELETE /assets/{id}`.
+    /// `DELETE /assets/{id}`: moves the photo to Recently Deleted (one there already keeps its date); with
+    /// `?permanently=true`, deletes it for good, from Recently Deleted or not.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
-        try await identity.photoLibrary.performChanges { $0.deleteAssets([asset.id]) }
-        identity.library.previews.forget(assetID: asset.id)
+        let permanently = try Query(request: request).bool("permanently") ?? false
+        try await Self.delete([asset.id], permanently: permanently, identity: identity)
         return .noContent
     }
 
-    /// `POST /assets/delete`: many photos, all or none.
+    /// `POST /assets/delete`: many photos, all or none, to Recently Deleted or (`"permanently": true`) for good.
     @Sendable func deleteMany(_ request: Request, context: AppRequestContext) async throws -> Deleted {
         let identity = try context.requireIdentity()
         let body = try await services.json.decode(DeleteManyRequest.self, from: request)
-        let ids = Array(Set(try identity.visibleAssets(body.ids).map(\.id)))
-        try await identity.photoLibrary.performChanges { $0.deleteAssets(ids) }
-        for id in ids { identity.library.previews.forget(assetID: id) }
+        let permanently = body.permanently ?? false
+        let ids = Array(Set(try identity.visibleAssets(body.ids, includingRecentlyDeleted: true).map(\.id)))
+        try await Self.delete(ids, permanently: permanently, identity: identity)
         return Deleted(deleted: ids.count)
+    }
+
+    static func delete(_ ids: [String], permanently: Bool, identity: Identity) async throws {
+        try await identity.photoLibrary.performChanges { changes in
+            if permanently { changes.deleteAssetsPermanently(ids) } else { changes.deleteAssets(ids) }
+        }
+        // The editor's decoded sources go; a photo in Recently Deleted keeps its renditions for that album.
+        for id in ids { identity.library.previews.forget(assetID: id) }
+    }
+
+    /// `POST /assets/{id}/recover`: brings a photo back from Recently Deleted, into its albums.
+    @Sendable func recover(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
+        let identity = try context.requireIdentity()
+        let asset = try identity.visibleAsset(try context.parameters.require("id"))
+        let library = identity.photoLibrary
+        try await library.performChanges { $0.recoverAssets([asset.id]) }
+        return AssetResponse(try library.asset(asset.id), in: library)
+    }
+
+    /// `POST /assets/recover`: many photos back from Recently Deleted, all or none; `recovered` counts those
+    /// that were there.
+    @Sendable func recoverMany(_ request: Request, context: AppRequestContext) async throws -> Recovered {
+        let identity = try context.requireIdentity()
+        let body = try await services.json.decode(RecoverManyRequest.self, from: request)
+        var seen = Set<String>()
+        let assets = try identity.visibleAssets(body.ids, includingRecentlyDeleted: true).filter { seen.insert($0.id).inserted }
+        let library = identity.photoLibrary
+        try await library.performChanges { $0.recoverAssets(assets.map(\.id)) }
+        return Recovered(
+            recovered: assets.filter(\.isRecentlyDeleted).count,
+            assets: try library.assets(assets.map(\.id)).map { AssetResponse($0, in: library) })
     }
 
     private func apply(

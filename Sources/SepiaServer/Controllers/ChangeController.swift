@@ -17,14 +17,20 @@ struct ChangeController {
         return routes
     }
 
-    /// What one event reports.
+    /// What one event reports. Assets moved to Recently Deleted are `trashed` and those brought back `recovered`,
+    /// for a credential that sees Recently Deleted; for any other they are `deleted` and `inserted`, as if they had
+    /// gone and come back. Albums are never trashed.
     struct ChangeEvent: Encodable {
         struct Lists: Encodable {
             var inserted: [String] = []
             var updated: [String] = []
             var deleted: [String] = []
+            var trashed: [String]?
+            var recovered: [String]?
 
-            var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+            var isEmpty: Bool {
+                inserted.isEmpty && updated.isEmpty && deleted.isEmpty && (trashed ?? []).isEmpty && (recovered ?? []).isEmpty
+            }
         }
 
         var generation: Int64
@@ -126,15 +132,19 @@ struct ChangeController {
             }
             guard let newest = entries.last?.generation else { return }
             var event = ChangeEvent(generation: newest)
+            if identity.seesRecentlyDeleted {
+                event.assets.trashed = []
+                event.assets.recovered = []
+            }
             let visible = try visibleAssets(in: entries, identity: identity)
             for entry in entries {
                 switch entry.entity {
                 case .asset:
                     guard visible?.contains(entry.id) ?? true else { continue }
-                    append(entry, to: &event.assets)
+                    append(entry, to: &event.assets, seesRecentlyDeleted: identity.seesRecentlyDeleted)
                 case .album:
                     guard identity.albumLimit?.contains(entry.id) ?? true else { continue }
-                    append(entry, to: &event.albums)
+                    append(entry, to: &event.albums, seesRecentlyDeleted: false)
                 }
             }
             last = newest
@@ -165,19 +175,44 @@ struct ChangeController {
         let ids = Array(Set(entries.filter { $0.entity == .asset && $0.operation != .delete }.map(\.id)))
         guard !ids.isEmpty else { return [] }
         let options = FetchOptions(predicate: .identifiers(ids) && .inAlbums(limit), includeHiddenAssets: true)
-        return Set(try identity.photoLibrary.fetchAssetPage(options: options, limit: ids.count).assets.map(\.id))
+        var visible = Set(try identity.photoLibrary.fetchAssetPage(options: options, limit: ids.count).assets.map(\.id))
+        // A deleted asset still in the credential's albums: it hears of the deletion (and of a later recovery).
+        if visible.count < ids.count {
+            visible.formUnion(try identity.photoLibrary.fetchAssetPage(in: .recentlyDeleted, options: options, limit: ids.count).assets.map(\.id))
+        }
+        return visible
     }
 
-    private func append(_ entry: LibraryChange, to lists: inout ChangeEvent.Lists) {
-        switch entry.operation {
+    private func append(_ entry: LibraryChange, to lists: inout ChangeEvent.Lists, seesRecentlyDeleted: Bool) {
+        func drop(_ id: String) {
+            lists.inserted.removeAll { $0 == id }
+            lists.updated.removeAll { $0 == id }
+            lists.deleted.removeAll { $0 == id }
+            lists.trashed?.removeAll { $0 == id }
+            lists.recovered?.removeAll { $0 == id }
+        }
+        var operation = entry.operation
+        if !seesRecentlyDeleted {
+            // Gone and back, for a credential that does not see Recently Deleted.
+            if operation == .trash { operation = .delete }
+            if operation == .recover { operation = .insert }
+        }
+        switch operation {
         case .insert:
-            if !lists.inserted.contains(entry.id) { lists.inserted.append(entry.id) }
+            drop(entry.id)
+            lists.inserted.append(entry.id)
         case .update:
-            if !lists.updated.contains(entry.id) && !lists.inserted.contains(entry.id) { lists.updated.append(entry.id) }
+            let known = lists.inserted + lists.updated + (lists.recovered ?? [])
+            if !known.contains(entry.id) { lists.updated.append(entry.id) }
         case .delete:
-            lists.inserted.removeAll { $0 == entry.id }
-            lists.updated.removeAll { $0 == entry.id }
-            if !lists.deleted.contains(entry.id) { lists.deleted.append(entry.id) }
+            drop(entry.id)
+            lists.deleted.append(entry.id)
+        case .trash:
+            drop(entry.id)
+            lists.trashed?.append(entry.id)
+        case .recover:
+            drop(entry.id)
+            lists.recovered?.append(entry.id)
         }
     }
 }

@@ -112,14 +112,14 @@ struct EditController {
         let start = ContinuousClock.now
         let edited = try await identity.photoLibrary.edit(asset, recipe: recipe)
         services.metrics.recordRender("edit", duration: ContinuousClock.now - start)
-        return AssetResponse(edited)
+        return AssetResponse(edited, in: identity.photoLibrary)
     }
 
     /// `DELETE /assets/{id}/edit`: back to the original.
     @Sendable func revert(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
-        return AssetResponse(try await identity.photoLibrary.revert(asset))
+        return AssetResponse(try await identity.photoLibrary.revert(asset), in: identity.photoLibrary)
     }
 
     /// `POST /assets/{id}/preview`: a recipe rendered on the photo at a display size, not saved.

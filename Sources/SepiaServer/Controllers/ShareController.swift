@@ -43,9 +43,10 @@ struct ShareController {
         let library = identity.library.library
         switch (body.assetID, body.albumID) {
         case (let id?, nil):
-            guard Identifier.isValid(id), (try? library.asset(id)) != nil else {
+            guard Identifier.isValid(id), let asset = try? library.asset(id) else {
                 throw APIError.unprocessable("there is no photo '\(id)' to share")
             }
+            if asset.isRecentlyDeleted { throw APIError.unprocessable("the photo '\(id)' is in Recently Deleted; recover it to share it") }
         case (nil, let id?):
             guard Identifier.isValid(id), let album = try? library.album(id), album.isEditable else {
                 throw APIError.unprocessable("there is no album '\(id)' to share")
@@ -65,7 +66,10 @@ struct ShareController {
     /// What a link shows, for its owner: the album's title, or the photo's file name.
     static func title(of share: ShareLinkRecord, in library: PhotoLibrary) -> String {
         if let id = share.albumID { return (try? library.album(id))?.title ?? "Deleted album" }
-        if let id = share.assetID { return (try? library.asset(id))?.originalFilename ?? "Deleted photo" }
+        if let id = share.assetID, let asset = try? library.asset(id) {
+            return asset.isRecentlyDeleted ? asset.originalFilename + " (in Recently Deleted)" : asset.originalFilename
+        }
+        if share.assetID != nil { return "Deleted photo" }
         return ""
     }
 

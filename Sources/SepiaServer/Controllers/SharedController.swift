@@ -156,7 +156,8 @@ struct SharedController {
         let missing = APIError.notFound("this share link does not show that photo")
         guard Identifier.isValid(id) else { throw missing }
         if let shared = share.assetID {
-            guard shared == id, let asset = try? library.asset(id) else { throw missing }
+            // A photo in Recently Deleted is not shown: the link works again if it is recovered.
+            guard shared == id, let asset = try? library.asset(id), !asset.isRecentlyDeleted else { throw missing }
             return asset
         }
         let album = try sharedAlbum(share, library: library)

@@ -94,7 +94,7 @@ struct UploadHandler {
             status: .created,
             headers: [.location: "/api/v1/assets/" + asset.id],
             response: UploadResponse(
-                status: paired ? "paired" : "created", id: asset.id, asset: identity.allows(.read) ? AssetResponse(asset) : nil))
+                status: paired ? "paired" : "created", id: asset.id, asset: identity.allows(.read) ? AssetResponse(asset, in: library) : nil))
     }
 
     /// Leaves the preview of a new asset to the job queue; it is rendered on demand if it is asked for first.
@@ -141,20 +141,29 @@ struct UploadHandler {
 
     /// The answer to an upload whose content the library already has.
     ///
+    /// A photo in Recently Deleted comes back (into its albums): it is what the uploader is adding, and left there
+    /// it would be purged while the upload said the library had it.
+    ///
     /// A credential learns nothing of a photo outside its scope and gains no access to it: when the photo is one
     /// it may read (every credential but add-only ones and those limited to albums the photo is not in), it is
-    /// added to the album the upload names and answered with its identifier, as a new upload would be; when it
-    /// is not, nothing changes — the photo is not added to the credential's album, where it would become
-    /// readable — and the answer is `duplicate` without an identifier. That answer says only that the library
-    /// already holds these exact bytes, which the uploader necessarily has.
+    /// added to the album the upload names and answered with its identifier, as a new upload would be, with the
+    /// status `recovered` for one that was in Recently Deleted; when it is not, nothing else changes — the photo
+    /// is not added to the credential's album, where it would become readable — and the answer is `duplicate`
+    /// without an identifier. That answer says only that the library already holds these exact bytes, which the
+    /// uploader necessarily has.
     private func duplicate(_ existing: Asset, albumID: String?, identity: Identity, bytes: Int) async throws -> EditedResponse<UploadResponse> {
-        services.metrics.recordUpload(outcome: "duplicate", bytes: bytes)
+        services.metrics.recordUpload(outcome: existing.isRecentlyDeleted ? "recovered" : "duplicate", bytes: bytes)
+        let library = identity.photoLibrary
+        if existing.isRecentlyDeleted { try await library.performChanges { $0.recoverAssets([existing.id]) } }
         guard identity.allows(.read), (try? identity.visibleAsset(existing.id)) != nil else {
             return EditedResponse(status: .ok, response: UploadResponse(status: "duplicate", id: nil, asset: nil))
         }
-        if let albumID { try await identity.photoLibrary.performChanges { $0.addAssets([existing.id], to: albumID) } }
-        let current = try identity.photoLibrary.asset(existing.id)
-        return EditedResponse(status: .ok, response: UploadResponse(status: "duplicate", id: current.id, asset: AssetResponse(current)))
+        if let albumID { try await library.performChanges { $0.addAssets([existing.id], to: albumID) } }
+        let current = try library.asset(existing.id)
+        return EditedResponse(
+            status: .ok,
+            response: UploadResponse(
+                status: existing.isRecentlyDeleted ? "recovered" : "duplicate", id: current.id, asset: AssetResponse(current, in: library)))
     }
 
     /// The largest photo and the largest video an upload may be.

@@ -26,16 +26,20 @@ struct AssetResponse: ResponseEncodable {
 
     let asset: Asset
     var metadata: Metadata?
+    /// The days the asset has left in Recently Deleted; nil when it is not there.
+    let daysLeft: Int?
 
-    init(_ asset: Asset, metadata: Metadata? = nil) {
+    /// The asset as `library` has it (its days left in Recently Deleted follow the library's retention).
+    init(_ asset: Asset, metadata: Metadata? = nil, in library: PhotoLibrary) {
         self.asset = asset
         self.metadata = metadata
+        daysLeft = library.daysLeftInRecentlyDeleted(asset)
     }
 
     enum CodingKeys: String, CodingKey {
         case id, mediaType, width, height, creationDate, creationDateOffset, creationDateSource, modificationDate, addedDate
         case isFavorite, isHidden, hasAdjustments, version, revision, originalFilename, originalFormat, originalByteCount
-        case originalWidth, originalHeight, cameraMake, cameraModel, location, metadata, mediaSubtypes, duration
+        case originalWidth, originalHeight, cameraMake, cameraModel, location, metadata, mediaSubtypes, duration, trashedDate, daysLeft
     }
 
     /// The names the API gives media subtypes.
@@ -75,6 +79,8 @@ struct AssetResponse: ResponseEncodable {
         try c.encode(asset.cameraModel, forKey: .cameraModel)
         try c.encode(
             asset.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) }, forKey: .location)
+        try c.encode(asset.trashedDate, forKey: .trashedDate)
+        try c.encode(daysLeft, forKey: .daysLeft)
         try c.encodeIfPresent(metadata, forKey: .metadata)
         try encodeMetadata(to: encoder)
     }

@@ -43,6 +43,8 @@ extension APIError {
     static func from(_ error: LibraryError) -> APIError {
         switch error.code {
         case .notFound, .objectDeleted: .notFound(error.description)
+        case .inRecentlyDeleted:
+            .conflict("the photo is in Recently Deleted: recover it first (POST /api/v1/assets/\(error.subject ?? "{id}")/recover)")
         case .invalidRequest: .badRequest(error.description)
         case .duplicate: .conflict(error.description)
         case .unreadableImage: from(codec: error.codecCode, detail: error.description)

@@ -9,13 +9,17 @@ struct Job: Sendable, Hashable {
         /// Make the playable version (H.264/AAC MP4) of the video or Live Photo `subject`, when its original does
         /// not play in browsers (HEVC, MPEG-4, AVI, MTS…). Minutes for a long clip: the lease is renewed as it goes.
         case playableVideo
+        /// Delete for good what has been in the library's Recently Deleted longer than the retention; `subject` is
+        /// empty. Every server with workers adds one per library at start and then periodically
+        /// (``RecentlyDeletedPurges``); a purge is safe however many run.
+        case purgeRecentlyDeleted
     }
 
     var id: Int64
     var kind: Kind
     /// The user whose library the job works on; empty for the owner's.
     var library: String
-    /// What the job works on, for its kind: an asset's identifier.
+    /// What the job works on, for its kind: an asset's identifier, or nothing for a whole library's work.
     var subject: String
     /// How many times the job has been taken, this time included.
     var attempts: Int

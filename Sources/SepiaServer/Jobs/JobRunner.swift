@@ -77,6 +77,13 @@ struct JobRunner: Service {
         case .playableVideo:
             guard let library = try openLibrary(job.library) else { return }
             try await makePlayableVersion(job, in: library.library)
+        case .purgeRecentlyDeleted:
+            guard let library = try openLibrary(job.library) else { return }
+            let purged = try library.library.purgeRecentlyDeleted()
+            if !purged.isEmpty {
+                logger.info(
+                    "purged Recently Deleted", metadata: ["library": "\(library.library.path)", "count": "\(purged.count)"])
+            }
         }
     }
 

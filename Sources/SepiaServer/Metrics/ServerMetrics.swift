@@ -50,7 +50,9 @@ final class ServerMetrics: Sendable {
         name("rendition_requests", "total", "Renditions served, by where they came from: memory and disk are cache hits.")
     }
     private static var renditionBytes: MetricNameDescriptor { name("rendition", "bytes_total", "Bytes of renditions served.") }
-    private static var uploads: MetricNameDescriptor { name("uploads", "total", "Uploads by outcome: created, duplicate, refused.") }
+    private static var uploads: MetricNameDescriptor {
+        name("uploads", "total", "Uploads by outcome: created, duplicate, recovered (from Recently Deleted), refused.")
+    }
     private static var uploadBytes: MetricNameDescriptor { name("upload", "bytes_total", "Bytes uploaded.") }
     private static var early: MetricNameDescriptor {
         name("rendition_early_answers", "total", "Renditions answered from memory on the connection, before routing (part of the memory origin).")
@@ -147,7 +149,7 @@ final class ServerMetrics: Sendable {
         }
     }
 
-    /// Records an upload's outcome (`created`, `duplicate`, `refused`) and its bytes.
+    /// Records an upload's outcome (`created`, `duplicate`, `recovered`, `refused`) and its bytes.
     func recordUpload(outcome: String, bytes: Int) {
         registry.makeCounter(descriptor: Self.uploads, labels: [("outcome", outcome)]).increment()
         registry.makeCounter(descriptor: Self.uploadBytes).increment(by: Int64(bytes))

@@ -11,8 +11,9 @@ import Synchronization
 /// It answers only what the application would answer the same way, with the same headers: an HTTP/1.1 `GET`
 /// of `/api/v1/assets/{id}/image` on a kept-alive connection, whose URL names the asset's current version
 /// (`v=`), from a credential found in the credential cache that may read the whole library (not add-only, not
-/// limited to albums), for an asset in that user's asset cache, when the exact rendition is in the memory
-/// cache. Anything else is the application's.
+/// limited to albums), for an asset in that user's asset cache and not in Recently Deleted (which read-only
+/// credentials may not see), when the exact rendition is in the memory cache. Anything else is the
+/// application's.
 ///
 /// Answers are kept by the rendition they show — library, asset, version, snapped size, mode and format —
 /// never by the URL as sent: parameters the application ignores (`&j=1`, `&j=2`, …) and sizes that snap to the
@@ -195,7 +196,7 @@ struct CachedRenditionResolver: Sendable {
         let generation = library.library.knownGeneration
         if let answer = prepared[key] {
             if answer.generation == generation { return send(answer, ifNoneMatch: head.ifNoneMatch, now: now, memo: &memo, allocator: allocator) }
-            if library.assets.cached(answer.assetID)?.contentVersion == answer.version {
+            if let asset = library.assets.cached(answer.assetID), asset.contentVersion == answer.version, !asset.isRecentlyDeleted {
                 let current = answer.restamped(generation)
                 prepared.store(current, for: key)
                 return send(current, ifNoneMatch: head.ifNoneMatch, now: now, memo: &memo, allocator: allocator)
@@ -266,7 +267,7 @@ struct CachedRenditionResolver: Sendable {
     /// rendition is in the memory cache; nil otherwise.
     private func prepare(_ named: RenditionKey, library: UserLibrary, generation: Int64, allocator: ByteBufferAllocator) -> PreparedAnswer? {
         let id = named.assetID
-        guard let asset = library.assets.cached(id), asset.contentVersion == named.version else { return nil }
+        guard let asset = library.assets.cached(id), asset.contentVersion == named.version, !asset.isRecentlyDeleted else { return nil }
         let wanted = RenditionRequest(size: named.size, mode: named.mode, format: named.format)
             .bounded(by: IntSize(width: asset.pixelWidth, height: asset.pixelHeight))
         let key = RenditionKey(assetID: id, version: asset.contentVersion, size: wanted.size, mode: wanted.mode, format: wanted.format)

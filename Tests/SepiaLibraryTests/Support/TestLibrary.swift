@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import Synchronization
 
 @testable import SepiaLibrary
 
@@ -52,13 +53,15 @@ enum TestLibrary {
         return .postgreSQL(try! server.schema("test_" + String(hash, radix: 16)))
     }
 
-    /// A library in a new folder, with a small render context and no memory-pressure polling.
-    static func open(at path: String = temporaryFolder(), pollInterval: Duration = .milliseconds(50)) throws -> PhotoLibrary {
-        try PhotoLibrary.open(
-            at: path,
-            configuration: LibraryConfiguration(
-                changePollInterval: pollInterval, renderContext: RenderContext(options: RenderOptions(threadCount: 2)),
-                watchesMemoryPressure: false, database: database(for: path)))
+    /// A library in a new folder, with a small render context and no memory-pressure polling; `clock`, when
+    /// given, is the library's (tests of Recently Deleted move it by hand).
+    static func open(at path: String = temporaryFolder(), pollInterval: Duration = .milliseconds(50), clock: TestClock? = nil) throws -> PhotoLibrary
+    {
+        var configuration = LibraryConfiguration(
+            changePollInterval: pollInterval, renderContext: RenderContext(options: RenderOptions(threadCount: 2)),
+            watchesMemoryPressure: false, database: database(for: path))
+        if let clock { configuration.clock = { clock.now } }
+        return try PhotoLibrary.open(at: path, configuration: configuration)
     }
 
     /// A small JPEG whose content (and so hash) depends on `seed`.
@@ -98,5 +101,21 @@ enum TestLibrary {
             let exists = FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isFolder)
             return exists && !isFolder.boolValue
         }.sorted()
+    }
+}
+
+/// A clock a test moves by hand: what a library configured with it takes for now.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+        current = Mutex(start)
+    }
+
+    var now: Date { current.withLock { $0 } }
+
+    /// Moves the clock on by `days` (fractions allowed).
+    func advance(days: Double) {
+        current.withLock { $0 = $0.addingTimeInterval(days * 86_400) }
     }
 }

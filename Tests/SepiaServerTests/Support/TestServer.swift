@@ -299,3 +299,19 @@ enum TestImages {
         return Bitmap(width: width, height: height, layout: .rgb, bytes: bytes)
     }
 }
+
+/// A clock a test moves by hand, for a server's Recently Deleted (`ServerConfiguration.clock`).
+final class ManualClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date()) {
+        current = Mutex(start)
+    }
+
+    var now: Date { current.withLock { $0 } }
+
+    /// Moves the clock on by `days`.
+    func advance(days: Double) {
+        current.withLock { $0 = $0.addingTimeInterval(days * 86_400) }
+    }
+}

@@ -175,6 +175,21 @@ extension PostgresDatabase {
             CREATE INDEX asset_byRating ON asset(rating, creationDate) WHERE rating > 0;
             """
         ),
+        (
+            "v6: recently deleted",
+            """
+            ALTER TABLE asset ADD COLUMN trashedDate DOUBLE PRECISION;
+            CREATE INDEX asset_recentlyDeleted ON asset(trashedDate, rowID) WHERE trashedDate IS NOT NULL;
+            DROP INDEX asset_byCreationDate;
+            DROP INDEX asset_byAddedDate;
+            DROP INDEX asset_byModificationDate;
+            DROP INDEX asset_byLocalMonth;
+            CREATE INDEX asset_byCreationDate ON asset(isHidden, creationDate, rowID) WHERE trashedDate IS NULL;
+            CREATE INDEX asset_byAddedDate ON asset(isHidden, addedDate, rowID) WHERE trashedDate IS NULL;
+            CREATE INDEX asset_byModificationDate ON asset(isHidden, modificationDate, rowID) WHERE trashedDate IS NULL;
+            CREATE INDEX asset_byLocalMonth ON asset(isHidden, localYear, localMonth, creationDate) WHERE trashedDate IS NULL;
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

@@ -35,6 +35,14 @@ extension SQLLibraryStore {
             for id in ids {
                 try delete(assetID: id, db: db, result: &result)
             }
+        case .trashAssets(let ids, let date):
+            for id in ids {
+                try trash(assetID: id, date: date, db: db)
+            }
+        case .recoverAssets(let ids):
+            for id in ids {
+                try recover(assetID: id, db: db)
+            }
         case .setFavorite(let id, let value):
             try update(assetID: id, db: db, now: now, set: "isFavorite = ?", [value], unless: "isFavorite = ?", [value])
         case .showRAW(let id, let raw):
@@ -71,7 +79,7 @@ extension SQLLibraryStore {
             var added = Set<Int64>()
             // A part that joined its Live Photo earlier in this commit is added as that asset.
             for id in assetIDs {
-                let asset = try assetRow(result.pairedAssets[id] ?? id, db: db)
+                let asset = try changeableAssetRow(result.pairedAssets[id] ?? id, db: db)
                 guard !existing.contains(asset), added.insert(asset).inserted else { continue }
                 try db.execute("INSERT INTO albumMember (albumRowID, assetRowID, position) VALUES (?, ?, ?)", [album, asset, position])
                 position += 1
@@ -79,21 +87,22 @@ extension SQLLibraryStore {
             if !added.isEmpty { try touchAlbum(album, identifier: albumID, db: db) }
         case .insertAssets(let albumID, let assetIDs, let index):
             let album = try albumRow(albumID, db: db)
-            var members = try db.keys("SELECT assetRowID FROM albumMember WHERE albumRowID = ? ORDER BY position, assetRowID", [album])
+            let (shown, deleted) = try albumMembers(album, db: db)
+            var members = shown
             guard (0...members.count).contains(index) else {
                 throw LibraryError(
                     .invalidRequest, "cannot insert at index \(index): the album has \(members.count) assets", subject: albumID)
             }
             var rows: [Int64] = []
             for id in assetIDs {
-                let asset = try assetRow(id, db: db)
+                let asset = try changeableAssetRow(id, db: db)
                 if members.contains(asset) || rows.contains(asset) {
                     throw LibraryError(.invalidRequest, "the asset is already in the album; move it instead", subject: id)
                 }
                 rows.append(asset)
             }
             members.insert(contentsOf: rows, at: index)
-            try renumber(album: album, members: members, inserting: Set(rows), db: db)
+            try renumber(album: album, members: placing(deleted, among: members), inserting: Set(rows), db: db)
             if !rows.isEmpty { try touchAlbum(album, identifier: albumID, db: db) }
         case .removeAssets(let albumID, let assetIDs):
             let album = try albumRow(albumID, db: db)
@@ -105,7 +114,8 @@ extension SQLLibraryStore {
             if removed > 0 { try touchAlbum(album, identifier: albumID, db: db) }
         case .moveAssets(let albumID, let from, let to):
             let album = try albumRow(albumID, db: db)
-            var members = try db.keys("SELECT assetRowID FROM albumMember WHERE albumRowID = ? ORDER BY position, assetRowID", [album])
+            let (shown, deleted) = try albumMembers(album, db: db)
+            var members = shown
             guard let last = from.last, last < members.count, let first = from.first, first >= 0 else {
                 throw LibraryError(.invalidRequest, "the indexes to move are outside the album's \(members.count) assets", subject: albumID)
             }
@@ -117,13 +127,14 @@ extension SQLLibraryStore {
                     subject: albumID)
             }
             members.insert(contentsOf: moving, at: to)
-            try renumber(album: album, members: members, inserting: [], db: db)
+            try renumber(album: album, members: placing(deleted, among: members), inserting: [], db: db)
             try touchAlbum(album, identifier: albumID, db: db)
         case .setAdjustment(let id, let adjustment):
             let render = StoredFile(kind: .render, hash: adjustment.renderedContentHash, format: .jpeg)
             guard try fileExists(render) else { throw StoreRetry.fileVanished(render) }
-            guard let row = try db.fetchOne("SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", [id])
+            guard let row = try db.fetchOne("SELECT rowID, currentAdjustmentID, trashedDate FROM asset WHERE localIdentifier = ?", [id])
             else { throw LibraryError.notFound(asset: id) }
+            if (row[2] as Double?) != nil { throw LibraryError.inRecentlyDeleted(asset: id) }
             let asset: Int64 = row[0]
             if let base = adjustment.baseAdjustmentID {
                 let baseRender = try db.value(
@@ -155,8 +166,9 @@ extension SQLLibraryStore {
                 [adjustment.id, adjustment.renderedWidth, adjustment.renderedHeight])
             result.reversionedAssetIDs.append(id)
         case .revert(let id):
-            guard let row = try db.fetchOne("SELECT rowID, currentAdjustmentID FROM asset WHERE localIdentifier = ?", [id])
+            guard let row = try db.fetchOne("SELECT rowID, currentAdjustmentID, trashedDate FROM asset WHERE localIdentifier = ?", [id])
             else { throw LibraryError.notFound(asset: id) }
+            if (row[2] as Double?) != nil { throw LibraryError.inRecentlyDeleted(asset: id) }
             guard let current: String = row[1] else { return }
             for candidate in try editAndBase(current, db: db) {
                 result.releasedFiles += try releaseRender(of: candidate, keeping: nil, db: db)
@@ -170,7 +182,8 @@ extension SQLLibraryStore {
             let asset = try assetRow(id, db: db)
             try db.execute("DELETE FROM resource WHERE assetRowID = ? AND type = ?", [asset, resource.type.rawValue])
             try insertResource(resource, assetRowID: asset, db: db)
-            _ = try update(assetID: id, db: db, now: now, set: "mediaSubtypes = mediaSubtypes", [])
+            // A derived file may arrive while the asset is in Recently Deleted (its video was being encoded).
+            _ = try update(assetID: id, db: db, now: now, set: "mediaSubtypes = mediaSubtypes", [], allowingRecentlyDeleted: true)
         case .editMetadata(let ids, let edit):
             try editMetadata(of: ids, edit, db: db, now: now)
         case .recordImportSource(let source):
@@ -261,20 +274,67 @@ extension SQLLibraryStore {
         }
         try db.execute("UPDATE asset SET currentAdjustmentID = NULL WHERE rowID = ?", [asset.rowID])
         try db.execute("DELETE FROM asset WHERE rowID = ?", [asset.rowID])
-        try adjustAssetCounts(db, visible: asset.isHidden ? 0 : -1, hidden: asset.isHidden ? -1 : 0)
+        // An asset in Recently Deleted left the counts when it went there.
+        if !asset.isRecentlyDeleted {
+            try adjustAssetCounts(db, visible: asset.isHidden ? 0 : -1, hidden: asset.isHidden ? -1 : 0)
+        }
         try log(
             db, entity: "asset", rowID: asset.rowID, identifier: assetID, operation: "delete", snapshot: try JSONEncoder().encode(asset))
         result.deletedAssetIDs.append(assetID)
     }
 
+    /// Moves an asset to Recently Deleted, as of `date`; one there already keeps its date. It keeps its files
+    /// and album memberships, leaves every fetch but Recently Deleted's, and leaves the kept counts.
+    private static func trash(assetID: String, date: Date, db: any SQLSession) throws {
+        guard let row = try db.fetchOne("SELECT rowID, isHidden, trashedDate FROM asset WHERE localIdentifier = ?", [assetID])
+        else { throw LibraryError.notFound(asset: assetID) }
+        let rowID: Int64 = row[0]
+        let hidden: Bool = row[1]
+        guard (row[2] as Double?) == nil else { return }
+        try db.execute("UPDATE asset SET trashedDate = ?, revision = revision + 1 WHERE rowID = ?", [date.timeIntervalSince1970, rowID])
+        try touchAlbums(containing: assetID, db: db)
+        try adjustAssetCounts(db, visible: hidden ? 0 : -1, hidden: hidden ? -1 : 0)
+        try log(db, entity: "asset", rowID: rowID, identifier: assetID, operation: LibraryChange.Operation.trash.rawValue)
+    }
+
+    /// Brings an asset back from Recently Deleted, into the albums it was in; one not there is left alone.
+    private static func recover(assetID: String, db: any SQLSession) throws {
+        guard let row = try db.fetchOne("SELECT rowID, isHidden, trashedDate FROM asset WHERE localIdentifier = ?", [assetID])
+        else { throw LibraryError.notFound(asset: assetID) }
+        let rowID: Int64 = row[0]
+        let hidden: Bool = row[1]
+        guard (row[2] as Double?) != nil else { return }
+        try db.execute("UPDATE asset SET trashedDate = NULL, revision = revision + 1 WHERE rowID = ?", [rowID])
+        try touchAlbums(containing: assetID, db: db)
+        try adjustAssetCounts(db, visible: hidden ? 0 : 1, hidden: hidden ? 1 : 0)
+        try log(db, entity: "asset", rowID: rowID, identifier: assetID, operation: LibraryChange.Operation.recover.rawValue)
+    }
+
+    func purgeRecentlyDeleted(deletedBefore cutoff: Date) throws(LibraryError) -> CommitResult {
+        try write { db in
+            var result = CommitResult(generation: 0)
+            // Read inside the write transaction, which writers take one at a time: a purge that ran meanwhile
+            // (on another server) has deleted what it found, and this one finds only the rest.
+            let ids = try db.values(
+                "SELECT localIdentifier FROM asset WHERE trashedDate IS NOT NULL AND trashedDate <= ? ORDER BY trashedDate, rowID",
+                [cutoff.timeIntervalSince1970], as: String.self)
+            for id in ids {
+                try Self.delete(assetID: id, db: db, result: &result)
+            }
+            if !ids.isEmpty { try Self.pruneChangeLog(db) }
+            result.generation = try Self.generation(db)
+            return result
+        }
+    }
+
     /// Updates an asset, bumping its revision and modification date, unless `unless` already holds. Returns
-    /// whether it changed.
+    /// whether it changed. An asset in Recently Deleted is refused unless `allowingRecentlyDeleted`.
     @discardableResult
     private static func update(
         assetID: String, db: any SQLSession, now: Double, set assignments: String, _ values: [any SQLBindable],
-        unless condition: String? = nil, _ conditionValues: [any SQLBindable] = []
+        unless condition: String? = nil, _ conditionValues: [any SQLBindable] = [], allowingRecentlyDeleted: Bool = false
     ) throws -> Bool {
-        let rowID = try assetRow(assetID, db: db)
+        let rowID = try allowingRecentlyDeleted ? assetRow(assetID, db: db) : changeableAssetRow(assetID, db: db)
         var sql = "UPDATE asset SET \(assignments), revision = revision + 1, modificationDate = ? WHERE rowID = ?"
         var arguments: [any SQLBindable] = values + [now, rowID]
         if let condition {
@@ -313,6 +373,48 @@ extension SQLLibraryStore {
             throw LibraryError.notFound(asset: id)
         }
         return row
+    }
+
+    /// The key of an asset that a change may alter: one outside Recently Deleted.
+    static func changeableAssetRow(_ id: String, db: any SQLSession) throws -> Int64 {
+        guard let row = try db.fetchOne("SELECT rowID, trashedDate FROM asset WHERE localIdentifier = ?", [id]) else {
+            throw LibraryError.notFound(asset: id)
+        }
+        if (row[1] as Double?) != nil { throw LibraryError.inRecentlyDeleted(asset: id) }
+        return row[0]
+    }
+
+    /// An album's members outside Recently Deleted, in order (what an album change's indexes count, as the
+    /// album's fetches show them), and those in it, each with the member outside it that it follows (nil: it
+    /// comes first), so that a change keeps them where they were for their recovery.
+    private static func albumMembers(
+        _ album: Int64, db: any SQLSession
+    ) throws -> (shown: [Int64], deleted: [(key: Int64, after: Int64?)]) {
+        var shown: [Int64] = []
+        var deleted: [(key: Int64, after: Int64?)] = []
+        for row in try db.fetch(
+            """
+            SELECT m.assetRowID, a.trashedDate FROM albumMember m JOIN asset a ON a.rowID = m.assetRowID
+            WHERE m.albumRowID = ? ORDER BY m.position, m.assetRowID
+            """, [album])
+        {
+            let key: Int64 = row[0]
+            if (row[1] as Double?) == nil { shown.append(key) } else { deleted.append((key, shown.last)) }
+        }
+        return (shown, deleted)
+    }
+
+    /// An album's whole order: `shown`, with each of `deleted` after the member it followed.
+    private static func placing(_ deleted: [(key: Int64, after: Int64?)], among shown: [Int64]) -> [Int64] {
+        guard !deleted.isEmpty else { return shown }
+        var following: [Int64?: [Int64]] = [:]
+        for (key, after) in deleted { following[after, default: []].append(key) }
+        var order = following[nil] ?? []
+        for key in shown {
+            order.append(key)
+            order += following[key] ?? []
+        }
+        return order
     }
 
     private static func albumRow(_ id: String, db: any SQLSession) throws -> Int64 {

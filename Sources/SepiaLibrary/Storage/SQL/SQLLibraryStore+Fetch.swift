@@ -9,7 +9,7 @@ extension SQLLibraryStore {
         a.isHidden, a.originalFilename, a.contentHash, a.originalFormat, a.originalByteCount, a.originalOrientation,
         a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.currentAdjustmentID, a.revision, a.mediaSubtypes,
         a.duration, a.contentIdentifier, a.originalVersion, a.title, a.caption, a.keywords, a.rating, a.fileCreationDate,
-        a.fileCreationDateOffset, a.fileCreationDateSource, a.fileLatitude, a.fileLongitude, a.fileAltitude
+        a.fileCreationDateOffset, a.fileCreationDateSource, a.fileLatitude, a.fileLongitude, a.fileAltitude, a.trashedDate
         """
 
     static func asset(from row: SQLRow) -> Asset {
@@ -35,7 +35,8 @@ extension SQLLibraryStore {
             originalFormat: ImageFormat(rawValue: row[17]) ?? .jpeg, originalByteCount: row[18], originalOrientation: row[19],
             originalWidth: row[20], originalHeight: row[21], cameraMake: row[22], cameraModel: row[23],
             currentAdjustmentID: row[24], revision: row[25], mediaSubtypes: MediaSubtypes(rawValue: row[26]),
-            duration: row[27], contentIdentifier: row[28], originalVersion: row[29], rowID: row[0], title: row[30], caption: row[31],
+            duration: row[27], contentIdentifier: row[28], originalVersion: row[29],
+            trashedDate: (row[40] as Double?).map(Date.init(timeIntervalSince1970:)), rowID: row[0], title: row[30], caption: row[31],
             keywords: keywords.split(separator: "\n").map(String.init), rating: row[33], fileMetadata: fileMetadata)
     }
 
@@ -108,6 +109,8 @@ extension SQLLibraryStore {
         var arguments: [any SQLBindable] = []
         var naturalOrder: [(String, Bool)] = [("a.creationDate", true), ("a.rowID", true)]
         var includeHidden = options.includeHiddenAssets
+        // Assets in Recently Deleted are in no fetch but that smart album's.
+        var inRecentlyDeleted = false
         switch query.scope {
         case .library:
             break
@@ -129,6 +132,10 @@ extension SQLLibraryStore {
         case .smartAlbum(.hidden):
             conditions.append("a.isHidden")
             includeHidden = true
+        case .smartAlbum(.recentlyDeleted):
+            inRecentlyDeleted = true
+            includeHidden = true
+            naturalOrder = [("a.trashedDate", false), ("a.rowID", false)]
         case .collection(let year, let month):
             conditions.append("a.localYear = ?")
             arguments.append(year)
@@ -137,7 +144,9 @@ extension SQLLibraryStore {
                 arguments.append(month)
             }
         }
-        // An equality, not `NOT a.isHidden`: SQLite uses the (isHidden, date) indexes only for an equality.
+        // An equality, not `NOT a.isHidden`: SQLite uses the (isHidden, date) indexes only for an equality. Those
+        // indexes cover the assets outside Recently Deleted, which the condition names so that they apply.
+        conditions.append(inRecentlyDeleted ? "a.trashedDate IS NOT NULL" : "a.trashedDate IS NULL")
         if !includeHidden { conditions.append("a.isHidden = FALSE") }
         if let predicate = options.predicate {
             conditions.append(compile(predicate, dialect: dialect, into: &arguments))
@@ -298,7 +307,7 @@ extension SQLLibraryStore {
     static let albumSelect = """
         SELECT al.rowID, al.localIdentifier, al.title, al.creationDate, al.revision,
           (SELECT count(*) FROM albumMember m JOIN asset a ON a.rowID = m.assetRowID
-           WHERE m.albumRowID = al.rowID AND a.isHidden = FALSE)
+           WHERE m.albumRowID = al.rowID AND a.isHidden = FALSE AND a.trashedDate IS NULL)
         FROM album al
         """
 
@@ -357,7 +366,7 @@ extension SQLLibraryStore {
                 return try db.fetch(
                     """
                     SELECT localMonth, count(*), min(creationDate), max(creationDate) FROM asset
-                    WHERE isHidden = FALSE AND localYear = ? GROUP BY localMonth ORDER BY localMonth
+                    WHERE isHidden = FALSE AND trashedDate IS NULL AND localYear = ? GROUP BY localMonth ORDER BY localMonth
                     """, [year]
                 ).map { row in
                     CollectionList(
@@ -368,7 +377,7 @@ extension SQLLibraryStore {
             return try db.fetch(
                 """
                 SELECT localYear, count(*), min(creationDate), max(creationDate) FROM asset
-                WHERE isHidden = FALSE GROUP BY localYear ORDER BY localYear
+                WHERE isHidden = FALSE AND trashedDate IS NULL GROUP BY localYear ORDER BY localYear
                 """
             ).map { row in
                 CollectionList(

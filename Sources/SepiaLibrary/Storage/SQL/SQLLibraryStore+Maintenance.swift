@@ -37,6 +37,12 @@ extension SQLLibraryStore {
         }
     }
 
+    /// The counts `libraryInfo` keeps (see ``adjustAssetCounts(_:visible:hidden:)``) and the rows each counts:
+    /// assets outside Recently Deleted, visible or hidden.
+    static let keptCounts = [
+        ("visibleAssets", "NOT isHidden AND trashedDate IS NULL"), ("hiddenAssets", "isHidden AND trashedDate IS NULL"),
+    ]
+
     func recordedStorage() throws(LibraryError) -> String? {
         try read { db in try db.value("SELECT value FROM libraryInfo WHERE key = 'storage'", as: String.self) }
     }
@@ -110,7 +116,7 @@ extension SQLLibraryStore {
             ) {
                 problems.append("asset \(row[0] as String): its original is not among its resources")
             }
-            for (key, condition) in [("visibleAssets", "NOT isHidden"), ("hiddenAssets", "isHidden")] {
+            for (key, condition) in Self.keptCounts {
                 let kept = try db.value("SELECT value FROM libraryInfo WHERE key = ?", [key], as: Int.self) ?? 0
                 let counted = try db.value("SELECT count(*) FROM asset WHERE \(condition)", as: Int.self) ?? 0
                 if kept != counted { problems.append("database: the kept count \(key) is \(kept), but \(counted) rows match") }

@@ -22,7 +22,8 @@ enum LivePhotoPairing {
             let row = try db.fetchOne(
                 """
                 SELECT \(SQLLibraryStore.assetColumns) FROM asset a
-                WHERE a.contentIdentifier = ? AND a.mediaType = ? AND (a.mediaSubtypes & \(live)) = 0 ORDER BY a.rowID LIMIT 1
+                WHERE a.contentIdentifier = ? AND a.mediaType = ? AND (a.mediaSubtypes & \(live)) = 0 AND a.trashedDate IS NULL
+                ORDER BY a.rowID LIMIT 1
                 """, [identifier, wanted.rawValue])
             return row.map(SQLLibraryStore.asset(from:))
         }
@@ -34,7 +35,7 @@ enum LivePhotoPairing {
         for row in try db.fetch(
             """
             SELECT \(SQLLibraryStore.assetColumns) FROM asset a
-            WHERE a.mediaType = ? AND a.contentIdentifier IS NULL AND (a.mediaSubtypes & \(live)) = 0
+            WHERE a.mediaType = ? AND a.contentIdentifier IS NULL AND (a.mediaSubtypes & \(live)) = 0 AND a.trashedDate IS NULL
               AND a.creationDate BETWEEN ? AND ? AND a.creationDateSource <> 'file'
             ORDER BY a.rowID LIMIT 50
             """, [wanted.rawValue, t - captureTimeTolerance, t + captureTimeTolerance])

@@ -21,7 +21,7 @@ enum RAWPairing {
         for row in try db.fetch(
             """
             SELECT \(SQLLibraryStore.assetColumns) FROM asset a
-            WHERE a.mediaType = ? AND (a.mediaSubtypes & \(excluded)) = 0 AND a.creationDateSource <> 'file'
+            WHERE a.mediaType = ? AND (a.mediaSubtypes & \(excluded)) = 0 AND a.creationDateSource <> 'file' AND a.trashedDate IS NULL
               AND a.creationDate BETWEEN ? AND ? AND \(newIsRAW ? "a.originalFormat <> ?" : "a.originalFormat = ?")
             ORDER BY a.rowID LIMIT 200
             """,
@@ -73,6 +73,7 @@ extension SQLLibraryStore {
         guard let row = try db.fetchOne("SELECT \(assetColumns) FROM asset a WHERE a.localIdentifier = ?", [assetID])
         else { throw LibraryError.notFound(asset: assetID) }
         let asset = Self.asset(from: row)
+        if asset.isRecentlyDeleted { throw LibraryError.inRecentlyDeleted(asset: assetID) }
         guard asset.mediaSubtypes.contains(.photoRAWPair) else {
             throw LibraryError(.invalidRequest, "the photo is not a RAW+JPEG pair: it has no other file to show", subject: assetID)
         }

@@ -80,6 +80,8 @@ final class SQLLibraryStore: LibraryStore {
                 let operation: String = row[3]
                 if entity == "asset" {
                     slice.assetIdentifiers[key] = identifier
+                    // Moves to and from Recently Deleted are updates of the row: fetches that gain or lose the
+                    // asset see it by refetching, as they see any other change of what they match.
                     switch operation {
                     case "insert": slice.insertedAssets.insert(key)
                     case "delete": slice.deletedAssets.insert(key)

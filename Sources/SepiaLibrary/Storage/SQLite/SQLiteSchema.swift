@@ -184,6 +184,25 @@ extension SQLiteDatabase {
                     CREATE INDEX asset_byRating ON asset(rating, creationDate) WHERE rating > 0;
                     """)
         }
+        migrator.registerMigration("v6: recently deleted") { db in
+            // Recently Deleted: a deleted asset keeps its row, files and album memberships until it is recovered
+            // or purged, with the date it was deleted. Every ordinary fetch leaves such assets out, so the indexes
+            // they use cover only the others (a partial index, which SQLite uses when the query says
+            // `trashedDate IS NULL`), and Recently Deleted has one of its own.
+            try db.execute(
+                sql: """
+                    ALTER TABLE asset ADD COLUMN trashedDate DOUBLE;
+                    CREATE INDEX asset_recentlyDeleted ON asset(trashedDate) WHERE trashedDate IS NOT NULL;
+                    DROP INDEX asset_byCreationDate;
+                    DROP INDEX asset_byAddedDate;
+                    DROP INDEX asset_byModificationDate;
+                    DROP INDEX asset_byLocalMonth;
+                    CREATE INDEX asset_byCreationDate ON asset(isHidden, creationDate) WHERE trashedDate IS NULL;
+                    CREATE INDEX asset_byAddedDate ON asset(isHidden, addedDate) WHERE trashedDate IS NULL;
+                    CREATE INDEX asset_byModificationDate ON asset(isHidden, modificationDate) WHERE trashedDate IS NULL;
+                    CREATE INDEX asset_byLocalMonth ON asset(isHidden, localYear, localMonth, creationDate) WHERE trashedDate IS NULL;
+                    """)
+        }
         return migrator
     }
 }

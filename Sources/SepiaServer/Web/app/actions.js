@@ -1,5 +1,6 @@
-// Operations on photos shared by the library selection and the detail view: favourite, hide, delete
-// (with a confirmation that says how many), download, add to album, copy and paste edits.
+// Operations on photos shared by the library selection and the detail view: favourite, hide, delete (to
+// Recently Deleted, with a confirmation that says how many and for how long), recover and delete for good
+// from Recently Deleted, download, add to album, copy and paste edits.
 import { api } from './api.js';
 import { h, plural, download, pool } from './util.js';
 import { store } from './store.js';
@@ -36,14 +37,15 @@ export async function setHidden(ids, isHidden) {
   }
 }
 
-/** Asks first; resolves true when deleted. */
+/** Asks first; resolves true when the photos moved to Recently Deleted. */
 export async function deletePhotos(ids) {
   const n = ids.length;
+  const days = plural(store.retentionDays, 'day');
   const ok = await confirmDialog({
     title: n === 1 ? 'Delete this photo?' : `Delete ${n.toLocaleString()} photos?`,
     message: n === 1
-      ? 'The photo, its original file and its edits are removed from your library. This cannot be undone.'
-      : `These ${n.toLocaleString()} photos, their original files and their edits are removed from your library. This cannot be undone.`,
+      ? `The photo moves to Recently Deleted, with its edits and albums, for ${days}. Recover it from there until then; after that it is deleted for good.`
+      : `These ${n.toLocaleString()} photos move to Recently Deleted, with their edits and albums, for ${days}. Recover them from there until then; after that they are deleted for good.`,
     confirmLabel: n === 1 ? 'Delete Photo' : `Delete ${n.toLocaleString()} Photos`,
     destructive: true,
     testid: 'delete-dialog',
@@ -53,7 +55,49 @@ export async function deletePhotos(ids) {
     if (n === 1) await api.deleteAsset(ids[0]); else await api.deleteAssets(ids);
     ids.forEach((id) => store.assets.delete(id));
     store.emit('assets-deleted', ids);
-    toast(`${plural(n, 'photo')} deleted.`);
+    store.loadAlbums().catch(() => {});
+    toast(`${plural(n, 'photo')} moved to Recently Deleted.`, { action: { label: 'Undo', run: () => recoverPhotos(ids) } });
+    return true;
+  } catch (e) {
+    toast.error(e, 'The photos could not be deleted.');
+    return false;
+  }
+}
+
+/** Brings photos back from Recently Deleted, into their albums; resolves true when done. */
+export async function recoverPhotos(ids) {
+  const n = ids.length;
+  try {
+    if (n === 1) await api.recoverAsset(ids[0]); else await api.recoverAssets(ids);
+    store.emit('assets-recovered', ids);
+    store.loadAlbums().catch(() => {});
+    toast(n === 1 ? 'Recovered. The photo is back in your library and its albums.' : `${plural(n, 'photo')} recovered, back in your library and their albums.`);
+    return true;
+  } catch (e) {
+    toast.error(e, 'The photos could not be recovered.');
+    return false;
+  }
+}
+
+/** Asks first, saying it cannot be undone; resolves true when the photos are deleted for good. */
+export async function deletePhotosNow(ids) {
+  const n = ids.length;
+  const ok = await confirmDialog({
+    title: n === 1 ? 'Delete this photo now?' : `Delete ${n.toLocaleString()} photos now?`,
+    message: n === 1
+      ? 'The photo, its original file and its edits are deleted for good. This cannot be undone.'
+      : `These ${n.toLocaleString()} photos, their original files and their edits are deleted for good. This cannot be undone.`,
+    confirmLabel: n === 1 ? 'Delete Now' : `Delete ${n.toLocaleString()} Now`,
+    destructive: true,
+    testid: 'delete-now-dialog',
+  });
+  if (!ok) return false;
+  try {
+    if (n === 1) await api.deleteAsset(ids[0], { permanently: true }); else await api.deleteAssets(ids, { permanently: true });
+    ids.forEach((id) => store.assets.delete(id));
+    store.emit('assets-deleted', ids);
+    store.loadAlbums().catch(() => {});
+    toast(`${plural(n, 'photo')} deleted for good.`);
     return true;
   } catch (e) {
     toast.error(e, 'The photos could not be deleted.');

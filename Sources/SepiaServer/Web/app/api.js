@@ -202,8 +202,13 @@ export const api = {
   asset: (id, signal) => get(`${BASE}/assets/${enc(id)}`, { signal }),
   patchAsset: (id, body) => patch(`${BASE}/assets/${enc(id)}`, body),
   patchAssets: (ids, body) => patch(`${BASE}/assets`, { ids, ...body }),
-  deleteAsset: (id) => del(`${BASE}/assets/${enc(id)}`),
-  deleteAssets: (ids) => post(`${BASE}/assets/delete`, { ids }),
+  /** To Recently Deleted; with `permanently`, for good (from Recently Deleted or not). */
+  deleteAsset: (id, { permanently = false } = {}) => del(`${BASE}/assets/${enc(id)}` + query({ permanently: permanently || undefined })),
+  deleteAssets: (ids, { permanently = false } = {}) => post(`${BASE}/assets/delete`, permanently ? { ids, permanently } : { ids }),
+  /** A page of Recently Deleted, newest deletion first: {assets, nextCursor, total, retentionDays}. */
+  recentlyDeleted: (params, signal) => get(`${BASE}/recently-deleted` + query(params), { signal }),
+  recoverAsset: (id) => post(`${BASE}/assets/${enc(id)}/recover`, {}),
+  recoverAssets: (ids) => post(`${BASE}/assets/recover`, { ids }),
   imageURL,
   originalURL: (id) => `${BASE}/assets/${enc(id)}/original`,
   currentURL: (id) => `${BASE}/assets/${enc(id)}/current`,

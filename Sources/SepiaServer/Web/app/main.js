@@ -1,8 +1,8 @@
 // Boot and routing. Paths: /setup → first run or invitation, /login, /s/<token> → public share page;
 // everything else is the app with hash routes:
-//   #/library #/favorites #/recents #/edited #/hidden #/albums #/album/<id> #/settings   (base screens)
-//   #/search/<text>                                                                      (a base screen too)
-//   #/photo/<id>[?album=<id>] #/edit/<id> #/camera[?album=<id>]                          (overlays)
+//   #/library #/favorites #/recents #/edited #/hidden #/recently-deleted #/albums #/album/<id> #/settings
+//   #/search/<text>                                                                      (base screens)
+//   #/photo/<id>[?album=<id> | ?deleted=1] #/edit/<id> #/camera[?album=<id>]              (overlays)
 // An overlay opens above the base screen, which stays mounted (scroll position, loaded photos) and
 // gives the detail view its previous/next photos.
 import { api } from './api.js';
@@ -22,9 +22,9 @@ import { mountLogin } from './screens/login.js';
 import { mountShare } from './screens/share.js';
 
 const app = document.getElementById('app');
-const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'albums', 'album', 'settings', 'search']);
+const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'settings', 'search']);
 const OVERLAY_ROUTES = new Set(['photo', 'edit', 'camera']);
-const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', albums: 'Albums', album: 'Album', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
+const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', albums: 'Albums', album: 'Album', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
 
 let shell = null;
 let base = null;     // {key, name, screen}
@@ -58,7 +58,7 @@ const ctx = {
 
 function baseHashFor() {
   const q = parseHash().query;
-  return q.get('album') ? `#/album/${q.get('album')}` : '#/library';
+  return q.get('album') ? `#/album/${q.get('album')}` : q.get('deleted') ? '#/recently-deleted' : '#/library';
 }
 
 // ---------------------------------------------------------------- boot
@@ -164,7 +164,8 @@ function openChanges() {
       store.emit('change', data);
       const al = data?.albums || {};
       const as = data?.assets || {};
-      if (al.inserted?.length || al.updated?.length || al.deleted?.length || as.inserted?.length || as.deleted?.length) refreshAlbums();
+      if (al.inserted?.length || al.updated?.length || al.deleted?.length || as.inserted?.length || as.deleted?.length
+        || as.trashed?.length || as.recovered?.length) refreshAlbums();
     },
     reset: () => { store.emit('reset'); refreshAlbums(); },
     progress: (data) => store.emit('progress', data?.assets || {}),
@@ -204,7 +205,9 @@ function route(initial) {
   }
 
   if (isOverlay) {
-    if (!base) mountBase(r.query.get('album') ? { name: 'album', id: r.query.get('album') } : { name: 'library' });
+    if (!base) {
+      mountBase(r.query.get('album') ? { name: 'album', id: r.query.get('album') } : r.query.get('deleted') ? { name: 'recently-deleted' } : { name: 'library' });
+    }
     const key = r.name;
     if (overlay && overlay.name === key && overlay.screen.update && r.name === 'photo') {
       overlay.screen.update({ id: r.id, query: r.query });

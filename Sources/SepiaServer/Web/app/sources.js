@@ -18,6 +18,8 @@ class BaseSource {
   }
   on(name, fn) { return this.bus.on(name, fn); }
   get total() { return this.sections.reduce((n, s) => n + s.count, 0); }
+  /** A page of assets for `params` (a cursor among them): `GET /assets` unless a source reads elsewhere. */
+  fetchAssets(params) { return api.assets(params); }
 
   /** Asks for the items of section `si` up to index `upTo` (inclusive). */
   ensure(si, upTo) {
@@ -34,7 +36,7 @@ class BaseSource {
     try {
       const params = { ...this.paramsFor(s), limit: PAGE };
       if (s.cursor) params.cursor = s.cursor;
-      const page = await api.assets(params);
+      const page = await this.fetchAssets(params);
       if (generation !== this.generation) return;
       for (const a of page.assets || []) s.items.push(a);
       s.cursor = page.nextCursor || null;
@@ -151,14 +153,18 @@ export class MonthSource extends BaseSource {
   async refresh() { await this.load(); }
 }
 
-/** A flat list (Favorites, Recently Added, Edited, Hidden, an album): one section, paged by cursor. */
+/**
+ * A flat list (Favorites, Recently Added, Edited, Hidden, an album, Recently Deleted): one section, paged by cursor.
+ * `fetch` reads a page (by default `GET /assets`; Recently Deleted has its own route).
+ */
 export class ListSource extends BaseSource {
-  constructor(params, { title = null } = {}) {
+  constructor(params, { title = null, fetch = null } = {}) {
     super();
     this.kind = 'list';
     this.grouped = false;
     this.params = params;
     this.title = title;
+    if (fetch) this.fetchAssets = fetch;
   }
   paramsFor() { return this.params; }
 
@@ -166,7 +172,7 @@ export class ListSource extends BaseSource {
     this.generation++;
     this.loading = 0;
     const s = { key: 'all', title: this.title, count: 0, items: [], cursor: null, done: false };
-    const page = await api.assets({ ...this.params, limit: PAGE });
+    const page = await this.fetchAssets({ ...this.params, limit: PAGE });
     s.items = page.assets || [];
     s.cursor = page.nextCursor || null;
     s.done = !page.nextCursor;

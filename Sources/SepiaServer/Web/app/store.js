@@ -14,6 +14,8 @@ export const store = {
   albumsLoaded: false,
   catalogPromise: null,
   cameraAvailable: false,
+  /** How many days deleted photos stay in Recently Deleted (the server says, with each page of it). */
+  retentionDays: 30,
   /** Assets seen lately by id, so that a detail view can show something at once. */
   assets: new Map(),
 
@@ -26,6 +28,16 @@ export const store = {
       const drop = [...this.assets.keys()].slice(0, 1000);
       drop.forEach((k) => this.assets.delete(k));
     }
+  },
+
+  /** The number of items in Recently Deleted, from the smart albums' counts. */
+  get recentlyDeletedCount() {
+    return this.smartAlbums.find((a) => a.id === 'smart/recentlyDeleted')?.assetCount || 0;
+  },
+
+  /** Learns the server's retention from a page of Recently Deleted. */
+  noteRetention(days) {
+    if (Number.isInteger(days) && days > 0 && days !== this.retentionDays) { this.retentionDays = days; this.emit('retention', days); }
   },
 
   async loadAlbums() {

@@ -122,6 +122,11 @@ export function plural(n, one, many = one + 's') {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }
 
+/** The days an item has left in Recently Deleted, as Photos says them: "30 days", "1 day", "under a day". */
+export function daysLeftText(days) {
+  return days >= 1 ? plural(days, 'day') : 'under a day';
+}
+
 /** "3 photos", "2 photos, 1 video", "1 video", as Photos counts a mix. */
 export function photosAndVideos(photos, videos) {
   return [photos || !videos ? plural(photos, 'photo') : null, videos ? plural(videos, 'video') : null].filter(Boolean).join(', ');

@@ -13,6 +13,7 @@ const LIBRARY_LINKS = [
   { route: 'recents', label: 'Recently Added', icon: 'clock', testid: 'nav-recents' },
   { route: 'edited', label: 'Edited', icon: 'wand', testid: 'nav-edited' },
   { route: 'hidden', label: 'Hidden', icon: 'eyeOff', testid: 'nav-hidden' },
+  { route: 'recently-deleted', label: 'Recently Deleted', icon: 'trash', testid: 'nav-recently-deleted', count: () => store.recentlyDeletedCount },
 ];
 
 export async function createAlbumFlow({ navigate = true } = {}) {
@@ -31,7 +32,8 @@ export async function createAlbumFlow({ navigate = true } = {}) {
 }
 
 export function createShell() {
-  const navLink = (l) => h('a', { href: `#/${l.route}`, class: 'nav-link', 'data-route': l.route, 'data-testid': l.testid }, icon(l.icon), h('span', {}, l.label));
+  const navLink = (l) => h('a', { href: `#/${l.route}`, class: 'nav-link', 'data-route': l.route, 'data-testid': l.testid }, icon(l.icon), h('span', { class: l.count ? 'nav-text' : null }, l.label),
+    l.count ? h('span', { class: 'nav-count', 'data-count-for': l.route }, '') : null);
   const albumList = h('ul', { class: 'nav-list album-nav', 'data-testid': 'sidebar-albums' });
   const newAlbum = h('button', {
     type: 'button', class: 'btn icon small ghost', 'data-testid': 'album-create-sidebar', aria: { label: 'New album' },
@@ -64,6 +66,11 @@ export function createShell() {
   const root = h('div', { class: 'shell' }, sidebar, scrim, main, tabbar, overlay);
 
   function renderAlbums() {
+    for (const l of LIBRARY_LINKS.filter((x) => x.count)) {
+      const n = l.count();
+      const el = sidebar.querySelector(`[data-count-for="${l.route}"]`);
+      if (el) el.textContent = n ? n.toLocaleString() : '';
+    }
     clear(albumList);
     if (!store.albums.length) {
       albumList.append(h('li', { class: 'nav-empty' }, store.albumsLoaded ? 'No albums yet' : 'Loading…'));

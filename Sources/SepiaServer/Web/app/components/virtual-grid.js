@@ -6,7 +6,7 @@
 // Space selects, Shift+arrows extend the selection, Ctrl/⌘+A selects all loaded photos,
 // Alt+arrows move a photo (when reorderable).
 import { api } from '../api.js';
-import { h, clamp, bucket, dpr, formatDate, formatDuration, isVideo, isLivePhoto, rawBadge, rafThrottle, shared } from '../util.js';
+import { h, clamp, bucket, dpr, formatDate, formatDuration, isVideo, isLivePhoto, rawBadge, rafThrottle, shared, daysLeftText } from '../util.js';
 import { icon } from '../icons.js';
 
 const HEADER_H = 56;
@@ -286,7 +286,9 @@ export class VirtualGrid {
     const duration = video ? formatDuration(a.duration) : '';
     const raw = rawBadge(a);
     const kind = video ? `Video${duration ? ', ' + duration : ''}` : live ? 'Live Photo' : raw ? `${raw} photo` : 'Photo';
-    const label = `${kind}, ${formatDate(a.creationDate, a.creationDateOffset, { withTime: false })}${a.isFavorite ? ', favorite' : ''}${a.hasAdjustments ? ', edited' : ''}`;
+    // In Recently Deleted: the days it has left before it is deleted for good, on the cell and in its label.
+    const left = a.trashedDate ? daysLeftText(a.daysLeft) : '';
+    const label = `${kind}, ${formatDate(a.creationDate, a.creationDateOffset, { withTime: false })}${a.isFavorite ? ', favorite' : ''}${a.hasAdjustments ? ', edited' : ''}${left ? `, deleted, ${left} left` : ''}`;
     const size = `${this.thumbPx}x${this.thumbPx}`;
     const img = h('img', {
       alt: '', decoding: 'async', draggable: 'false',
@@ -304,6 +306,7 @@ export class VirtualGrid {
     live ? h('span', { class: 'cell-badge cell-live', 'aria-hidden': 'true' }, icon('live'), h('span', { class: 'cell-badge-text' }, 'LIVE')) : null,
     duration ? h('span', { class: 'cell-badge cell-duration', 'aria-hidden': 'true' }, duration) : null,
     raw && !live ? h('span', { class: 'cell-badge cell-raw', 'aria-hidden': 'true' }, raw) : null,
+    left ? h('span', { class: ['cell-badge', 'cell-days', a.daysLeft <= 3 && 'soon'], 'data-testid': 'cell-days-left', 'aria-hidden': 'true' }, left) : null,
     a.isFavorite ? h('span', { class: 'cell-fav' }, icon('heartFill')) : null,
     h('span', { class: 'cell-check' }, icon('check')));
     return cell;

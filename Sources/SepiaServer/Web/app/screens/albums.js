@@ -12,6 +12,7 @@ const SMART = [
   { id: 'smart/recents', route: 'recents', title: 'Recently Added', icon: 'clock' },
   { id: 'smart/edited', route: 'edited', title: 'Edited', icon: 'wand' },
   { id: 'smart/hidden', route: 'hidden', title: 'Hidden', icon: 'eyeOff' },
+  { id: 'smart/recentlyDeleted', route: 'recently-deleted', title: 'Recently Deleted', icon: 'trash' },
 ];
 
 export function mountAlbums(container, params, ctx) {

@@ -2,13 +2,15 @@
 // sized for the screen × devicePixelRatio replaces it. Previous/next by arrow keys, buttons and swipe;
 // an info panel with the metadata, its title, caption, keywords, rating, date and place editable;
 // favourite, rotate (saved as an edit), hide, delete, download, share.
+// An item in Recently Deleted (opened from there) offers only Recover and Delete Now, and says how many
+// days it has left.
 //
 // A video plays in the browser's own player, its poster frame (the same rendition) shown first; Space plays
 // and pauses. A Live Photo shows its still, and its movie plays muted over it while the still is pressed
 // or the LIVE badge hovered, as in Photos; the Live button turns that off for the photo (kept in
 // localStorage). Leaving an item pauses its movie and lets the browser drop it (no src).
 import { api } from '../api.js';
-import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, isTypingTarget, isVideo, isLivePhoto, isRAWPair, kindOf } from '../util.js';
+import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, isTypingTarget, isVideo, isLivePhoto, isRAWPair, kindOf, daysLeftText } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -51,10 +53,15 @@ export function mountDetail(container, params, ctx) {
   });
   // Also reachable without the menu.
   const linkBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'share-link', aria: { label: 'Create a share link' }, title: 'Share link', onclick: () => shareLinkDialog({ assetID: id }, 'this photo') }, icon('link'));
+  // An item in Recently Deleted: its days left (under the date), Recover and Delete Now instead of the actions above.
+  const daysLeft = h('span', { class: 'detail-days-left', 'data-testid': 'detail-days-left' });
+  const recoverBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'detail-recover', hidden: true, onclick: recover }, icon('recover'), h('span', {}, 'Recover'));
+  const deleteNowBtn = h('button', { type: 'button', class: 'btn danger', 'data-testid': 'detail-delete-now', hidden: true, onclick: deleteNow }, icon('trash'), h('span', {}, 'Delete Now'));
+  const normalActions = [favBtn, rotateBtn, shareBtn, linkBtn, deleteBtn, more.el || more, editBtn];
 
   const topbar = h('header', { class: 'detail-bar' },
     back, h('div', { class: 'detail-titles' }, titleMain, titleSub), h('div', { class: 'topbar-spacer' }),
-    h('div', { class: 'detail-actions', role: 'toolbar', aria: { label: 'Photo actions' } }, liveBtn, favBtn, rotateBtn, infoBtn, shareBtn, linkBtn, deleteBtn, more),
+    h('div', { class: 'detail-actions', role: 'toolbar', aria: { label: 'Photo actions' } }, liveBtn, favBtn, rotateBtn, infoBtn, shareBtn, linkBtn, deleteBtn, more, recoverBtn, deleteNowBtn),
     editBtn);
 
   const img = h('img', { class: 'detail-img', alt: '', 'data-testid': 'detail-image', draggable: 'false' });
@@ -366,12 +373,24 @@ export function mountDetail(container, params, ctx) {
     else video.pause();
   }
 
+  /** Whether the item is in Recently Deleted: only Recover and Delete Now apply to it. */
+  const isDeleted = () => !!asset?.trashedDate;
+
   function renderHeader() {
+    const deleted = isDeleted();
+    for (const control of normalActions) control.hidden = deleted;
+    recoverBtn.hidden = !deleted;
+    deleteNowBtn.hidden = !deleted;
+    el.classList.toggle('deleted-item', deleted);
     if (!asset) { titleMain.textContent = 'Photo'; titleSub.textContent = ''; return; }
     titleMain.textContent = formatDate(asset.creationDate, asset.creationDateOffset, { withTime: false });
     const time = asset.creationDate ? new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone: asset.creationDateOffset != null ? 'UTC' : undefined })
       .format(new Date(new Date(asset.creationDate).getTime() + (asset.creationDateOffset || 0) * 1000)) : '';
-    titleSub.textContent = [time, formatOffset(asset.creationDateOffset)].filter(Boolean).join(' · ');
+    const when = [time, formatOffset(asset.creationDateOffset)].filter(Boolean).join(' · ');
+    if (deleted) {
+      daysLeft.textContent = `${daysLeftText(asset.daysLeft ?? 0)} left`;
+      titleSub.replaceChildren(daysLeft, when ? ` · ${when}` : '');
+    } else titleSub.textContent = when;
     favBtn.replaceChildren(icon(asset.isFavorite ? 'heartFill' : 'heart'));
     favBtn.setAttribute('aria-pressed', String(!!asset.isFavorite));
     favBtn.setAttribute('aria-label', asset.isFavorite ? 'Unfavorite' : 'Favorite');
@@ -473,7 +492,7 @@ export function mountDetail(container, params, ctx) {
   }
 
   async function toggleFavorite() {
-    if (!asset) return;
+    if (!asset || isDeleted()) return;
     const updated = await actions.setFavorite([id], !asset.isFavorite);
     if (updated?.[0]) { asset = { ...asset, ...updated[0] }; if (full) full = { ...full, ...updated[0] }; renderHeader(); }
   }
@@ -490,6 +509,7 @@ export function mountDetail(container, params, ctx) {
   }
 
   async function remove() {
+    if (isDeleted()) return deleteNow();
     const n = ctx.base?.neighbors?.(id);
     const removing = id;
     removedHere.add(removing);
@@ -497,14 +517,34 @@ export function mountDetail(container, params, ctx) {
     else removedHere.delete(removing);
   }
 
+  /** Recently Deleted: back into the library and its albums; the view moves on to the next deleted item. */
+  async function recover() {
+    const n = ctx.base?.neighbors?.(id);
+    const recovering = id;
+    removedHere.add(recovering);
+    if (await actions.recoverPhotos([recovering])) leaveAfterRemoval(n);
+    else removedHere.delete(recovering);
+  }
+
+  /** Recently Deleted: for good, after a confirmation that says it cannot be undone. */
+  async function deleteNow() {
+    const n = ctx.base?.neighbors?.(id);
+    const removing = id;
+    removedHere.add(removing);
+    if (await actions.deletePhotosNow([removing])) leaveAfterRemoval(n);
+    else removedHere.delete(removing);
+  }
+
   function leaveAfterRemoval(n) {
     const target = n?.next || n?.prev;
-    if (target) ctx.replace(`#/photo/${target.id}`);
+    // The view the item was opened from stays the base (an album, Recently Deleted).
+    const q = location.hash.includes('?') ? location.hash.slice(location.hash.indexOf('?')) : '';
+    if (target) ctx.replace(`#/photo/${target.id}${q}`);
     else ctx.back();
   }
 
   async function rotate() {
-    if (!asset || busy || isVideo(asset)) return;
+    if (!asset || busy || isVideo(asset) || isDeleted()) return;
     busy = true;
     rotateBtn.disabled = true;
     rotateBtn.replaceChildren(h('span', { class: 'spinner' }));
@@ -586,7 +626,7 @@ export function mountDetail(container, params, ctx) {
       case 'i': case 'I': setInfo(!infoOpen); break;
       case 'f': case 'F': case '.': toggleFavorite(); break;
       case 'r': case 'R': rotate(); break;
-      case 'e': case 'E': if (media.mode === 'video') toast(NO_VIDEO_EDITS); else location.hash = `#/edit/${id}`; break;
+      case 'e': case 'E': if (isDeleted()) break; if (media.mode === 'video') toast(NO_VIDEO_EDITS); else location.hash = `#/edit/${id}`; break;
       case ' ':
         // Space plays and pauses a video (and never scrolls what is behind); on a button it presses it.
         if (media.mode !== 'video' || e.target.closest?.('button, a[href], summary, [role="link"], .upload-panel')) break;
@@ -612,10 +652,12 @@ export function mountDetail(container, params, ctx) {
     }),
     store.on('change', (d) => {
       const a = d?.assets || {};
-      if (a.deleted?.includes(id)) {
-        // A deletion made here is already being handled by remove(); only one made elsewhere leaves the view.
+      // Gone from where it was opened: deleted (for good, or to Recently Deleted), or recovered from there.
+      const gone = a.deleted?.includes(id) || (isDeleted() ? a.recovered?.includes(id) : a.trashed?.includes(id));
+      if (gone) {
+        // A change made here is already being handled (remove, recover, deleteNow); only one made elsewhere leaves the view.
         if (removedHere.has(id)) return;
-        toast('This photo was deleted in another window.');
+        toast(isDeleted() && a.recovered?.includes(id) ? 'This photo was recovered in another window.' : 'This photo was deleted in another window.');
         ctx.back();
         return;
       }

@@ -1,6 +1,7 @@
 // Library screens: the timeline (grouped by month, with the scrubber), Favorites, Recently Added,
-// Edited, Hidden and an album's photos. All share the virtualised grid, selection mode, Add Photos
-// (picker and drag-and-drop) and Take Photo.
+// Edited, Hidden, Recently Deleted and an album's photos. All share the virtualised grid and selection mode;
+// all but Recently Deleted Add Photos (picker and drag-and-drop) and Take Photo. Recently Deleted shows the days
+// each item has left, and recovers or deletes for good what is selected.
 import { api } from '../api.js';
 import { h, plural, photosAndVideos, debounce, isTypingTarget } from '../util.js';
 import { icon } from '../icons.js';
@@ -42,6 +43,13 @@ const VIEWS = {
     title: 'Search', source: (text) => new ListSource({ search: text || '', order: 'desc' }),
     empty: { icon: 'search', title: 'No photos found', text: 'Search finds keywords (a level of a hierarchical one too), titles and captions. Add them in a photo’s Info.' },
   },
+  'recently-deleted': {
+    title: 'Recently Deleted',
+    source: () => new ListSource({}, {
+      fetch: (params) => api.recentlyDeleted(params).then((page) => { store.noteRetention(page.retentionDays); return page; }),
+    }),
+    empty: { icon: 'trash', title: 'No recently deleted items', text: () => `Photos and videos you delete stay here for ${plural(store.retentionDays, 'day')}, with their edits and albums, so that you can recover them.` },
+  },
 };
 
 /**
@@ -50,6 +58,7 @@ const VIEWS = {
  */
 export function mountLibrary(container, params, ctx) {
   const isAlbum = params.view === 'album';
+  const isDeleted = params.view === 'recently-deleted';
   const view = isAlbum ? null : VIEWS[params.view] || VIEWS.library;
   let album = isAlbum ? store.albums.find((a) => a.id === params.albumId) || null : null;
   const isSearch = params.view === 'search';
@@ -66,8 +75,9 @@ export function mountLibrary(container, params, ctx) {
   const addBtn = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), h('span', { class: 'label-wide' }, 'Add Photos'));
   addBtn.setAttribute('aria-label', 'Add Photos');
   const cameraBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'take-photo', aria: { label: 'Take Photo' }, onclick: () => { location.hash = '#/camera' + (isAlbum ? `?album=${params.albumId}` : ''); } }, icon('camera'), h('span', { class: 'label-wide' }, 'Take Photo'));
-  cameraBtn.hidden = !store.cameraAvailable;
-  offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok; if (source.loaded && !source.total) afterLayout(); }));
+  cameraBtn.hidden = !store.cameraAvailable || isDeleted;
+  addBtn.hidden = isDeleted;
+  offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok || isDeleted; if (source.loaded && !source.total) afterLayout(); }));
 
   const albumTools = isAlbum ? h('div', { class: 'topbar-group' },
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-download', aria: { label: 'Download album' }, title: 'Download the album as a ZIP file', onclick: downloadAlbum }, icon('download')),
@@ -97,13 +107,16 @@ export function mountLibrary(container, params, ctx) {
     label: isAlbum ? `Photos in ${album?.title || 'album'}` : view.title,
     reorderable: isAlbum,
     onOpen: (asset) => {
-      const q = isAlbum ? `?album=${params.albumId}` : '';
+      const q = isAlbum ? `?album=${params.albumId}` : isDeleted ? '?deleted=1' : '';
       location.hash = `#/photo/${asset.id}${q}`;
     },
     onMove: isAlbum ? moveInAlbum : null,
     onSectionChange: () => {},
   });
-  const hint = isAlbum ? h('p', { class: 'album-hint hint' }, 'Drag photos to change their order, or focus one and press Alt + arrow keys.') : null;
+  const retentionText = () => `Items stay here for ${plural(store.retentionDays, 'day')}, with their edits and albums; then they are deleted for good. Each shows the days it has left. Select items to recover them or to delete them now.`;
+  const hint = isAlbum ? h('p', { class: 'album-hint hint' }, 'Drag photos to change their order, or focus one and press Alt + arrow keys.')
+    : isDeleted ? h('p', { class: 'album-hint hint', 'data-testid': 'recently-deleted-hint' }, retentionText()) : null;
+  if (isDeleted) offs.push(store.on('retention', () => { hint.textContent = retentionText(); }));
   scroller.append(...[grid.sticky, hint, status, grid.el, grid.live].filter(Boolean));
   let scrubber = null;
   if (source.grouped) scrubber = new TimelineScrubber(grid);
@@ -120,7 +133,11 @@ export function mountLibrary(container, params, ctx) {
   syncZoom();
 
   // ----- Selection bar
-  const selActions = [
+  const deletedActions = [
+    { id: 'recover', label: 'Recover', icon: 'recover', run: async (ids) => { if (await actions.recoverPhotos(ids)) { source.removeIds(ids); selection.stop(); } } },
+    { id: 'delete-now', label: 'Delete Now', icon: 'trash', danger: true, run: async (ids) => { if (await actions.deletePhotosNow(ids)) { source.removeIds(ids); selection.stop(); } } },
+  ];
+  const selActions = isDeleted ? deletedActions : [
     { id: 'favorite', label: 'Favorite', icon: 'heart', run: (ids) => toggleFavorite(ids), labelFor: (ids) => (allFavorite(ids) ? 'Unfavorite' : 'Favorite') },
     { id: 'add-to-album', label: 'Add to Album', short: 'Album', icon: 'album', run: (ids) => actions.addToAlbum(ids) },
     isAlbum ? { id: 'remove-from-album', label: 'Remove from Album', short: 'Remove', icon: 'close', run: removeFromAlbum } : null,
@@ -140,6 +157,7 @@ export function mountLibrary(container, params, ctx) {
   }));
 
   // ----- Drop overlay
+  // (Not in Recently Deleted: there is nothing to add there.)
   const dropOverlay = h('div', { class: 'drop-overlay', 'data-testid': 'drop-overlay', 'aria-hidden': 'true' },
     h('div', { class: 'drop-card' }, icon('upload', { cls: 'drop-icon' }), h('p', { class: 'drop-title' }, isAlbum ? `Drop photos and videos to add them to “${album?.title || 'this album'}”` : 'Drop photos and videos to add them to your library'), h('p', { class: 'hint' }, 'Photos: JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW (DNG, CR2, NEF, ARW, RAF, ORF, RW2, …). Videos: MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS.')));
   dropOverlay.hidden = true;
@@ -185,6 +203,7 @@ export function mountLibrary(container, params, ctx) {
   let countAsked = 0;
   async function describeCount(total) {
     const asked = ++countAsked;
+    if (isDeleted) { subtitle.textContent = plural(total, 'item'); return; }
     const filter = source.kind === 'list' ? source.params : {};
     let videos = 0;
     if (filter.mediaType === 'video') videos = total;
@@ -207,11 +226,12 @@ export function mountLibrary(container, params, ctx) {
         ? { icon: 'album', title: 'This album is empty', text: 'Add Photos here, or select photos in the Library and choose Add to Album.' }
         : view.empty;
       const emptyActions = h('div', { class: 'actions' });
-      if (params.view !== 'hidden') {
+      if (params.view !== 'hidden' && !isDeleted) {
         emptyActions.append(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'empty-add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), 'Add Photos'));
         if (store.cameraAvailable) emptyActions.append(h('button', { type: 'button', class: 'btn', 'data-testid': 'empty-take-photo', onclick: () => { location.hash = '#/camera'; } }, icon('camera'), 'Take Photo'));
       }
-      const text = !store.cameraAvailable && e.textNoCamera ? e.textNoCamera : e.text;
+      const chosen = !store.cameraAvailable && e.textNoCamera ? e.textNoCamera : e.text;
+      const text = typeof chosen === 'function' ? chosen() : chosen;
       status.replaceChildren(h('div', { class: 'empty', 'data-testid': 'empty-state' }, icon(e.icon, { cls: 'empty-icon' }), h('h2', {}, e.title), h('p', {}, text), emptyActions));
     } else status.replaceChildren();
     scrubber?.update();
@@ -249,8 +269,11 @@ export function mountLibrary(container, params, ctx) {
   offs.push(store.on('change', (data) => {
     const a = data?.assets || {};
     const al = data?.albums || {};
-    if (a.deleted?.length) { source.removeIds(a.deleted); selection.remove(a.deleted); }
-    if (a.inserted?.length || a.deleted?.length) refresh();
+    // Moved to Recently Deleted: gone from every view but that one; recovered, the other way round.
+    const gone = [...(a.deleted || []), ...((isDeleted ? a.recovered : a.trashed) || [])];
+    const arrived = [...(a.inserted || []), ...((isDeleted ? a.trashed : a.recovered) || [])];
+    if (gone.length) { source.removeIds(gone); selection.remove(gone); }
+    if (arrived.length || gone.length) refresh();
     if (a.updated?.length) {
       if (source.grouped || params.view === 'recents' || isAlbum) { a.updated.forEach((id) => pendingUpdated.add(id)); fetchUpdated(); }
       else refresh();
@@ -263,6 +286,9 @@ export function mountLibrary(container, params, ctx) {
     if (['favorites', 'hidden', 'edited'].includes(params.view)) refresh();
   }));
   offs.push(store.on('assets-deleted', (ids) => { source.removeIds(ids); selection.remove(ids); }));
+  offs.push(store.on('assets-recovered', (ids) => {
+    if (isDeleted) { source.removeIds(ids); selection.remove(ids); } else refresh();
+  }));
   offs.push(uploads.onItemDone((item) => { if (item.state === 'done') refresh(); }));
 
   // ----- Actions
@@ -352,10 +378,12 @@ export function mountLibrary(container, params, ctx) {
     if (files.length) uploads.add(files, uploadOptions());
   };
   function hideDrop() { dropOverlay.classList.remove('in'); dropOverlay.hidden = true; }
-  document.addEventListener('dragenter', onDragEnter);
-  document.addEventListener('dragover', onDragOver);
-  document.addEventListener('dragleave', onDragLeave);
-  document.addEventListener('drop', onDrop);
+  if (!isDeleted) {
+    document.addEventListener('dragenter', onDragEnter);
+    document.addEventListener('dragover', onDragOver);
+    document.addEventListener('dragleave', onDragLeave);
+    document.addEventListener('drop', onDrop);
+  }
 
   // ----- Keyboard: Escape leaves selection mode
   const onKey = (e) => {
@@ -368,7 +396,8 @@ export function mountLibrary(container, params, ctx) {
     if (e.key === 'Escape' && selection.active) { e.preventDefault(); selection.stop(); grid.focus(); }
     else if ((e.key === 'Delete' || e.key === 'Backspace') && selection.active && selection.size && !isTypingTarget(e.target)) {
       e.preventDefault();
-      actions.deletePhotos([...selection.ids]).then((ok) => { if (ok) { source.removeIds([...selection.ids]); selection.stop(); } });
+      const ids = [...selection.ids];
+      (isDeleted ? actions.deletePhotosNow(ids) : actions.deletePhotos(ids)).then((ok) => { if (ok) { source.removeIds(ids); selection.stop(); } });
     }
   };
   document.addEventListener('keydown', onKey);
