@@ -80,6 +80,8 @@ import Testing
         let refused: [(ChangeRequests) -> Void] = [
             { $0.setFavorite(false, for: ids[1]) }, { $0.setHidden(true, for: ids[1]) }, { $0.addAssets([ids[1]], to: albumID) },
             { $0.revertToOriginal(ids[1]) }, { $0.setLocation(nil, for: ids[1]) },
+            { $0.setUserMetadata(UserMetadata(title: "Kept", rating: 4), for: ids[1]) },
+            { $0.shiftCreationDates(of: [ids[1]], by: 3600) }, { $0.revertCreationDate(of: [ids[1]]) },
         ]
         for change in refused {
             let error = await #expect(throws: LibraryError.self) { try await library.performChanges(change) }

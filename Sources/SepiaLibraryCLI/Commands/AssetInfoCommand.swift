@@ -40,7 +40,7 @@ struct AssetInfoCommand: AsyncParsableCommand {
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    Terminal.print(String(decoding: try encoder.encode(assets.map(AssetJSON.init)), as: UTF8.self))
+                    Terminal.print(String(decoding: try encoder.encode(assets.map { AssetJSON($0) }), as: UTF8.self))
                     return
                 }
                 for (index, asset) in assets.enumerated() {

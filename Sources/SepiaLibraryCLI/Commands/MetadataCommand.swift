@@ -158,7 +158,7 @@ struct MetadataCommand: AsyncParsableCommand {
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    Terminal.print(String(decoding: try encoder.encode(changed.map(AssetJSON.init)), as: UTF8.self))
+                    Terminal.print(String(decoding: try encoder.encode(changed.map { AssetJSON($0) }), as: UTF8.self))
                 } else {
                     for asset in changed { Terminal.print(AssetFormatting.line(asset)) }
                 }

@@ -14,6 +14,7 @@ extension SQLLibraryStore {
                 throw LibraryError.notFound(asset: id)
             }
             let before = asset(from: row)
+            if before.isRecentlyDeleted { throw LibraryError.inRecentlyDeleted(asset: id) }
             var after = before
             try apply(valid, to: &after)
             guard after != before else { continue }
