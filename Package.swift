@@ -163,7 +163,9 @@ let package = Package(
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaLibraryTests",
-            dependencies: ["SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaXMP", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaObjectStoreTests",

@@ -120,7 +120,7 @@ extension PhotoLibrary {
         let resource = AssetResource(
             assetLocalIdentifier: id, type: .photo, originalFilename: filename, contentHash: hash, format: file.format, byteCount: bytes.count,
             pixelWidth: size.width, pixelHeight: size.height)
-        return PreparedAsset(asset: asset, resource: resource, origin: origin, sweep: sweep)
+        return PreparedAsset(asset: asset, resource: resource, embeddedXMP: metadata.embeddedXMP, origin: origin, sweep: sweep)
     }
 
     /// Writes a prepared original again (a concurrent clean-up removed it before the commit).

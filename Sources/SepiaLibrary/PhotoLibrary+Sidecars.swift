@@ -7,7 +7,11 @@ extension PhotoLibrary {
     /// rating, its capture date in the zone it was taken in and its location (as edited in the library), and its
     /// current edit as Sepia's recipe (`sepia:EditRecipe`), so that the edit survives a trip through other tools
     /// and can be applied again.
-    public func sidecarMetadata(for asset: Asset) throws(LibraryError) -> XMPMetadata {
+    ///
+    /// With `rendered`, the sidecar goes beside the edit's render rather than the original, and says so
+    /// (``XMPMetadata/editRecipeApplied``): an importer then keeps the recipe as a record and does not apply it a
+    /// second time.
+    public func sidecarMetadata(for asset: Asset, rendered: Bool = false) throws(LibraryError) -> XMPMetadata {
         var metadata = XMPMetadata()
         metadata.title = asset.title
         metadata.caption = asset.caption
@@ -22,7 +26,21 @@ extension PhotoLibrary {
         metadata.location = asset.location
         if let adjustment = try currentAdjustment(of: asset), adjustment.data.isEditRecipe {
             metadata.editRecipe = String(decoding: adjustment.data.data, as: UTF8.self)
+            metadata.editRecipeApplied = rendered
         }
         return metadata
+    }
+
+    /// ``sidecarMetadata(for:)`` as the bytes of an XMP sidecar file; nil when the asset has nothing to say (no
+    /// title, caption, keywords, rating, date, location or edit recipe).
+    /// - Throws: ``LibraryError`` when the library cannot be read or the packet cannot be written.
+    public func sidecarPacket(for asset: Asset, rendered: Bool = false) throws(LibraryError) -> [UInt8]? {
+        let metadata = try sidecarMetadata(for: asset, rendered: rendered)
+        guard !metadata.isEmpty else { return nil }
+        do throws(XMPError) {
+            return try XMPPacket.serialize(metadata)
+        } catch {
+            throw LibraryError(.invalidRequest, "cannot write the XMP sidecar: \(error.reason)", subject: asset.id)
+        }
     }
 }

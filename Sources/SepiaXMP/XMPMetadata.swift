@@ -35,6 +35,10 @@ public struct XMPMetadata: Sendable, Hashable {
     public var crop: CameraRawCrop?
     /// Sepia's edit recipe, a JSON document kept as it is (`sepia:EditRecipe`); see `docs/sidecars.md`.
     public var editRecipe: String?
+    /// Whether the file the sidecar is beside already shows ``editRecipe`` (an exported render), so that the recipe
+    /// records the edit rather than asks for it: `sepia:EditRecipeApplied`, `True` or absent. An importer applies
+    /// the recipe only when this is false.
+    public var editRecipeApplied = false
 
     /// Creates metadata; every property defaults to "none".
     public init(

@@ -169,6 +169,8 @@ private struct Reader {
         metadata.location = location()
         metadata.crop = crop()
         metadata.editRecipe = editRecipe()
+        metadata.editRecipeApplied =
+            metadata.editRecipe != nil && simple(Namespace.sepia, "EditRecipeApplied", "sepia:EditRecipeApplied") == "True"
         return XMPReading(metadata: metadata, warnings: warnings)
     }
 
@@ -402,5 +404,7 @@ private struct Writer {
 
         document.delete(Namespace.sepia, "EditRecipe")
         if let recipe = metadata.editRecipe { try document.set(Namespace.sepia, "EditRecipe", recipe) }
+        document.delete(Namespace.sepia, "EditRecipeApplied")
+        if metadata.editRecipe != nil && metadata.editRecipeApplied { try document.set(Namespace.sepia, "EditRecipeApplied", "True") }
     }
 }

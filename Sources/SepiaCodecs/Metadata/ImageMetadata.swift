@@ -36,6 +36,14 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     public var contentIdentifier: String?
     /// Problems found while reading metadata; the image still decodes.
     public var warnings: [String]
+    /// The XMP packet embedded in the file (JPEG's APP1, PNG's `iTXt`, WebP's and HEIF's XMP), as stored, for a
+    /// reader of the properties this type does not hold (ratings, titles, keywords: `SepiaXMP`). Not encoded.
+    public var embeddedXMP: [UInt8]?
+
+    private enum CodingKeys: String, CodingKey {
+        case exifOrientation, captureDate, gpsDate, cameraMake, cameraModel, lensMake, lensModel, software, exposureTime
+        case fNumber, iso, focalLength, location, colorProfile, contentIdentifier, warnings
+    }
 
     /// Creates empty metadata.
     public init() {
@@ -66,6 +74,7 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
             m.contentIdentifier = fields.appleContentIdentifier
         }
         let xmpFields = xmp.map(XMPParser.parse)
+        m.embeddedXMP = xmp
         let iptcDate = photoshop.flatMap(IPTCParser.captureDate(fromPhotoshopResources:))
         if m.captureDate == nil { m.captureDate = xmpFields?.captureDate }
         if m.captureDate == nil { m.captureDate = iptcDate }

@@ -1,6 +1,7 @@
 public import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaXMP
 
 /// Imports files and folders into a library: finds the images (recursively, skipping hidden files), prepares
 /// several at once, and commits them in batches, so a large import uses every core and a killed import loses
@@ -8,6 +9,12 @@ import SepiaImage
 /// Recently Deleted recovers that photo; files that are not decodable images are skipped with the reason; a
 /// file imported before from the same path, unchanged since (size, modification time and inode), is not read
 /// again (and so a photo deleted since stays deleted).
+///
+/// A photo's XMP sidecar (`NAME.ext.xmp`, else `NAME.xmp`), or the XMP embedded in it, gives the asset its
+/// rating, title, caption and keywords, the sidecar its capture date and place (as edits beside the file's own),
+/// and its edit: Sepia's recipe, or Camera Raw's crop (see ``ImportItemResult/sidecar``). Sidecars are read with
+/// their photos, not imported as files of their own; one that cannot be read is left out with a warning
+/// (``ImportItemResult/warnings``) and its photo imported all the same.
 ///
 /// Each file in flight is rendered on a lane of its own, a render context with its share of the library's
 /// threads: PNG, WebP and HEIF decode a whole frame on one thread, and files sharing the threads would queue
@@ -67,9 +74,28 @@ public final class AssetImporter: Sendable {
 
     /// What one worker made of one file.
     private enum Prepared: Sendable {
-        case ready(PreparedAsset, ImportSource)
+        case ready(PreparedAsset, ImportSource, SidecarOutcome)
         case known(ImportItemResult, ImportSource?)
         case done(ImportItemResult)
+    }
+
+    /// What a file's XMP left to do once its asset is in the library.
+    private struct SidecarOutcome: Sendable {
+        var sidecar: ImportedSidecar?
+        /// The rating, title, caption and keywords it gave the asset.
+        var user = UserMetadata()
+        var warnings: [String] = []
+        var isEmpty: Bool { sidecar == nil && warnings.isEmpty }
+    }
+
+    /// The files of `files` that are photos or videos, and the XMP sidecars among them that no photo or video
+    /// of `files` claims (see ``XMPSidecar/candidatePaths(forPhotoAt:)``): those are reported as skipped; the
+    /// others are read with their photos.
+    static func separatingSidecars(_ files: [String]) -> (media: [String], orphans: [String]) {
+        let isSidecar = { (path: String) in (path as NSString).pathExtension.lowercased() == "xmp" }
+        let media = files.filter { !isSidecar($0) }
+        let claimed = Set(media.flatMap(XMPSidecar.candidatePaths(forPhotoAt:)))
+        return (media, files.filter { isSidecar($0) && !claimed.contains($0) })
     }
 
     /// Imports `paths`, calling `onResult` for every file as its outcome is final (imported files once their
@@ -78,8 +104,9 @@ public final class AssetImporter: Sendable {
         _ paths: [String], onResult: @escaping @Sendable (ImportItemResult, ImportProgress) -> Void = { _, _ in }
     ) async throws(LibraryError) -> ImportSummary {
         let start = Date()
-        let (files, missing) = Self.candidates(in: paths)
-        let total = files.count + missing.count
+        let (found, missing) = Self.candidates(in: paths)
+        let (files, orphans) = Self.separatingSidecars(found)
+        let total = files.count + orphans.count + missing.count
         var summary = ImportSummary()
         var completed = 0
         func report(_ result: ImportItemResult) {
@@ -88,6 +115,14 @@ public final class AssetImporter: Sendable {
             onResult(result, ImportProgress(completed: completed, total: total))
         }
         missing.forEach(report)
+        for orphan in orphans {
+            report(
+                ImportItemResult(
+                    path: orphan, status: .skipped,
+                    reason:
+                        "an XMP sidecar with no photo beside it: Sepia reads a sidecar with its photo, NAME.ext beside NAME.ext.xmp or NAME.xmp"
+                ))
+        }
 
         var albumID: String?
         var createAlbum = false
@@ -101,6 +136,7 @@ public final class AssetImporter: Sendable {
         }
 
         var batch: [(PreparedAsset, ImportSource)] = []
+        var sidecars: [String: SidecarOutcome] = [:]
         var pendingSources: [ImportSource] = []
         var pendingMembers: [(ImportItemResult)] = []
         var lastCommit = Date()
@@ -119,7 +155,10 @@ public final class AssetImporter: Sendable {
                 recovering: members.filter { $0.status == .recovered }.compactMap(\.assetID), albumID: albumID, createAlbum: createAlbum)
             if outcome.albumCreated { createAlbum = false }
             for result in members { report(result) }
-            for result in outcome.results { report(result) }
+            for var result in outcome.results {
+                if let sidecar = sidecars.removeValue(forKey: result.path) { await finish(&result, with: sidecar) }
+                report(result)
+            }
         }
 
         let lanes = RenderLanes(count: min(concurrency, max(1, files.count)), sharing: library.renderContext)
@@ -135,8 +174,9 @@ public final class AssetImporter: Sendable {
             while let prepared = await group.next() {
                 launch()
                 switch prepared {
-                case .ready(let asset, let source):
+                case .ready(let asset, let source, let sidecar):
                     batch.append((asset, source))
+                    if !sidecar.isEmpty { sidecars[source.path] = sidecar }
                 case .known(let result, let source):
                     if let source { pendingSources.append(source) }
                     if albumID != nil || result.status == .recovered { pendingMembers.append(result) } else { report(result) }
@@ -173,10 +213,12 @@ public final class AssetImporter: Sendable {
             return .done(ImportItemResult(path: path, status: .skipped, reason: reason))
         }
         do {
-            let prepared = try await library.prepareAsset(fileAt: path, renderingWith: context)
+            var prepared = try await library.prepareAsset(fileAt: path, renderingWith: context)
             var recorded = source
             recorded.contentHash = prepared.asset.contentHash
-            return .ready(prepared, recorded)
+            var (sidecar, refusals) = ImportedSidecar.read(forPhotoAt: path, embedded: prepared.embeddedXMP)
+            sidecar?.apply(to: &prepared.asset)
+            return .ready(prepared, recorded, SidecarOutcome(sidecar: sidecar, user: prepared.asset.userMetadata, warnings: refusals))
         } catch {
             switch error.code {
             case .duplicate:
@@ -206,9 +248,6 @@ public final class AssetImporter: Sendable {
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 400)) ?? Data()
         if head.isEmpty { return "the file is empty" }
-        if (path as NSString).pathExtension.lowercased() == "xmp" {
-            return "an XMP sidecar: Sepia does not read sidecars yet, so the rating, title and keywords in it are not imported"
-        }
         guard
             let format = ImageFormat.sniff(Array(head))
                 ?? ImageFormat(fileExtension: (path as NSString).pathExtension).flatMap({ $0.isRAW ? $0 : nil })
@@ -222,6 +261,36 @@ public final class AssetImporter: Sendable {
     /// What the importer takes, in words.
     static let supportedFormats =
         "JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW (DNG, CR2, CR3, CRW, NEF, ARW, RAF, ORF, RW2, PEF, …) photos, and MOV, MP4, M4V, 3GP, MKV, WebM, AVI and MTS videos"
+
+    /// Completes what a file's XMP gives once its asset is in the library: the edit (a recipe or a crop) of a new
+    /// asset, and the rating, title, caption and keywords of an asset it joined (a RAW+JPEG pair's other half)
+    /// when that asset has none; notes the sidecar and the warnings on the file's result.
+    private func finish(_ result: inout ImportItemResult, with outcome: SidecarOutcome) async {
+        var warnings = outcome.warnings
+        if var sidecar = outcome.sidecar, let id = result.assetID, let asset = try? library.asset(id) {
+            if result.status == .paired {
+                let user = outcome.user
+                if asset.userMetadata == UserMetadata() && user != UserMetadata() {
+                    do {
+                        try await library.performChanges { $0.setUserMetadata(user, for: id) }
+                    } catch {
+                        warnings.append("its rating, title and keywords were not set: \(error.reason)")
+                    }
+                }
+            } else if result.status == .imported, asset.mediaType == .image,
+                let recipe = sidecar.edit(width: asset.pixelWidth, height: asset.pixelHeight, orientation: asset.originalOrientation)
+            {
+                do {
+                    try await library.edit(asset, recipe: recipe)
+                } catch {
+                    warnings.append("its edit was not applied (\(error)); the photo is imported unedited")
+                }
+            }
+            result.sidecar = sidecar.file
+            warnings += sidecar.warnings
+        }
+        if !warnings.isEmpty { result.warnings = warnings }
+    }
 
     private struct BatchOutcome {
         var results: [ImportItemResult] = []
@@ -278,6 +347,9 @@ public final class AssetImporter: Sendable {
                     outcome.results += results([item], applied)
                 } catch {
                     let existing: Asset? = error.code == .duplicate ? (try? library.asset(contentHash: item.0.asset.contentHash)) ?? nil : nil
+                    // A duplicate found only now (another file of this import had the same content and committed
+                    // first) is recorded like one found earlier, so a re-run does not read it again.
+                    if existing != nil { _ = try? await library.apply([.stored(.recordImportSource(item.1))]) }
                     outcome.results.append(
                         ImportItemResult(
                             path: item.1.path, status: existing != nil ? .duplicate : .failed, assetID: existing?.id,

@@ -27,6 +27,10 @@ public struct ImportItemResult: Sendable, Hashable, Codable {
     public var assetID: String?
     /// Why it was skipped or failed.
     public var reason: String?
+    /// The XMP sidecar whose rating, title, keywords, date, place or edit it was imported with, if any.
+    public var sidecar: String? = nil
+    /// What of its XMP (the sidecar's or the photo's own) was left out, and why; nil when nothing was.
+    public var warnings: [String]? = nil
 }
 
 /// Progress of an import.

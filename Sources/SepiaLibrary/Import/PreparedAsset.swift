@@ -9,11 +9,13 @@ public struct PreparedAsset: Sendable {
     /// The identifier the asset will have.
     public var localIdentifier: String { asset.id }
     /// The asset as it will be created.
-    public let asset: Asset
+    public internal(set) var asset: Asset
     /// The stored original, as a resource of the asset (or of the asset it will join as a Live Photo's part).
     let resource: AssetResource
     /// The stored original.
     var file: StoredFile { resource.storedFile }
+    /// The XMP packet embedded in the original, for an importer reading its rating, title and keywords.
+    var embeddedXMP: [UInt8]? = nil
     /// Where the original came from, to write it again if a concurrent clean-up removed it before the commit.
     let origin: Origin
     /// The latest sweep of shared storage before the original was stored.

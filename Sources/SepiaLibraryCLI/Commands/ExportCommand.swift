@@ -99,7 +99,7 @@ struct ExportCommand: AsyncParsableCommand {
                         if index == 0 && !noSidecars && asset.mediaType == .image {
                             // A sidecar already there (another tool's) is updated, keeping what it says beyond Sepia's fields.
                             sidecars += 1
-                            _ = try XMPSidecar.write(try photos.sidecarMetadata(for: asset), forPhotoAt: path)
+                            _ = try XMPSidecar.write(try photos.sidecarMetadata(for: asset, rendered: edited), forPhotoAt: path)
                         }
                     } catch {
                         Terminal.error("\(error)")

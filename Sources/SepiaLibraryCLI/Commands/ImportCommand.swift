@@ -51,6 +51,7 @@ struct ImportCommand: AsyncParsableCommand {
             let json = self.json
             let bar = Mutex<ProgressBar?>(nil)
             let notable = Mutex<[ImportItemResult]>([])
+            let sidecars = Mutex(0)
             let summary = try await importer.importFiles(paths) { result, progress in
                 if json {
                     Terminal.print(JSONLine.encode(result))
@@ -59,7 +60,8 @@ struct ImportCommand: AsyncParsableCommand {
                         if bar == nil { bar = ProgressBar(total: progress.total, label: "Importing") }
                         bar?.advance((result.path as NSString).lastPathComponent)
                     }
-                    if [.skipped, .failed, .duplicate, .recovered].contains(result.status) {
+                    if result.sidecar != nil { sidecars.withLock { $0 += 1 } }
+                    if [.skipped, .failed, .duplicate, .recovered].contains(result.status) || result.warnings != nil {
                         notable.withLock { $0.append(result) }
                     }
                 }
@@ -78,12 +80,15 @@ struct ImportCommand: AsyncParsableCommand {
                     case .failed: Terminal.printError("failed     \(name): \(result.reason ?? "")")
                     default: break
                     }
+                    for warning in result.warnings ?? [] { Terminal.printError("warning    \(name): \(warning)") }
                 }
                 var parts = ["\(summary.imported) imported"]
                 if summary.paired > 0 { parts.append("\(summary.paired) joined their Live Photo or RAW+JPEG pair") }
                 if summary.alreadyImported > 0 { parts.append("\(summary.alreadyImported) already in the library") }
                 if summary.duplicates > 0 { parts.append("\(summary.duplicates) duplicates") }
                 if summary.recovered > 0 { parts.append("\(summary.recovered) recovered from Recently Deleted") }
+                let read = sidecars.withLock { $0 }
+                if read > 0 { parts.append(read == 1 ? "1 with its XMP sidecar" : "\(read) with their XMP sidecars") }
                 if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
                 if summary.failed > 0 { parts.append("\(summary.failed) failed") }
                 let rate =
