@@ -53,6 +53,19 @@ struct DownloadTests {
         return Data(buffer: response.body)
     }
 
+    /// A file's tags as exiftool reads them (`-j -G1`): an independent reader of the sidecars.
+    static func exiftool(_ path: String) throws -> [String: Any]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        process.arguments = ["-j", "-G1", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first
+    }
+
     /// Reads a ZIP answer, checking the headers every one has.
     static func archive(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ZipReader.Archive {
         #expect(response.status == .ok, "\(String(buffer: response.body))", sourceLocation: sourceLocation)
@@ -109,9 +122,35 @@ struct DownloadTests {
             _ = try await owner.json(AssetBody.self, .put, "/api/v1/assets/\(first)/edit", json: RenditionTests.noir)
             let current = try await Self.archive(try await owner.request(.get, "/api/v1/albums/\(album)/download?version=current"))
             // Then the edit is its render's JPEG (whose name now takes the first place), the rest as before
-            #expect(current.entries.map(\.name) == ["IMG_0001.jpg", "IMG_0001 (2).JPG", "img_0001 (3).jpg", "IMG_0200.JPG", "IMG_0200.MOV"])
+            // and its XMP sidecar follows it, with the recipe marked as applied (the JPEG is its render)
+            #expect(
+                current.entries.map(\.name) == [
+                    "IMG_0001.jpg", "IMG_0001.jpg.xmp", "IMG_0001 (2).JPG", "img_0001 (3).jpg", "IMG_0200.JPG", "IMG_0200.MOV",
+                ])
             #expect(current.entries[0].bytes == (try await Self.bytes(owner, "/api/v1/assets/\(first)/current")))
-            #expect(Array(current.entries.dropFirst().map(\.bytes)) == Array(expected.dropFirst()))
+            let sidecar = String(decoding: current.entries[1].bytes ?? Data(), as: UTF8.self)
+            #expect(sidecar.contains("CIPhotoEffectNoir") && sidecar.contains("EditRecipeApplied"), "\(sidecar)")
+            #expect(Array(current.entries.dropFirst(2).map(\.bytes)) == Array(expected.dropFirst()))
+
+            // When a photo is rated and titled, its original gets a sidecar too, which exiftool reads
+            let patched = try await owner.request(
+                .patch, "/api/v1/assets/\(second)", json: #"{"rating": 4, "title": "Harbour", "keywords": ["Places|Brittany"]}"#)
+            #expect(patched.status == .ok, "\(String(buffer: patched.body))")
+            let rated = try await Self.archive(try await owner.request(.get, "/api/v1/albums/\(album)/download"))
+            #expect(
+                rated.entries.map(\.name) == [
+                    "IMG_0001.JPG", "IMG_0001.JPG.xmp", "IMG_0001 (2).JPG", "IMG_0001 (2).JPG.xmp", "img_0001 (3).jpg", "IMG_0200.JPG",
+                    "IMG_0200.MOV",
+                ])
+            let original = String(decoding: rated.entries[1].bytes ?? Data(), as: UTF8.self)
+            #expect(original.contains("CIPhotoEffectNoir") && !original.contains("EditRecipeApplied"), "beside the original, the recipe is to apply")
+            let xmp = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-zip-\(UUID().uuidString).xmp")
+            try (rated.entries[3].bytes ?? Data()).write(to: xmp)
+            defer { try? FileManager.default.removeItem(at: xmp) }
+            let tags = try #require(try Self.exiftool(xmp.path))
+            #expect(tags["XMP-xmp:Rating"] as? Int == 4 && tags["XMP-dc:Title"] as? String == "Harbour")
+            #expect(tags["XMP-lr:HierarchicalSubject"] as? String == "Places|Brittany")
+            #expect(tags["XMP-digiKam:TagsList"] as? String == "Places/Brittany")
 
             #expect(try await owner.request(.get, "/api/v1/albums/\(album)/download?version=best").status == .badRequest)
             let empty = try await Self.album(owner, "Empty", [])
@@ -226,6 +265,13 @@ struct DownloadTests {
             let originals = try await Self.archive(try await visitor.request(.get, "/api/v1/shared/\(open.token)/download?version=original"))
             #expect(originals.entries[0].bytes == (try await Self.bytes(owner, "/api/v1/assets/\(edited)/original")))
             #expect(!originals.entries.map(\.name).contains("outside.jpg"))
+
+            // The edited photo's sidecar goes only with a link that shows metadata
+            let detailed = try await owner.json(
+                Share.self, .post, "/api/v1/shares", json: #"{"albumID": "\#(album)", "allowDownload": true, "includeMetadata": true}"#,
+                expect: .created)
+            let withMetadata = try await Self.archive(try await visitor.request(.get, "/api/v1/shared/\(detailed.token)/download"))
+            #expect(withMetadata.entries.map(\.name) == ["edited.jpg", "edited.jpg.xmp", "plain.jpg"])
 
             // A photo's link: that photo alone
             let single = try await owner.json(

@@ -121,7 +121,8 @@ struct SharedController {
             name = album.title
         }
         return try await ZipDownload.answer(
-            assets, version: version, library: library.library, name: name, slotKey: "share:" + share.id, services: services, context: context)
+            assets, version: version, library: library.library, name: name, slotKey: "share:" + share.id, services: services, context: context,
+            sidecars: share.includeMetadata)
     }
 
     /// `GET /shared/{token}/assets/{id}/image`: a rendition of a photo the link shows.

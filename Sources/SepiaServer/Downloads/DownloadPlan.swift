@@ -10,6 +10,12 @@ import SepiaLibrary
 /// - `current`: the item as it shows — an edited photo's render (`NAME.jpg`), else its original file — and its
 ///   companions, as `sepia export` writes them.
 ///
+/// Each item that the library knows more of than its file says (``hasLibraryMetadata(_:)``) is followed by its
+/// XMP sidecar (`NAME.ext.xmp`, named after the item's first file, as `sepia export` writes it): its title,
+/// caption, keywords, rating, date with its zone, location and edit recipe, for digiKam, Lightroom or darktable to
+/// read, and for Sepia to import again (beside a render, the recipe is marked as applied). A download made with
+/// `sidecars: false` (a share link that hides metadata) has none.
+///
 /// Sizes come from the library's database (an original's size is part of its content address); a render's from
 /// its file, found on disk (with object storage, fetched into the server's local copy) while the plan is made.
 struct DownloadPlan: Sendable {
@@ -31,6 +37,8 @@ struct DownloadPlan: Sendable {
         case resource(AssetResource)
         /// A file whose path is already known (an edit's render, whose size had to be read).
         case path(String)
+        /// Bytes made for the download (an XMP sidecar, a few kilobytes).
+        case bytes([UInt8])
     }
 
     /// The files, in the archive's order.
@@ -45,7 +53,7 @@ struct DownloadPlan: Sendable {
     /// The plan for `assets` in `version`, read from `library`.
     /// - Throws: ``LibraryError`` when the library cannot be read, or an edit's render is missing.
     static func make(
-        for assets: [Asset], version: Version, library: PhotoLibrary, limits: ZipStream.Limits = .format
+        for assets: [Asset], version: Version, library: PhotoLibrary, sidecars: Bool = true, limits: ZipStream.Limits = .format
     ) async throws -> DownloadPlan {
         let stored = try library.storedResources(of: assets)
         var names = ZipNames()
@@ -53,7 +61,8 @@ struct DownloadPlan: Sendable {
         files.reserveCapacity(assets.count)
         for asset in assets {
             var parts = originals(of: asset, stored: stored[asset.id] ?? [])
-            if version == .current, asset.hasAdjustments {
+            let rendered = version == .current && asset.hasAdjustments
+            if rendered {
                 let render = try await renderFile(of: asset, library: library)
                 parts[0] = (render.name, render.size, .path(render.path))
             }
@@ -63,8 +72,19 @@ struct DownloadPlan: Sendable {
             for (part, name) in zip(parts, claimed) {
                 files.append(File(entry: ZipStream.Entry(name: name, size: part.size, modified: modified), source: part.source))
             }
+            if sidecars, Self.hasLibraryMetadata(asset), let packet = try library.sidecarPacket(for: asset, rendered: rendered) {
+                let name = names.claim([claimed[0] + ".xmp"], fallback: stem + ".xmp")[0]
+                files.append(File(entry: ZipStream.Entry(name: name, size: UInt64(packet.count), modified: modified), source: .bytes(packet)))
+            }
         }
         return DownloadPlan(files: files, itemCount: assets.count, limits: limits, length: ZipStream.length(of: files.map(\.entry), limits: limits))
+    }
+
+    /// Whether the library knows something of `asset` that its file does not say: a title, caption, keywords or
+    /// rating, an edited date or place, or an edit. Only such items get a sidecar: one that repeated the file's own
+    /// date would add a file per photo and say nothing.
+    static func hasLibraryMetadata(_ asset: Asset) -> Bool {
+        asset.userMetadata != UserMetadata() || asset.isCreationDateEdited || asset.isLocationEdited || asset.hasAdjustments
     }
 
     /// An asset's original files, the one its content hash names first (the photo or video), then the others in

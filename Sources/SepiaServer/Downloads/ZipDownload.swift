@@ -34,7 +34,7 @@ struct ZipDownload {
     /// share link) already has its limit of downloads streaming, `422` past the item limit.
     static func answer(
         _ assets: [Asset], version: DownloadPlan.Version, library: PhotoLibrary, name: String, slotKey: String, services: ServerServices,
-        context: AppRequestContext
+        context: AppRequestContext, sidecars: Bool = true
     ) async throws -> Response {
         try checkCount(assets.count, services: services)
         guard let slot = services.downloads.open(key: slotKey) else {
@@ -43,7 +43,7 @@ struct ZipDownload {
                 "this \(slotKey.hasPrefix("share:") ? "link" : "account") has \(limit) ZIP download\(limit == 1 ? "" : "s") streaming, "
                     + "the most it may at once; wait for \(limit == 1 ? "it" : "one") to finish, then try again", retryAfter: 30)
         }
-        let plan = try await DownloadPlan.make(for: assets, version: version, library: library)
+        let plan = try await DownloadPlan.make(for: assets, version: version, library: library, sidecars: sidecars)
         return ZipDownload(plan: plan, library: library, name: name, slot: slot, logger: context.logger).response()
     }
 
@@ -83,6 +83,16 @@ struct ZipDownload {
                         switch file.source {
                         case .path(let known): path = known
                         case .resource(let resource): path = try await library.path(of: resource)
+                        case .bytes(let bytes):
+                            var header = zip.startEntry(file.entry)
+                            pending.writeBuffer(&header)
+                            let chunk = ByteBuffer(bytes: bytes)
+                            try zip.update(with: chunk)
+                            pending.writeImmutableBuffer(chunk)
+                            var descriptor = try zip.endEntry()
+                            pending.writeBuffer(&descriptor)
+                            written += 1
+                            continue
                         }
                         var header = zip.startEntry(file.entry)
                         pending.writeBuffer(&header)
