@@ -238,4 +238,33 @@ import Testing
         let adjustment = try #require(try second.currentAdjustment(of: fromOriginal))
         #expect(try EditRecipe.decode(adjustment.data.data) == recipe)
     }
+
+    @Test(
+        "a RAW+JPEG pair with Lightroom's NAME.xmp: both files read it, and the pair is cropped whichever file came first",
+        arguments: [1, 2])
+    func pair(concurrency: Int) async throws {
+        let folder = TestLibrary.temporaryFolder("sidecar-pair")
+        for name in ["IMG_0001.DNG", "IMG_0001.JPG"] {
+            try FileManager.default.copyItem(atPath: RAWFixtures.folder("pair") + "/" + name, toPath: folder + "/" + name)
+        }
+        try Self.write(Self.lightroom, to: folder + "/IMG_0001.xmp")
+        let library = try TestLibrary.open()
+        let results = Mutex<[ImportItemResult]>([])
+        let summary = try await AssetImporter(library: library, concurrency: concurrency, batchSize: 1).importFiles([folder]) {
+            result, _ in results.withLock { $0.append(result) }
+        }
+        #expect(summary.imported == 1 && summary.paired == 1, "\(summary)")
+        #expect(results.withLock { $0 }.allSatisfy { $0.sidecar == folder + "/IMG_0001.xmp" && $0.warnings == nil })
+        let asset = try #require(try library.fetchAssets().firstObject())
+        #expect(asset.mediaSubtypes.contains(.photoRAWPair) && asset.keywords == ["People|Anna"] && asset.rating == 2)
+        // The crop is made on the file that came first and shows under it (an edited RAW keeps showing when its
+        // JPEG joins): half its width and height
+        #expect(asset.hasAdjustments)
+        // One at a time, the RAW comes first (the files are sorted): it is cropped, and still shows once its JPEG joins
+        if concurrency == 1 { #expect(asset.originalFormat == .cameraRAW) }
+        #expect(asset.pixelWidth == asset.originalWidth / 2 && asset.pixelHeight == asset.originalHeight / 2, "\(asset)")
+        let types = Set(try library.resources(for: asset).map(\.type))
+        #expect(types.isSuperset(of: [.photo, .alternatePhoto]), "\(types)")
+        #expect(try await library.check().isSound)
+    }
 }

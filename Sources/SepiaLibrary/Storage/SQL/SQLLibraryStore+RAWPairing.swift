@@ -43,12 +43,14 @@ extension SQLLibraryStore {
     /// Makes `existing` a RAW+JPEG pair with the file `new` brings. A RAW file becomes its alternate photo. A
     /// JPEG becomes its photo and the RAW already there its alternate: the asset takes the JPEG's size, file and
     /// camera, and its original version gets a new name, so that renditions of the RAW are not taken for the
-    /// JPEG's. One update of `existing` in the change log. Returns whether the original version changed.
+    /// JPEG's; unless the RAW is edited, when the JPEG becomes the alternate and the edited RAW still shows. One update of `existing` in the change log. Returns whether the original version changed.
     @discardableResult
     static func pairRAW(_ new: NewAsset, with existing: Asset, db: any SQLSession, now: Double) throws -> Bool {
         let pairBit = MediaSubtypes.photoRAWPair.rawValue
         guard let part = new.resources.first else { return false }
-        if new.asset.originalFormat == .cameraRAW {
+        // An edited RAW keeps showing: its edit was made on it (Lightroom's crop in the RAW's sidecar, say), and a
+        // JPEG shown under that edit would not match it. The JPEG becomes the alternate, as a RAW joining does.
+        if new.asset.originalFormat == .cameraRAW || existing.currentAdjustmentID != nil {
             try insertResource(part, type: .alternatePhoto, assetRowID: existing.rowID, db: db)
             try db.execute(
                 "UPDATE asset SET mediaSubtypes = mediaSubtypes | \(pairBit), revision = revision + 1, modificationDate = ? WHERE rowID = ?",
