@@ -44,3 +44,65 @@ extension PhotoLibrary {
         }
     }
 }
+
+extension PhotoLibrary {
+    /// Gives `asset` what the XMP sidecar `bytes` says, as an import gives a photo its sidecar (see
+    /// ``AssetImporter``): the rating, title, caption and keywords it has (the others keep their values), its
+    /// capture date and place as edits beside the file's own, and its edit (Sepia's recipe, else Camera Raw's crop)
+    /// when the photo has none yet. What an uploader does with a sidecar that came with a photo.
+    ///
+    /// - Parameters:
+    ///   - bytes: The sidecar's contents, at most 4 MiB.
+    ///   - name: The sidecar's file name, for messages.
+    /// - Returns: The asset as it now is, and what was left out of the sidecar, and why.
+    /// - Throws: ``LibraryError`` `invalidRequest` when the sidecar is refused (not XMP, malformed, a DOCTYPE, too
+    ///   large or deep), naming it; `inRecentlyDeleted`; or when the library cannot be changed.
+    public func applySidecar(_ bytes: [UInt8], named name: String, to asset: Asset) async throws(LibraryError) -> (
+        asset: Asset, warnings: [String]
+    ) {
+        let asset = try self.asset(asset.id)
+        if asset.isRecentlyDeleted { throw LibraryError.inRecentlyDeleted(asset: asset.id) }
+        let reading: XMPReading
+        do throws(XMPError) {
+            reading = try XMPPacket.read(bytes)
+        } catch {
+            throw LibraryError(.invalidRequest, "the sidecar \(name) was not read: \(error.reason)", subject: asset.id)
+        }
+        var sidecar = ImportedSidecar(file: name, metadata: reading.metadata, warnings: reading.warnings.map { "\(name): \($0)" })
+        let read = sidecar.userMetadata()
+        var user = asset.userMetadata
+        if reading.metadata.title != nil { user.title = read.title ?? user.title }
+        if reading.metadata.caption != nil { user.caption = read.caption ?? user.caption }
+        if !read.keywords.isEmpty { user.keywords = read.keywords }
+        if reading.metadata.rating != nil { user.rating = read.rating }
+        // The date and place as an import takes them: on a copy, whose values are then set as edits.
+        var dated = asset
+        sidecar.applyDateAndPlace(to: &dated)
+        let newDate = dated.creationDate != asset.creationDate || dated.creationDateOffset != asset.creationDateOffset
+        let newPlace = reading.metadata.location != nil && dated.location != asset.location
+        if user != asset.userMetadata || newDate || newPlace {
+            try await performChanges { changes in
+                if user != asset.userMetadata { changes.setUserMetadata(user, for: asset.id) }
+                if newDate { changes.setCreationDate(dated.creationDate, offset: dated.creationDateOffset, for: asset.id) }
+                if newPlace { changes.setLocation(dated.location, for: asset.id) }
+            }
+        }
+        if !asset.hasAdjustments, asset.mediaType == .image,
+            let recipe = sidecar.edit(width: asset.pixelWidth, height: asset.pixelHeight, orientation: asset.originalOrientation)
+        {
+            do {
+                try await edit(try self.asset(asset.id), recipe: recipe)
+            } catch {
+                sidecar.warnings.append("its edit was not applied (\(error)); the photo is unedited")
+            }
+        }
+        return (try self.asset(asset.id), sidecar.warnings)
+    }
+}
+
+extension PhotoLibrary {
+    /// A sidecar's name safe to show in messages: its last path component, without control characters.
+    public static func safeSidecarName(_ name: String) -> String {
+        safeFilename(name)
+    }
+}

@@ -127,6 +127,8 @@ struct AccessMatrixTests {
     }
 
     static let recipe = #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CISepiaTone"}]}"#
+    /// An XMP sidecar with a rating.
+    static let sidecar = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="2"/></rdf:RDF></x:xmpmeta>"#
 
     //                                     none exp share owner read add  rw  in  out guest gtok
     static let rows: [Row] = [
@@ -357,6 +359,10 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/assets/{id}/current", "401 401 401 200 404 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/\(w.deleted(for: c))/current", nil, nil)
         },
+        // A sidecar uploaded with a photo changes it as the PATCH does.
+        Row(.put, "/api/v1/assets/{id}/sidecar", "401 401 401 200 403 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/sidecar?filename=p.xmp", nil, Array(Self.sidecar.utf8))
+        },
         Row(.get, "/api/v1/assets/{id}/resources", "401 401 401 200 404 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/\(w.deleted(for: c))/resources", nil, nil)
         },
@@ -375,6 +381,9 @@ struct AccessMatrixTests {
         },
         Row(.put, "/api/v1/assets/{id}/edit", "401 401 401 409 403 403 409 409 404 404 404") { w, c in
             ("/api/v1/assets/\(w.deleted(for: c))/edit", recipe, nil)
+        },
+        Row(.put, "/api/v1/assets/{id}/sidecar", "401 401 401 409 403 403 409 409 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/sidecar", nil, Array(Self.sidecar.utf8))
         },
         // Selections and downloads name photos outside Recently Deleted only.
         Row(.post, "/api/v1/downloads", "  401 401 401 404 404 403 404 404 404 404 404") { w, c in

@@ -91,6 +91,12 @@ struct ImportedSidecar: Sendable {
         asset.caption = user.caption
         asset.keywords = user.keywords
         asset.rating = user.rating
+        applyDateAndPlace(to: &asset)
+    }
+
+    /// Sets a sidecar file's capture date and location on `asset`, keeping the asset's own in
+    /// ``Asset/fileMetadata`` when they differ; a packet embedded in the photo sets neither.
+    mutating func applyDateAndPlace(to asset: inout Asset) {
         guard file != nil else { return }
         let own = FileMetadata(
             creationDate: asset.creationDate, creationDateOffset: asset.creationDateOffset,
@@ -108,7 +114,9 @@ struct ImportedSidecar: Sendable {
             }
         }
         if let location = metadata.location { asset.location = location }
-        if asset.creationDate != own.creationDate || asset.creationDateOffset != own.creationDateOffset || asset.location != own.location {
+        if asset.fileMetadata == nil,
+            asset.creationDate != own.creationDate || asset.creationDateOffset != own.creationDateOffset || asset.location != own.location
+        {
             asset.fileMetadata = own
         }
     }

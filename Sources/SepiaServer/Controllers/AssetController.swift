@@ -5,7 +5,7 @@ import SepiaLibrary
 
 /// Photos: listing with PhotoKit's fetch options and cursors (and keyword and text search), uploads, details,
 /// favourite and hidden flags, title, caption, keywords, rating, date and place, deletion (to Recently Deleted, or
-/// for good) and recovery: `/api/v1/assets`.
+/// for good) and recovery, XMP sidecars uploaded with photos: `/api/v1/assets`.
 struct AssetController {
     let services: ServerServices
 
@@ -23,6 +23,7 @@ struct AssetController {
             .post("delete", use: deleteMany)
             .post(":id/recover", use: recover)
             .post("recover", use: recoverMany)
+            .put(":id/sidecar", use: sidecar)
         return routes
     }
 

@@ -208,6 +208,10 @@ export const api = {
   /** A page of Recently Deleted, newest deletion first: {assets, nextCursor, total, retentionDays}. */
   recentlyDeleted: (params, signal) => get(`${BASE}/recently-deleted` + query(params), { signal }),
   recoverAsset: (id) => post(`${BASE}/assets/${enc(id)}/recover`, {}),
+  /** Gives a photo what its XMP sidecar says (rating, title, keywords, date, place, crop): {asset, warnings}. */
+  putSidecar: (id, file) => request('PUT', `${BASE}/assets/${enc(id)}/sidecar` + query({ filename: file.name }), {
+    body: file, headers: { 'Content-Type': 'application/rdf+xml' },
+  }),
   recoverAssets: (ids) => post(`${BASE}/assets/recover`, { ids }),
   imageURL,
   originalURL: (id) => `${BASE}/assets/${enc(id)}/original`,

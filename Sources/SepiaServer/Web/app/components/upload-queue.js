@@ -15,8 +15,36 @@ import { errorDetails } from './error-text.js';
 
 const CONCURRENCY = 3;
 /** The file types the picker offers: photos and videos (some systems know HEIF or MTS by extension only). */
-export const ACCEPT = 'image/*,video/*,.heic,.heif,.avif,.tif,.tiff,.dng,.cr2,.cr3,.crw,.nef,.nrw,.arw,.srf,.sr2,.raf,.orf,.rw2,.rwl,.pef,.srw,.kdc,.dcr,.3fr,.iiq,.erf,.mef,.mos,.mrw,.x3f,.gpr,.mov,.mp4,.m4v,.3gp,.mkv,.webm,.avi,.mts,.m2ts';
+export const ACCEPT = 'image/*,video/*,.heic,.heif,.avif,.tif,.tiff,.dng,.cr2,.cr3,.crw,.nef,.nrw,.arw,.srf,.sr2,.raf,.orf,.rw2,.rwl,.pef,.srw,.kdc,.dcr,.3fr,.iiq,.erf,.mef,.mos,.mrw,.x3f,.gpr,.mov,.mp4,.m4v,.3gp,.mkv,.webm,.avi,.mts,.m2ts,.xmp';
 const VIDEO_EXTENSION = /\.(mov|mp4|m4v|3gp|mkv|webm|avi|mts|m2ts)$/i;
+
+const SIDECAR_EXTENSION = /\.xmp$/i;
+
+/**
+ * Splits chosen files into media and XMP sidecars, and gives each medium its sidecar: `NAME.ext.xmp` (digiKam's,
+ * darktable's), else `NAME.xmp` (Lightroom's), compared without regard to case, as `sepia import` finds them.
+ * Returns {media: [{file, sidecar}], orphans: [sidecar files no medium claims]}.
+ */
+export function pairSidecars(files) {
+  const sidecars = new Map();
+  const media = [];
+  for (const file of files) {
+    if (SIDECAR_EXTENSION.test(file.name || '')) sidecars.set(file.name.toLowerCase(), file);
+    else media.push(file);
+  }
+  const claimed = new Set();
+  const paired = media.map((file) => {
+    const name = (file.name || '').toLowerCase();
+    const dot = name.lastIndexOf('.');
+    const keys = [name + '.xmp'];
+    if (dot > 0) keys.push(name.slice(0, dot) + '.xmp');
+    const key = keys.find((k) => sidecars.has(k));
+    if (key) claimed.add(key);
+    return { file, sidecar: key ? sidecars.get(key) : null };
+  });
+  const orphans = [...sidecars.entries()].filter(([k]) => !claimed.has(k)).map(([, f]) => f);
+  return { media: paired, orphans };
+}
 
 /** Whether a file chosen or dropped looks like a video (for wording only: the server decides by its bytes). */
 export const isVideoFile = (file) => (file?.type || '').startsWith('video/') || VIDEO_EXTENSION.test(file?.name || '');
@@ -42,10 +70,18 @@ class UploadQueue {
   add(files, { album = null, onDone } = {}) {
     const list = [...files].filter((f) => f && f.size !== undefined);
     if (!list.length) return [];
-    const added = list.map((file) => ({
-      file, album, onDone, name: file.name || 'Photo.jpg', size: file.size, video: isVideoFile(file),
+    const { media, orphans } = pairSidecars(list);
+    const added = media.map(({ file, sidecar }) => ({
+      file, sidecar, album, onDone, name: file.name || 'Photo.jpg', size: file.size, video: isVideoFile(file),
       loaded: 0, state: 'waiting', message: '', id: null, xhr: null, el: null,
     }));
+    // A sidecar whose photo was not chosen with it has nothing to go to: said at once, like a refused file.
+    for (const file of orphans) {
+      added.push({
+        file, name: file.name, size: file.size, video: false, loaded: 0, state: 'error', id: null, el: null,
+        message: 'An XMP sidecar with no photo beside it: choose it together with its photo (NAME.jpg with NAME.jpg.xmp or NAME.xmp).',
+      });
+    }
     this.items.push(...added);
     this.ensurePanel();
     for (const item of added) this.renderItem(item);
@@ -86,6 +122,18 @@ class UploadQueue {
       // "paired": the other half of a Live Photo already there (or in this batch) was joined to it.
       item.paired = res.status === 'paired';
       item.message = item.state === 'duplicate' ? 'Already in your library' : 'Added';
+      // Its sidecar, once the photo is in: a new photo (or the other half of a pair) takes what it says.
+      if (item.sidecar && item.id && item.state === 'done') {
+        try {
+          const applied = await api.putSidecar(item.id, item.sidecar);
+          item.asset = applied.asset || item.asset;
+          item.sidecarMessage = applied.warnings?.length
+            ? `Added with ${item.sidecar.name}, ${applied.warnings.length === 1 ? 'one value' : `${applied.warnings.length} values`} left out: ${applied.warnings.join('; ')}`
+            : `Added with ${item.sidecar.name}`;
+        } catch (e) {
+          item.sidecarMessage = `Added, without its sidecar ${item.sidecar.name}: ${e.message || 'it could not be read.'}`;
+        }
+      }
       item.onDone?.(item);
     } catch (e) {
       item.state = e.error === 'aborted' ? 'cancelled' : 'error';
@@ -243,7 +291,7 @@ class UploadQueue {
       case 'uploading': this.renderProgress(item); break;
       case 'done':
         item.bar.value = 100;
-        item.statusEl.textContent = item.paired ? 'Added to its Live Photo' : 'Added';
+        item.statusEl.textContent = item.sidecarMessage || (item.paired ? 'Added to its Live Photo' : 'Added');
         if (item.id) item.extra.append(h('a', { href: `#/photo/${item.id}`, class: 'upload-link' }, 'View'));
         break;
       case 'duplicate':

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import SepiaServer
+
+/// `PUT /api/v1/assets/{id}/sidecar`: an XMP sidecar uploaded with its photo (the web app sends one it finds
+/// among the files chosen) gives the photo what `sepia import` would take from it.
+@Suite struct SidecarUploadTests {
+    static let digiKam = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+          xmlns:digiKam="http://www.digikam.org/ns/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+          xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/"
+          xmp:Rating="4" exif:DateTimeOriginal="2019-05-04T10:20:30+02:00" exif:GPSLatitude="48,51.4N" exif:GPSLongitude="2,21.05E"
+          crs:HasCrop="True" crs:CropTop="0" crs:CropLeft="0" crs:CropBottom="0.5" crs:CropRight="0.5" crs:CropAngle="0">
+        <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Notre-Dame at dawn</rdf:li></rdf:Alt></dc:title>
+        <digiKam:TagsList><rdf:Seq><rdf:li>Places/France/Paris</rdf:li></rdf:Seq></digiKam:TagsList>
+        <dc:description><rdf:Alt><rdf:li xml:lang="x-default">\(String(repeating: "c", count: 6000))</rdf:li></rdf:Alt></dc:description>
+        </rdf:Description></rdf:RDF></x:xmpmeta>
+        """
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    @Test("a sidecar gives the photo its rating, title, keywords, date and place as edits, and its crop; a value over a limit is a warning")
+    func applies() async throws {
+        try await TestServer().withOwner { owner in
+            let id = try await owner.uploadNew(31)
+            let response = try await owner.request(
+                .put, "/api/v1/assets/\(id)/sidecar?filename=photo-31.jpg.xmp", body: Array(Self.digiKam.utf8))
+            #expect(response.status == .ok, "\(String(buffer: response.body))")
+            let body = try Self.json(response)
+            let asset = try #require(body["asset"] as? [String: Any])
+            #expect(asset["rating"] as? Int == 4 && asset["title"] as? String == "Notre-Dame at dawn")
+            #expect(asset["keywords"] as? [String] == ["Places|France|Paris"])
+            #expect(asset["caption"] is NSNull, "the 6000-character caption is over the limit")
+            let warnings = try #require(body["warnings"] as? [String])
+            #expect(warnings.count == 1 && warnings[0].contains("caption was left out"), "\(warnings)")
+            #expect(asset["creationDateOffset"] as? Int == 7200)
+            #expect((asset["creationDate"] as? String)?.hasPrefix("2019-05-04T08:20:30") == true, "\(asset["creationDate"] ?? "")")
+            let location = try #require(asset["location"] as? [String: Any])
+            #expect(abs((location["latitude"] as? Double ?? 0) - (48 + 51.4 / 60)) < 1e-6)
+            // The top-left quarter of the 48 × 32 photo
+            #expect(asset["hasAdjustments"] as? Bool == true && asset["width"] as? Int == 24 && asset["height"] as? Int == 16)
+            // The file's own date stays beside the edit (the upload had none, so the upload's date)
+            let info = try Self.json(try await owner.request(.get, "/api/v1/assets/\(id)"))
+            #expect(info["creationDateEdited"] as? Bool == true, "\(info)")
+        }
+    }
+
+    @Test("hostile and empty sidecars are refused with the reason and change nothing; other accounts' photos are not found")
+    func refused() async throws {
+        try await TestServer().withOwner { owner in
+            let id = try await owner.uploadNew(32)
+            let bomb = #"<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]><x>&b;</x>"#
+            let refused = try await owner.request(.put, "/api/v1/assets/\(id)/sidecar?filename=bomb.xmp", body: Array(bomb.utf8))
+            #expect(refused.status == .unprocessableContent)
+            #expect(String(buffer: refused.body).contains("the sidecar bomb.xmp was not read") && String(buffer: refused.body).contains("DOCTYPE"))
+            let broken = try await owner.request(.put, "/api/v1/assets/\(id)/sidecar", body: Array("<x:xmpmeta".utf8))
+            #expect(broken.status == .unprocessableContent)
+            #expect(try await owner.request(.put, "/api/v1/assets/\(id)/sidecar", body: []).status == .badRequest)
+            let huge = [UInt8](repeating: 0x20, count: (4 << 20) + 1)
+            #expect(try await owner.request(.put, "/api/v1/assets/\(id)/sidecar", body: huge).status == .contentTooLarge)
+            let missing = "00000000-0000-4000-8000-000000000000"
+            #expect(try await owner.request(.put, "/api/v1/assets/\(missing)/sidecar", body: Array(Self.digiKam.utf8)).status == .notFound)
+            let asset = try Self.json(try await owner.request(.get, "/api/v1/assets/\(id)"))
+            #expect(asset["rating"] as? Int == 0 && asset["hasAdjustments"] as? Bool == false)
+        }
+    }
+}
