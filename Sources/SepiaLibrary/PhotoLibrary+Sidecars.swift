@@ -57,7 +57,9 @@ extension PhotoLibrary {
     /// - Returns: The asset as it now is, and what was left out of the sidecar, and why.
     /// - Throws: ``LibraryError`` `invalidRequest` when the sidecar is refused (not XMP, malformed, a DOCTYPE, too
     ///   large or deep), naming it; `inRecentlyDeleted`; or when the library cannot be changed.
-    public func applySidecar(_ bytes: [UInt8], named name: String, to asset: Asset) async throws(LibraryError) -> (
+    public func applySidecar(
+        _ bytes: [UInt8], named name: String, to asset: Asset
+    ) async throws(LibraryError) -> (
         asset: Asset, warnings: [String]
     ) {
         let asset = try self.asset(asset.id)
