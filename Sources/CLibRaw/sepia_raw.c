@@ -5,6 +5,7 @@
 #include "sepia_raw.h"
 #include "raw_functions.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,12 +14,39 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Sepia's half-size development of unpacked Bayer data: what LibRaw's dcraw_process would do with it, reduced to
+ * constants (see sepia_raw_prepare_half). */
+typedef struct {
+    /* The unpacked sensor data, `pitch` samples a row; the image starts at row `top`, column `left`. */
+    const uint16_t *sensor;
+    size_t pitch;
+    int top, left;
+    /* The image's rows and columns that lie inside the sensor data (LibRaw reads no others: they stay black). */
+    int rows, columns;
+    /* The developed size: a pixel for each 2x2 block. */
+    int width, height;
+    /* The colour (0 red, 1 green, 2 blue, 3 the second green) at each place of a 2x2 block. */
+    int color[2][2];
+    /* Subtracted from each colour's samples (the black level). */
+    uint16_t black[4];
+    /* Each colour's multiplier: white balance and the scale of the sensor's white to 65535. */
+    float scale[4];
+    /* Camera RGB to linear sRGB; unused when `raw_color`. */
+    float matrix[3][3];
+    int raw_color;
+} half_development;
+
 struct sepia_raw {
     libraw_data_t *data;
     double deadline;
     int data_errors;
     /* Set while developing: the sensor data's pages are given back once LibRaw has copied it. */
     int release_sensor_data;
+    /* Whether the sensor data is unpacked already. */
+    int unpacked;
+    /* Whether `half` is prepared. */
+    int half_prepared;
+    half_development half;
 };
 
 /* Gives the kernel back the pages of the unpacked sensor data (a Bayer or single-colour raw image). LibRaw copies it
@@ -239,7 +267,8 @@ int sepia_raw_thumbnail(sepia_raw *raw, const uint8_t **bytes, size_t *length, i
     return 0;
 }
 
-int sepia_raw_develop(sepia_raw *raw, const sepia_raw_develop_options *options) {
+/* Sets LibRaw's parameters for a development. */
+static void set_options(sepia_raw *raw, const sepia_raw_develop_options *options) {
     libraw_output_params_t *p = &raw->data->params;
     p->half_size = options->half_size;
     p->user_qual = options->quality;
@@ -255,10 +284,26 @@ int sepia_raw_develop(sepia_raw *raw, const sepia_raw_develop_options *options) 
     p->gamm[1] = 1.0;
     p->no_auto_bright = 1;
     p->use_fuji_rotate = 1;
+}
+
+static int unpack(sepia_raw *raw) {
+    if (raw->unpacked) {
+        return LIBRAW_SUCCESS;
+    }
     int status = libraw_unpack(raw->data);
+    if (status == LIBRAW_SUCCESS) {
+        raw->unpacked = 1;
+    }
+    return status;
+}
+
+int sepia_raw_develop(sepia_raw *raw, const sepia_raw_develop_options *options) {
+    set_options(raw, options);
+    int status = unpack(raw);
     if (status != LIBRAW_SUCCESS) {
         return status;
     }
+    raw->half_prepared = 0;
     raw->release_sensor_data = 1;
     status = libraw_dcraw_process(raw->data);
     raw->release_sensor_data = 0;
@@ -269,4 +314,361 @@ const uint16_t *sepia_raw_image(sepia_raw *raw, int *width, int *height) {
     *width = raw->data->sizes.iwidth;
     *height = raw->data->sizes.iheight;
     return raw->data->image != NULL ? &raw->data->image[0][0] : NULL;
+}
+
+/*
+ * Sepia's half-size development. LibRaw's dcraw_process with half_size copies the sensor data into a developed
+ * image of a pixel for each 2x2 block (46 MiB for 24 megapixels, beside the 46 MiB of sensor data) and works on it
+ * in place: black level (raw2image_ex, adjust_bl), adjust_maximum, scale_colors, pre_interpolate's and
+ * dcraw_process's averaging of the two greens (mix_green), convert_to_rgb. For a Bayer sensor with a 2x2 pattern
+ * each of these is a function of one block and of constants computed from the whole file, so the constants are
+ * computed here (with LibRaw 0.20's arithmetic, in the same float and integer types, so that the pixels are LibRaw's
+ * to the bit) and the pixels made a row at a time when asked. Everything else (other sensors, noise reduction,
+ * highlight recovery, LibRaw options Sepia never sets) is left to LibRaw.
+ */
+
+/* No fused multiply-adds: LibRaw's own build computes each product and sum apart. */
+#pragma STDC FP_CONTRACT OFF
+
+/* dcraw's FC: the colour of a sensor place from the filter pattern. */
+static int filter_color(unsigned filters, int row, int col) {
+    return (int)(filters >> ((((row) << 1 & 14) + ((col) & 1)) << 1) & 3);
+}
+
+/* A float as LibRaw stores it into 16 bits: truncated towards zero, then clipped (CLIP((int)value)); out-of-range
+ * and NaN values, which LibRaw's conversion leaves undefined, are clipped too. */
+static inline uint16_t clip16(float value) {
+    if (!(value > 0.0f)) {
+        return 0;
+    }
+    return value < 65535.0f ? (uint16_t)(int)value : 65535;
+}
+
+int sepia_raw_prepare_half(sepia_raw *raw, const sepia_raw_develop_options *options, int *width, int *height) {
+    libraw_data_t *d = raw->data;
+    raw->half_prepared = 0;
+    set_options(raw, options);
+    int status = unpack(raw);
+    if (status != LIBRAW_SUCCESS) {
+        return status;
+    }
+    const libraw_rawdata_t *rd = &d->rawdata;
+    const libraw_image_sizes_t *sizes = &rd->sizes;
+    const libraw_colordata_t *color = &rd->color;
+    const libraw_output_params_t *p = &d->params;
+    unsigned filters = rd->iparams.filters;
+
+    /* What dcraw_process would do differently from the steps below: left to it. */
+    if (!options->half_size || options->noise_threshold > 0 || options->highlight != 0) {
+        return 1;
+    }
+    if (rd->iparams.is_foveon || rd->iparams.colors != 3 || filters <= 1000 || (filters & 0xffu) * 0x01010101u != filters) {
+        return 1;
+    }
+    if (rd->raw_image == NULL || rd->raw_alloc != (void *)rd->raw_image || sizes->raw_pitch != 2u * sizes->raw_width) {
+        return 1;
+    }
+    if (rd->ioparams.fuji_width || rd->ioparams.zero_is_bad || sizes->pixel_aspect != 1.0 || color->as_shot_wb_applied) {
+        return 1;
+    }
+    if (p->four_color_rgb || p->user_black >= 0 || p->user_sat > 0 || p->bad_pixels != NULL || p->dark_frame != NULL ||
+        p->aber[0] != 1 || p->aber[2] != 1 || p->exp_correc > 0 || p->med_passes > 0 || p->camera_profile != NULL ||
+        p->use_auto_wb || p->no_auto_scale || (~p->cropbox[2] && ~p->cropbox[3]) || p->output_color != 1) {
+        return 1;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (p->user_cblack[i] > -1000000) {
+            return 1;
+        }
+    }
+    /* The camera's white balance asked for and none recorded: LibRaw measures a grey-world balance instead. */
+    if (p->use_camera_wb && (color->cam_mul[0] < -0.5f || (color->cam_mul[0] <= 0.00001f &&
+                                                          !(p->raw_processing_options & LIBRAW_PROCESSING_CAMERAWB_FALLBACK_TO_DAYLIGHT)))) {
+        return 1;
+    }
+    libraw_decoder_info_t decoder;
+    memset(&decoder, 0, sizeof(decoder));
+    if (libraw_get_decoder_info(d, &decoder) != LIBRAW_SUCCESS) {
+        return 1;
+    }
+    if (decoder.decoder_name != NULL &&
+        (strncmp(decoder.decoder_name, "phase_one_load_raw", 18) == 0 || strncmp(decoder.decoder_name, "canon_600_load_raw", 18) == 0)) {
+        return 1;
+    }
+    /* Each place of a 2x2 block a different colour of R, G, B, G2 (filters repeat every two rows). */
+    half_development h;
+    memset(&h, 0, sizeof(h));
+    int seen = 0;
+    for (int r = 0; r < 2; r++) {
+        for (int c = 0; c < 2; c++) {
+            h.color[r][c] = filter_color(filters, r, c);
+            seen |= 1 << h.color[r][c];
+        }
+    }
+    if (seen != 15) {
+        return 1;
+    }
+
+    /* raw2image_ex: the sizes, and the part of the image inside the sensor data. */
+    h.width = (sizes->width + 1) >> 1;
+    h.height = (sizes->height + 1) >> 1;
+    if (h.width <= 0 || h.height <= 0) {
+        return 1;
+    }
+    h.sensor = rd->raw_image;
+    h.pitch = sizes->raw_width;
+    h.top = sizes->top_margin;
+    h.left = sizes->left_margin;
+    h.rows = (int)sizes->height < (int)sizes->raw_height - h.top ? (int)sizes->height : (int)sizes->raw_height - h.top;
+    h.columns = (int)sizes->width < (int)sizes->raw_width - h.left ? (int)sizes->width : (int)sizes->raw_width - h.left;
+    if (h.rows < 0) {
+        h.rows = 0;
+    }
+    if (h.columns < 0) {
+        h.columns = 0;
+    }
+
+    /* adjust_bl: the 2x2 black pattern folded into the four colours' levels, their common part into black. */
+    unsigned cblack[6];
+    for (int i = 0; i < 6; i++) {
+        cblack[i] = color->cblack[i];
+    }
+    unsigned black = color->black;
+    if ((cblack[4] + 1) / 2 == 1 && (cblack[5] + 1) / 2 == 1) {
+        int places[4], last_green = -1, greens = 0;
+        for (int c = 0; c < 4; c++) {
+            places[c] = filter_color(filters, c / 2, c % 2);
+            if (places[c] == 1) {
+                greens++;
+                last_green = c;
+            }
+        }
+        if (greens > 1 && last_green >= 0) {
+            places[last_green] = 3;
+        }
+        for (int c = 0; c < 4; c++) {
+            cblack[places[c]] += color->cblack[6 + c / 2 % cblack[4] * cblack[5] + c % 2 % cblack[5]];
+        }
+        cblack[4] = cblack[5] = 0;
+    } else if (cblack[4] && cblack[5]) {
+        /* A larger black pattern, which LibRaw subtracts per pixel of the developed image: left to it. */
+        return 1;
+    }
+    int common = (int)cblack[3];
+    for (int c = 0; c < 3; c++) {
+        if (common > (int)cblack[c]) {
+            common = (int)cblack[c];
+        }
+    }
+    for (int c = 0; c < 4; c++) {
+        cblack[c] -= (unsigned)common;
+    }
+    black += (unsigned)common;
+    for (int c = 0; c < 4; c++) {
+        cblack[c] += black;
+        h.black[c] = (uint16_t)cblack[c];
+    }
+    unsigned maximum = color->maximum - black;
+
+    /* copy_bayer's data maximum: the largest sample above its black level, less the black level. */
+    unsigned data_maximum = 0;
+    for (int row = 0; row < h.rows; row++) {
+        const uint16_t *line = h.sensor + (size_t)(row + h.top) * h.pitch + h.left;
+        uint16_t even = 0, odd = 0;
+        int col = 0;
+        for (; col + 1 < h.columns; col += 2) {
+            even = line[col] > even ? line[col] : even;
+            odd = line[col + 1] > odd ? line[col + 1] : odd;
+        }
+        if (col < h.columns) {
+            even = line[col] > even ? line[col] : even;
+        }
+        uint16_t b0 = h.black[h.color[row & 1][0]], b1 = h.black[h.color[row & 1][1]];
+        if (even > b0 && (unsigned)(uint16_t)(even - b0) > data_maximum) {
+            data_maximum = (uint16_t)(even - b0);
+        }
+        if (odd > b1 && (unsigned)(uint16_t)(odd - b1) > data_maximum) {
+            data_maximum = (uint16_t)(odd - b1);
+        }
+    }
+
+    /* adjust_maximum: a white level the data never reaches is lowered to the data's maximum. */
+    if (!(decoder.decoder_flags & LIBRAW_DECODER_FIXEDMAXC) && p->adjust_maximum_thr >= 0.00001) {
+        float threshold = p->adjust_maximum_thr > 0.99999 ? (float)LIBRAW_DEFAULT_ADJUST_MAXIMUM_THRESHOLD : p->adjust_maximum_thr;
+        uint16_t real_max = (uint16_t)data_maximum;
+        if (real_max > 0 && real_max < maximum && real_max > maximum * threshold) {
+            maximum = real_max;
+        }
+    }
+
+    /* scale_colors: the white balance's multipliers, the smallest made 1, and the white level scaled to 65535. */
+    float pre_mul[4];
+    memcpy(pre_mul, color->pre_mul, sizeof(pre_mul));
+    if (p->user_mul[0] != 0) {
+        memcpy(pre_mul, p->user_mul, sizeof(pre_mul));
+    }
+    if (p->use_camera_wb && color->cam_mul[0] > 0.00001f) {
+        unsigned sum[8] = {0};
+        for (int row = 0; row < 8; row++) {
+            for (int col = 0; col < 8; col++) {
+                int c = filter_color(filters, row, col);
+                int value = color->white[row][col]; /* the black level is subtracted already */
+                if (value > 0) {
+                    sum[c] += (unsigned)value;
+                }
+                sum[c + 4]++;
+            }
+        }
+        if (sum[0] && sum[1] && sum[2] && sum[3]) {
+            for (int c = 0; c < 4; c++) {
+                pre_mul[c] = (float)sum[c + 4] / sum[c];
+            }
+        } else if (color->cam_mul[0] > 0.00001f && color->cam_mul[2] > 0.00001f) {
+            memcpy(pre_mul, color->cam_mul, sizeof(pre_mul));
+        } else {
+            d->process_warnings |= LIBRAW_WARN_BAD_CAMERA_WB;
+        }
+    }
+    if (pre_mul[1] == 0) {
+        pre_mul[1] = 1;
+    }
+    if (pre_mul[3] == 0) {
+        pre_mul[3] = pre_mul[1];
+    }
+    double smallest = DBL_MAX;
+    for (int c = 0; c < 4; c++) {
+        if (smallest > pre_mul[c]) {
+            smallest = pre_mul[c];
+        }
+    }
+    for (int c = 0; c < 4; c++) {
+        if (smallest > 0.00001 && maximum > 0) {
+            pre_mul[c] = (float)(pre_mul[c] / smallest);
+            h.scale[c] = (float)(pre_mul[c] * 65535.0 / maximum);
+        } else {
+            h.scale[c] = 1.0f;
+        }
+    }
+
+    /* convert_to_rgb: sRGB's primaries (LibRaw's rgb_rgb, the identity) times the camera's rgb_cam. */
+    h.raw_color = rd->ioparams.raw_color != 0;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            float value = 0;
+            for (int k = 0; k < 3; k++) {
+                value = (float)(value + (i == k ? 1.0 : 0.0) * color->rgb_cam[k][j]);
+            }
+            h.matrix[i][j] = value;
+        }
+    }
+    raw->half = h;
+    raw->half_prepared = 1;
+    *width = h.width;
+    *height = h.height;
+    return 0;
+}
+
+/* One developed pixel from a block's four black-subtracted samples (by colour; 0 where the block has no sample). */
+static inline void develop_pixel(const half_development *h, const unsigned value[4], uint16_t *out) {
+    /* scale_colors_loop */
+    uint16_t s0 = clip16((float)value[0] * h->scale[0]);
+    uint16_t s1 = clip16((float)value[1] * h->scale[1]);
+    uint16_t s2 = clip16((float)value[2] * h->scale[2]);
+    uint16_t s3 = clip16((float)value[3] * h->scale[3]);
+    /* mix_green */
+    uint16_t g = (uint16_t)((s1 + s3) >> 1);
+    if (h->raw_color) {
+        out[0] = s0;
+        out[1] = g;
+        out[2] = s2;
+    } else {
+        /* convert_to_rgb_loop */
+        out[0] = clip16(h->matrix[0][0] * s0 + h->matrix[0][1] * g + h->matrix[0][2] * s2);
+        out[1] = clip16(h->matrix[1][0] * s0 + h->matrix[1][1] * g + h->matrix[1][2] * s2);
+        out[2] = clip16(h->matrix[2][0] * s0 + h->matrix[2][1] * g + h->matrix[2][2] * s2);
+    }
+    out[3] = 0xFFFF;
+}
+
+static inline unsigned less_black(uint16_t sample, uint16_t black) { return sample > black ? (unsigned)(sample - black) : 0; }
+
+/* Developed row `y` (0 ≤ y < height) into `out`: its first `n` pixels (at most the width), 4 samples each. */
+static void develop_row(const half_development *h, int y, uint16_t *out, int n) {
+    int r0 = 2 * y, r1 = 2 * y + 1;
+    const uint16_t *line0 = r0 < h->rows ? h->sensor + (size_t)(r0 + h->top) * h->pitch + h->left : NULL;
+    const uint16_t *line1 = r1 < h->rows ? h->sensor + (size_t)(r1 + h->top) * h->pitch + h->left : NULL;
+    int c00 = h->color[0][0], c01 = h->color[0][1], c10 = h->color[1][0], c11 = h->color[1][1];
+    uint16_t b00 = h->black[c00], b01 = h->black[c01], b10 = h->black[c10], b11 = h->black[c11];
+    int x = 0;
+    unsigned value[4];
+    if (n > h->width) {
+        n = h->width;
+    }
+    if (line0 != NULL && line1 != NULL) {
+        /* Whole blocks. */
+        int whole = h->columns / 2 < n ? h->columns / 2 : n;
+        for (; x < whole; x++) {
+            value[c00] = less_black(line0[2 * x], b00);
+            value[c01] = less_black(line0[2 * x + 1], b01);
+            value[c10] = less_black(line1[2 * x], b10);
+            value[c11] = less_black(line1[2 * x + 1], b11);
+            develop_pixel(h, value, out + 4 * (size_t)x);
+        }
+    }
+    for (; x < n; x++) {
+        int col0 = 2 * x, col1 = 2 * x + 1;
+        value[0] = value[1] = value[2] = value[3] = 0;
+        if (line0 != NULL && col0 < h->columns) {
+            value[c00] = less_black(line0[col0], b00);
+        }
+        if (line0 != NULL && col1 < h->columns) {
+            value[c01] = less_black(line0[col1], b01);
+        }
+        if (line1 != NULL && col0 < h->columns) {
+            value[c10] = less_black(line1[col0], b10);
+        }
+        if (line1 != NULL && col1 < h->columns) {
+            value[c11] = less_black(line1[col1], b11);
+        }
+        develop_pixel(h, value, out + 4 * (size_t)x);
+    }
+}
+
+void sepia_raw_half_histogram(sepia_raw *raw, uint32_t *counts) {
+    if (!raw->half_prepared) {
+        return;
+    }
+    const half_development *h = &raw->half;
+    uint16_t *line = malloc((size_t)h->width * 4 * sizeof(uint16_t));
+    if (line == NULL) {
+        return;
+    }
+    for (int y = 0; y < h->height; y++) {
+        develop_row(h, y, line, h->width);
+        for (int x = 0; x < h->width; x++) {
+            const uint16_t *p = line + 4 * (size_t)x;
+            counts[p[0] >> 3]++;
+            counts[8192 + (p[1] >> 3)]++;
+            counts[16384 + (p[2] >> 3)]++;
+        }
+    }
+    free(line);
+}
+
+void sepia_raw_half_rows(sepia_raw *raw, int first, int count, uint16_t *out, size_t stride, int width) {
+    if (!raw->half_prepared || count <= 0 || width <= 0) {
+        return;
+    }
+    const half_development *h = &raw->half;
+    for (int i = 0; i < count; i++) {
+        int y = first + i < h->height ? first + i : h->height - 1;
+        if (y < 0) {
+            y = 0;
+        }
+        uint16_t *row = out + (size_t)i * stride;
+        develop_row(h, y, row, width);
+        for (int x = h->width; x < width; x++) {
+            memcpy(row + 4 * (size_t)x, row + 4 * (size_t)(h->width - 1), 4 * sizeof(uint16_t));
+        }
+    }
 }
