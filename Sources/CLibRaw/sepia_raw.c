@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,11 +338,10 @@ static int filter_color(unsigned filters, int row, int col) {
 
 /* A float as LibRaw stores it into 16 bits: truncated towards zero, then clipped (CLIP((int)value)); out-of-range
  * and NaN values, which LibRaw's conversion leaves undefined, are clipped too. */
-static inline uint16_t clip16(float value) {
-    if (!(value > 0.0f)) {
-        return 0;
-    }
-    return value < 65535.0f ? (uint16_t)(int)value : 65535;
+static inline int clip16(float value) {
+    value = value > 0.0f ? value : 0.0f; /* NaN too */
+    value = value < 65535.0f ? value : 65535.0f;
+    return (int)value;
 }
 
 int sepia_raw_prepare_half(sepia_raw *raw, const sepia_raw_develop_options *options, int *width, int *height) {
@@ -568,39 +568,59 @@ int sepia_raw_prepare_half(sepia_raw *raw, const sepia_raw_develop_options *opti
     return 0;
 }
 
-/* One developed pixel from a block's four black-subtracted samples (by colour; 0 where the block has no sample). */
-static inline void develop_pixel(const half_development *h, const unsigned value[4], uint16_t *out) {
-    /* scale_colors_loop */
-    uint16_t s0 = clip16((float)value[0] * h->scale[0]);
-    uint16_t s1 = clip16((float)value[1] * h->scale[1]);
-    uint16_t s2 = clip16((float)value[2] * h->scale[2]);
-    uint16_t s3 = clip16((float)value[3] * h->scale[3]);
-    /* mix_green */
-    uint16_t g = (uint16_t)((s1 + s3) >> 1);
-    if (h->raw_color) {
-        out[0] = s0;
-        out[1] = g;
-        out[2] = s2;
+#define SEPIA_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* The constants of a development, as locals of the loops (the output's 16-bit stores could otherwise alias them). */
+typedef struct {
+    float scale[4];
+    float m[3][3];
+    int black[4];
+    int raw_color;
+} block_constants;
+
+/* One developed pixel from a block's four samples less their black level, by place (row-major; 0 where the block
+ * has no sample), `red` and `blue` the places of those colours; the other two are the greens. */
+SEPIA_ALWAYS_INLINE void develop_block(const block_constants *k, const int v[4], int red, int blue, uint16_t *out) {
+    /* scale_colors_loop: each sample times its colour's multiplier, truncated and clipped to 16 bits. */
+    int s0 = clip16((float)v[0] * k->scale[0]);
+    int s1 = clip16((float)v[1] * k->scale[1]);
+    int s2 = clip16((float)v[2] * k->scale[2]);
+    int s3 = clip16((float)v[3] * k->scale[3]);
+    int s[4] = {s0, s1, s2, s3};
+    int r = s[red], b = s[blue];
+    /* mix_green: the two greens' mean, rounded down. */
+    int g = (s0 + s1 + s2 + s3 - r - b) >> 1;
+    if (k->raw_color) {
+        out[0] = (uint16_t)r;
+        out[1] = (uint16_t)g;
+        out[2] = (uint16_t)b;
     } else {
         /* convert_to_rgb_loop */
-        out[0] = clip16(h->matrix[0][0] * s0 + h->matrix[0][1] * g + h->matrix[0][2] * s2);
-        out[1] = clip16(h->matrix[1][0] * s0 + h->matrix[1][1] * g + h->matrix[1][2] * s2);
-        out[2] = clip16(h->matrix[2][0] * s0 + h->matrix[2][1] * g + h->matrix[2][2] * s2);
+        float fr = (float)r, fg = (float)g, fb = (float)b;
+        out[0] = (uint16_t)clip16(k->m[0][0] * fr + k->m[0][1] * fg + k->m[0][2] * fb);
+        out[1] = (uint16_t)clip16(k->m[1][0] * fr + k->m[1][1] * fg + k->m[1][2] * fb);
+        out[2] = (uint16_t)clip16(k->m[2][0] * fr + k->m[2][1] * fg + k->m[2][2] * fb);
     }
     out[3] = 0xFFFF;
 }
 
-static inline unsigned less_black(uint16_t sample, uint16_t black) { return sample > black ? (unsigned)(sample - black) : 0; }
+SEPIA_ALWAYS_INLINE int less_black(int sample, int black) { return sample > black ? sample - black : 0; }
 
-/* Developed row `y` (0 ≤ y < height) into `out`: its first `n` pixels (at most the width), 4 samples each. */
-static void develop_row(const half_development *h, int y, uint16_t *out, int n) {
+/* Developed row `y` (0 ≤ y < height) into `out`: its first `n` pixels (at most the width), 4 samples each; red and
+ * blue at places `red` and `blue` of a block (constants where it is inlined, for a loop without lookups). */
+SEPIA_ALWAYS_INLINE void develop_row_with(const half_development *h, int y, uint16_t *out, int n, int red, int blue) {
+    block_constants k;
+    for (int p = 0; p < 4; p++) {
+        int c = h->color[p >> 1][p & 1];
+        k.scale[p] = h->scale[c];
+        k.black[p] = h->black[c];
+    }
+    memcpy(k.m, h->matrix, sizeof(k.m));
+    k.raw_color = h->raw_color;
     int r0 = 2 * y, r1 = 2 * y + 1;
     const uint16_t *line0 = r0 < h->rows ? h->sensor + (size_t)(r0 + h->top) * h->pitch + h->left : NULL;
     const uint16_t *line1 = r1 < h->rows ? h->sensor + (size_t)(r1 + h->top) * h->pitch + h->left : NULL;
-    int c00 = h->color[0][0], c01 = h->color[0][1], c10 = h->color[1][0], c11 = h->color[1][1];
-    uint16_t b00 = h->black[c00], b01 = h->black[c01], b10 = h->black[c10], b11 = h->black[c11];
     int x = 0;
-    unsigned value[4];
     if (n > h->width) {
         n = h->width;
     }
@@ -608,42 +628,72 @@ static void develop_row(const half_development *h, int y, uint16_t *out, int n) 
         /* Whole blocks. */
         int whole = h->columns / 2 < n ? h->columns / 2 : n;
         for (; x < whole; x++) {
-            value[c00] = less_black(line0[2 * x], b00);
-            value[c01] = less_black(line0[2 * x + 1], b01);
-            value[c10] = less_black(line1[2 * x], b10);
-            value[c11] = less_black(line1[2 * x + 1], b11);
-            develop_pixel(h, value, out + 4 * (size_t)x);
+            int v[4] = {less_black(line0[2 * x], k.black[0]), less_black(line0[2 * x + 1], k.black[1]),
+                        less_black(line1[2 * x], k.black[2]), less_black(line1[2 * x + 1], k.black[3])};
+            develop_block(&k, v, red, blue, out + 4 * (size_t)x);
         }
     }
     for (; x < n; x++) {
         int col0 = 2 * x, col1 = 2 * x + 1;
-        value[0] = value[1] = value[2] = value[3] = 0;
+        int v[4] = {0, 0, 0, 0};
         if (line0 != NULL && col0 < h->columns) {
-            value[c00] = less_black(line0[col0], b00);
+            v[0] = less_black(line0[col0], k.black[0]);
         }
         if (line0 != NULL && col1 < h->columns) {
-            value[c01] = less_black(line0[col1], b01);
+            v[1] = less_black(line0[col1], k.black[1]);
         }
         if (line1 != NULL && col0 < h->columns) {
-            value[c10] = less_black(line1[col0], b10);
+            v[2] = less_black(line1[col0], k.black[2]);
         }
         if (line1 != NULL && col1 < h->columns) {
-            value[c11] = less_black(line1[col1], b11);
+            v[3] = less_black(line1[col1], k.black[3]);
         }
-        develop_pixel(h, value, out + 4 * (size_t)x);
+        develop_block(&k, v, red, blue, out + 4 * (size_t)x);
     }
 }
 
-void sepia_raw_half_histogram(sepia_raw *raw, uint32_t *counts) {
-    if (!raw->half_prepared) {
-        return;
+static void develop_row(const half_development *h, int y, uint16_t *out, int n) {
+    int red = 0, blue = 0;
+    for (int p = 0; p < 4; p++) {
+        if (h->color[p >> 1][p & 1] == 0) {
+            red = p;
+        } else if (h->color[p >> 1][p & 1] == 2) {
+            blue = p;
+        }
     }
-    const half_development *h = &raw->half;
+    /* The four Bayer layouts (RGGB, BGGR, GRBG, GBRG), each with its own loop; any other order of the colours
+     * in a block looks them up. */
+    if (red == 0 && blue == 3) {
+        develop_row_with(h, y, out, n, 0, 3);
+    } else if (red == 3 && blue == 0) {
+        develop_row_with(h, y, out, n, 3, 0);
+    } else if (red == 1 && blue == 2) {
+        develop_row_with(h, y, out, n, 1, 2);
+    } else if (red == 2 && blue == 1) {
+        develop_row_with(h, y, out, n, 2, 1);
+    } else {
+        develop_row_with(h, y, out, n, red, blue);
+    }
+}
+
+/* A share of the histogram's rows, counted by one thread into its own counters. */
+typedef struct {
+    const half_development *h;
+    int first, end;
+    uint32_t *counts;
+    int failed;
+} histogram_share;
+
+static void *count_share(void *context) {
+    histogram_share *share = context;
+    const half_development *h = share->h;
     uint16_t *line = malloc((size_t)h->width * 4 * sizeof(uint16_t));
     if (line == NULL) {
-        return;
+        share->failed = 1;
+        return NULL;
     }
-    for (int y = 0; y < h->height; y++) {
+    uint32_t *counts = share->counts;
+    for (int y = share->first; y < share->end; y++) {
         develop_row(h, y, line, h->width);
         for (int x = 0; x < h->width; x++) {
             const uint16_t *p = line + 4 * (size_t)x;
@@ -653,6 +703,40 @@ void sepia_raw_half_histogram(sepia_raw *raw, uint32_t *counts) {
         }
     }
     free(line);
+    return NULL;
+}
+
+int sepia_raw_half_histogram(sepia_raw *raw, uint32_t *counts) {
+    if (!raw->half_prepared) {
+        return 0;
+    }
+    const half_development *h = &raw->half;
+    /* The whole image is developed once for its histogram before the first row can be given: on two threads
+     * where there are two processors (the engine waits for the decoder meanwhile). */
+    long processors = sysconf(_SC_NPROCESSORS_ONLN);
+    histogram_share other = {h, h->height / 2, h->height, NULL, 0};
+    pthread_t thread;
+    int threaded = 0;
+    if (processors >= 2 && h->height >= 64) {
+        other.counts = calloc(3 * 8192, sizeof(uint32_t));
+        threaded = other.counts != NULL && pthread_create(&thread, NULL, count_share, &other) == 0;
+    }
+    histogram_share mine = {h, 0, threaded ? other.first : h->height, counts, 0};
+    count_share(&mine);
+    if (threaded) {
+        pthread_join(thread, NULL);
+        if (other.failed) {
+            histogram_share rest = {h, other.first, other.end, counts, 0};
+            count_share(&rest);
+            mine.failed |= rest.failed;
+        } else {
+            for (int i = 0; i < 3 * 8192; i++) {
+                counts[i] += other.counts[i];
+            }
+        }
+    }
+    free(other.counts);
+    return mine.failed ? LIBRAW_UNSUFFICIENT_MEMORY : 0;
 }
 
 void sepia_raw_half_rows(sepia_raw *raw, int first, int count, uint16_t *out, size_t stride, int width) {

@@ -90,8 +90,8 @@ const uint16_t *sepia_raw_image(sepia_raw *raw, int *width, int *height);
  * data), or LibRaw's error (negative). */
 int sepia_raw_prepare_half(sepia_raw *raw, const sepia_raw_develop_options *options, int *width, int *height);
 /* Counts the prepared development's samples: `counts` holds 3 × 8192 zeroed counters, R, G then B, of each
- * value shifted right by 3 (dcraw's histogram). */
-void sepia_raw_half_histogram(sepia_raw *raw, uint32_t *counts);
+ * value shifted right by 3 (dcraw's histogram). Returns 0, or LibRaw's error when memory ran out. */
+int sepia_raw_half_histogram(sepia_raw *raw, uint32_t *counts);
 /* Develops `count` rows from `first` as R, G, B and an opaque alpha of 16 bits each, `width` pixels a row (the
  * developed width; more repeat the last pixel), rows `stride` samples apart. Rows past the last repeat it. */
 void sepia_raw_half_rows(sepia_raw *raw, int first, int count, uint16_t *out, size_t stride, int width);

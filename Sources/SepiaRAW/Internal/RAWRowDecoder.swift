@@ -60,14 +60,15 @@ final class RAWRowDecoder: RowDecoder {
         developed = IntSize(width: Int(width), height: Int(height))
         self.handle = handle
         var histogram = [UInt32](repeating: 0, count: 3 * 8192)
-        histogram.withUnsafeMutableBufferPointer { counts in
-            guard let counts = counts.baseAddress else { return }
+        status = histogram.withUnsafeMutableBufferPointer { counts in
+            guard let counts = counts.baseAddress else { return 0 }
             if let pixels {
                 Self.count(pixels, pixels: Int(width) * Int(height), into: counts)
-            } else {
-                sepia_raw_half_histogram(handle.raw, counts)
+                return 0
             }
+            return sepia_raw_half_histogram(handle.raw, counts)
         }
+        guard status == 0 else { throw LibRawHandle.error(status, file: source.file, stage: "developing the sensor data") }
         let white = Self.whiteLevel(histogram, pixels: developed.width * developed.height)
         let automatic = 65536 / Double(max(white, 256))
         let gain = Float(pow(automatic, source.development.boost) * pow(2, source.development.exposure))
