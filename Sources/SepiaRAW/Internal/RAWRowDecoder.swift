@@ -131,7 +131,7 @@ final class RAWRowDecoder: RowDecoder {
     }
 
     func readRows(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws -> Int {
-        guard let handle, let base = buffer.baseAddress else { return 0 }
+        guard let handle, let base = buffer.baseAddress, bytesPerRow >= 8 * size.width else { return 0 }
         let rows = min(buffer.count / bytesPerRow, size.height - nextRow)
         guard rows > 0 else { return 0 }
         if let image {
