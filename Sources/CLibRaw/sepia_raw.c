@@ -48,6 +48,8 @@ struct sepia_raw {
     /* Whether `half` is prepared. */
     int half_prepared;
     half_development half;
+    /* How many bytes from the start of the sensor data have been given back while streaming rows. */
+    size_t half_released;
 };
 
 /* Gives the kernel back the pages of the unpacked sensor data (a Bayer or single-colour raw image). LibRaw copies it
@@ -563,6 +565,7 @@ int sepia_raw_prepare_half(sepia_raw *raw, const sepia_raw_develop_options *opti
     }
     raw->half = h;
     raw->half_prepared = 1;
+    raw->half_released = 0;
     *width = h.width;
     *height = h.height;
     return 0;
@@ -753,6 +756,30 @@ void sepia_raw_half_rows(sepia_raw *raw, int first, int count, uint16_t *out, si
         develop_row(h, y, row, width);
         for (int x = h->width; x < width; x++) {
             memcpy(row + 4 * (size_t)x, row + 4 * (size_t)(h->width - 1), 4 * sizeof(uint16_t));
+        }
+    }
+    /* The rows are asked for in order, once (a row past the last repeats the last): the sensor rows above the
+     * next developed row are read no more, and their whole pages are given back, so that the sensor data shrinks
+     * as the render's own buffers grow. The allocation stays LibRaw's; a page given back would read as zeros. */
+    int next = first + count < h->height ? first + count : h->height - 1;
+    if (next > 0 && next < h->height) {
+        long page = sysconf(_SC_PAGESIZE);
+        int sensor_row = 2 * next + h->top;
+        if (sensor_row > h->top + h->rows) {
+            sensor_row = h->top + h->rows; /* never past the rows inside the sensor data */
+        }
+        if (page > 0 && sensor_row > 0) {
+            uintptr_t base = (uintptr_t)h->sensor, mask = (uintptr_t)page - 1;
+            /* From the first whole page of the data, or where the last call stopped (a page boundary). */
+            uintptr_t start = (base + mask) & ~mask;
+            if (base + raw->half_released > start) {
+                start = base + raw->half_released;
+            }
+            uintptr_t end = (base + (size_t)sensor_row * h->pitch * sizeof(uint16_t)) & ~mask;
+            if (end > start) {
+                madvise((void *)start, end - start, MADV_DONTNEED);
+                raw->half_released = end - base;
+            }
         }
     }
 }
