@@ -93,7 +93,9 @@ int sepia_raw_prepare_half(sepia_raw *raw, const sepia_raw_develop_options *opti
  * value shifted right by 3 (dcraw's histogram). Returns 0, or LibRaw's error when memory ran out. */
 int sepia_raw_half_histogram(sepia_raw *raw, uint32_t *counts);
 /* Develops `count` rows from `first` as R, G, B and an opaque alpha of 16 bits each, `width` pixels a row (the
- * developed width; more repeat the last pixel), rows `stride` samples apart. Rows past the last repeat it. */
+ * developed width; more repeat the last pixel), rows `stride` samples apart. Rows past the last repeat it. The
+ * rows are asked for in order, each once: the sensor data above the next row is given back to the kernel (after
+ * the histogram, which reads it all). */
 void sepia_raw_half_rows(sepia_raw *raw, int first, int count, uint16_t *out, size_t stride, int width);
 
 #ifdef __cplusplus
