@@ -12,6 +12,7 @@
     F(int, libraw_unpack_thumb, (libraw_data_t *p0), (p0)) \
     F(int, libraw_dcraw_process, (libraw_data_t *p0), (p0)) \
     F(int, libraw_adjust_sizes_info_only, (libraw_data_t *p0), (p0)) \
+    F(int, libraw_get_decoder_info, (libraw_data_t *p0, libraw_decoder_info_t *p1), (p0, p1)) \
     V(libraw_close, (libraw_data_t *p0), (p0)) \
     F(const char *, libraw_strerror, (int p0), (p0)) \
     V(libraw_set_progress_handler, (libraw_data_t *p0, progress_callback p1, void *p2), (p0, p1, p2)) \

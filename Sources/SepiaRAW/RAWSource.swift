@@ -9,8 +9,10 @@ public import SepiaImage
 /// then takes the cheapest way that keeps the quality, as for every image (``decodeScales``):
 /// - the camera's **embedded JPEG preview**, when it is at least as large as the render needs (every thumbnail and
 ///   most screen-sized previews), decoded with the JPEG decoder's own reductions;
-/// - LibRaw's **half-size development** (each 2×2 block of a Bayer sensor becomes one pixel, no demosaicing), when
-///   half the sensor is still at least twice the size asked;
+/// - the **half-size development** (each 2×2 block of a Bayer sensor becomes one pixel, no demosaicing), when
+///   half the sensor is still at least twice the size asked: LibRaw's `half_size` development to the bit, made by
+///   Sepia row by row from LibRaw's unpacked sensor data as the render reads it, so that no developed image is
+///   held (other sensors, noise reduction and highlight recovery are LibRaw's own development);
 /// - the **full development**: AHD demosaicing, the camera's white balance, linear sRGB primaries in 16 bits,
 ///   handed to the engine in linear light.
 ///

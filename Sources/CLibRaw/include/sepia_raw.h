@@ -81,6 +81,23 @@ int sepia_raw_develop(sepia_raw *raw, const sepia_raw_develop_options *options);
 /* The developed pixels: `width` × `height` of four 16-bit samples (R, G, B and an unused fourth). */
 const uint16_t *sepia_raw_image(sepia_raw *raw, int *width, int *height);
 
+/* Sepia's own half-size development, streamed: the same pixels as LibRaw's `half_size` development (black level,
+ * maximum, white balance, the two greens averaged, the camera's matrix to sRGB primaries, highlights clipped), made
+ * row by row from the unpacked sensor data so that no developed image is ever held.
+ *
+ * Unpacks the sensor data and prepares the development. Returns 0 when prepared (with the developed size), 1 when
+ * this file or these options need LibRaw's own development (then `sepia_raw_develop` goes on from the unpacked
+ * data), or LibRaw's error (negative). */
+int sepia_raw_prepare_half(sepia_raw *raw, const sepia_raw_develop_options *options, int *width, int *height);
+/* Counts the prepared development's samples: `counts` holds 3 × 8192 zeroed counters, R, G then B, of each
+ * value shifted right by 3 (dcraw's histogram). Returns 0, or LibRaw's error when memory ran out. */
+int sepia_raw_half_histogram(sepia_raw *raw, uint32_t *counts);
+/* Develops `count` rows from `first` as R, G, B and an opaque alpha of 16 bits each, `width` pixels a row (the
+ * developed width; more repeat the last pixel), rows `stride` samples apart. Rows past the last repeat it. The
+ * rows are asked for in order, each once: the sensor data above the next row is given back to the kernel (after
+ * the histogram, which reads it all). */
+void sepia_raw_half_rows(sepia_raw *raw, int first, int count, uint16_t *out, size_t stride, int width);
+
 #ifdef __cplusplus
 }
 #endif
