@@ -87,7 +87,7 @@ import Testing
         try Self.write(jpeg: 6, to: folder + "/long.jpg")
         try Self.write(
             Self.packet(
-                #"xmp:Rating="3""#,
+                #"xmp:Rating="3" exif:DateTimeOriginal="2018-03-04T05:06:07""#,
                 "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">\(String(repeating: "t", count: 600))</rdf:li></rdf:Alt></dc:title>"),
             to: folder + "/long.jpg.xmp")
         try Self.write(Self.digiKam, to: folder + "/orphan.xmp")
@@ -143,6 +143,9 @@ import Testing
         let long = try #require(byName["long.jpg"])
         let longAsset = try library.asset(try #require(long.assetID))
         #expect(longAsset.rating == 3 && longAsset.title == nil)
+        // A date without a time zone is taken as such: the time as the camera showed it, the zone unknown
+        #expect(longAsset.creationDateOffset == nil && longAsset.localCreationDate.hour == 5 && longAsset.localCreationDate.day == 4)
+        #expect(long.warnings?.count == 1, "\(long.warnings ?? [])")
         #expect(long.warnings?.contains { $0.contains("title was left out") } == true)
         #expect(try await library.check().isSound)
     }

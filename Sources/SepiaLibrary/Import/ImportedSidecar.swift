@@ -103,14 +103,15 @@ struct ImportedSidecar: Sendable {
             creationDateSource: asset.creationDateSource, location: asset.location)
         if let capture = metadata.captureDate {
             let date = capture.date
-            if MetadataValidation.dateRange.contains(date.timeIntervalSince1970),
-                (try? MetadataValidation.offset(capture.utcOffsetSeconds)) != nil
-            {
+            do throws(LibraryError) {
+                guard MetadataValidation.dateRange.contains(date.timeIntervalSince1970) else {
+                    throw LibraryError(.invalidRequest, "it is outside the years 1800 to 9999")
+                }
+                asset.creationDateOffset = try MetadataValidation.offset(capture.utcOffsetSeconds)
                 asset.creationDate = date
-                asset.creationDateOffset = capture.utcOffsetSeconds
                 asset.creationDateSource = .capture
-            } else {
-                warnings.append("its capture date \(capture) was left out: it is outside the years 1800 to 9999")
+            } catch {
+                warnings.append("its capture date \(capture) was left out: \(error.reason)")
             }
         }
         if let location = metadata.location { asset.location = location }
