@@ -197,6 +197,17 @@ static void copy_string(char *destination, size_t size, const char *source, size
 
 static double degrees(const float dms[3]) { return (double)dms[0] + (double)dms[1] / 60.0 + (double)dms[2] / 3600.0; }
 
+const char *sepia_raw_xmp(sepia_raw *raw, size_t *length) {
+    const libraw_iparams_t *id = &raw->data->idata;
+    /* LibRaw stores the tag's bytes and a NUL after them: xmplen counts both. */
+    if (id->xmpdata == NULL || id->xmplen < 2) {
+        *length = 0;
+        return NULL;
+    }
+    *length = id->xmplen - 1;
+    return id->xmpdata;
+}
+
 void sepia_raw_get_info(sepia_raw *raw, sepia_raw_info *info) {
     libraw_data_t *d = raw->data;
     memset(info, 0, sizeof(*info));

@@ -196,6 +196,12 @@ void sepia_tiff_get_info(sepia_tiff *t, sepia_tiff_info *info) {
         info->icc = icc;
         info->icc_length = icc_length;
     }
+    uint32_t xmp_length = 0;
+    void *xmp = NULL;
+    if (get_field(tif, TIFFTAG_XMLPACKET, &xmp_length, &xmp) && xmp != NULL && xmp_length > 0) {
+        info->xmp = xmp;
+        info->xmp_length = xmp_length;
+    }
     /* Counting pages reads every IFD: a bounded count (libtiff stops at loops). */
     info->pages = (int)TIFFNumberOfDirectories(tif);
 }

@@ -128,7 +128,7 @@ public struct RAWSource: EncodedImage {
         bitsLabel = info.is_foveon != 0 ? "Foveon" : info.is_xtrans != 0 ? "X-Trans" : info.filters != 0 ? "Bayer" : "linear"
         orientation = Self.orientation(flip: Int(info.flip))
         cameraColor = RAWCameraColor(info: info)
-        metadata = Self.metadata(head: head, info: info, make: make, model: model)
+        metadata = Self.metadata(head: head, info: info, make: make, model: model, xmp: handle.xmp)
         preview = development.showsCameraRendering ? Self.preview(handle, stored: pixelSize, file: file) : nil
     }
 
@@ -159,13 +159,14 @@ public struct RAWSource: EncodedImage {
 
     /// The file's EXIF (TIFF-structured RAW files carry it as a TIFF does, near their start: it is read from the
     /// file's first ``RAWHead/length`` bytes), completed with what LibRaw read from the maker's own structures.
-    static func metadata(head: [UInt8], info: sepia_raw_info, make: String?, model: String?) -> ImageMetadata {
+    static func metadata(head: [UInt8], info: sepia_raw_info, make: String?, model: String?, xmp: [UInt8]? = nil) -> ImageMetadata {
         var m = ImageMetadata()
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-            m = ImageMetadata.assemble(exif: head, xmp: nil, photoshop: nil)
+            m = ImageMetadata.assemble(exif: head, xmp: xmp, photoshop: nil)
             // The first IFD of most RAW files describes a small preview, whose orientation LibRaw already read.
             m.exifOrientation = nil
         }
+        if m.embeddedXMP == nil { m.embeddedXMP = xmp }
         if m.cameraMake == nil { m.cameraMake = make }
         if m.cameraModel == nil { m.cameraModel = model }
         if m.lensModel == nil { m.lensModel = sepia_raw_info.string(info.lens) }

@@ -270,4 +270,33 @@ import Testing
         #expect(types.isSuperset(of: [.photo, .alternatePhoto]), "\(types)")
         #expect(try await library.check().isSound)
     }
+
+    @Test("a DNG's and a TIFF's own XMP (tag 700, where Lightroom and scanners write it) give their rating, title and keywords")
+    func embeddedInRAWAndTIFF() async throws {
+        let folder = TestLibrary.temporaryFolder("embedded-raw-tiff")
+        let dng = folder + "/DSC_0500.dng"
+        let tiff = folder + "/scan-0001.tif"
+        try FileManager.default.copyItem(atPath: RAWFixtures.folder("raw") + "/rggb_16bit.dng", toPath: dng)
+        try FileManager.default.copyItem(atPath: RAWFixtures.folder("tiff") + "/rgb8_lzw.tif", toPath: tiff)
+        for (path, title) in [(dng, "Harbour wall"), (tiff, "Grandmother, 1962")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+            process.arguments = [
+                "-q", "-overwrite_original", "-XMP-xmp:Rating=4", "-XMP-dc:Title=\(title)", "-XMP-lr:HierarchicalSubject=Family|Archive", path,
+            ]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0)
+        }
+        let library = try TestLibrary.open()
+        let results = Mutex<[String: ImportItemResult]>([:])
+        let summary = try await AssetImporter(library: library).importFiles([folder]) { result, _ in
+            results.withLock { $0[(result.path as NSString).lastPathComponent] = result }
+        }
+        #expect(summary.imported == 2, "\(results.withLock { $0 })")
+        for (name, title) in [("DSC_0500.dng", "Harbour wall"), ("scan-0001.tif", "Grandmother, 1962")] {
+            let asset = try library.asset(try #require(results.withLock { $0[name]?.assetID }))
+            #expect(asset.rating == 4 && asset.title == title && asset.keywords == ["Family|Archive"], "\(name): \(asset.userMetadata)")
+        }
+    }
 }

@@ -64,6 +64,9 @@ sepia_raw *sepia_raw_open(const void *bytes, size_t size, unsigned max_raw_megab
 sepia_raw *sepia_raw_open_file(const char *path, unsigned max_raw_megabytes, int *error);
 void sepia_raw_close(sepia_raw *raw);
 void sepia_raw_get_info(sepia_raw *raw, sepia_raw_info *info);
+/* The XMP packet of a TIFF-structured RAW file (tag 700: a DNG's, as Lightroom writes it), as stored, or NULL;
+ * valid while `raw` is open. */
+const char *sepia_raw_xmp(sepia_raw *raw, size_t *length);
 /* LibRaw's description of an error code. */
 const char *sepia_raw_strerror(int code);
 /* The wall-clock time after which LibRaw's next progress report cancels the work (0: none). */

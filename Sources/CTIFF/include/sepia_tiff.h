@@ -25,6 +25,9 @@ typedef struct {
     int pages;
     const uint8_t *icc;
     uint32_t icc_length;
+    /* The XMP packet (tag 700), as stored; NULL when there is none. */
+    const uint8_t *xmp;
+    uint32_t xmp_length;
 } sepia_tiff_info;
 
 /* Opens `size` bytes; no single allocation of libtiff's may exceed `max_single_allocation`. Returns NULL with

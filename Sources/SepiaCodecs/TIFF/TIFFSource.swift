@@ -32,7 +32,10 @@ public struct TIFFSource: EncodedImage {
                 "the samples are \(info.bits_per_sample)-bit floating point or signed, which Sepia does not decode",
                 file: file)
         }
-        var metadata = bytes.withUnsafeBytes { ImageMetadata.assemble(exif: Array($0.prefix(1 << 20)), xmp: nil, photoshop: nil) }
+        // The XMP packet (tag 700) as Lightroom, Photoshop and scanners' software write it; one over 4 MiB is left out
+        // (an XMP reader refuses it anyway).
+        let xmp = info.xmp.flatMap { info.xmp_length <= 4 << 20 ? Array(UnsafeBufferPointer(start: $0, count: Int(info.xmp_length))) : nil }
+        var metadata = bytes.withUnsafeBytes { ImageMetadata.assemble(exif: Array($0.prefix(1 << 20)), xmp: xmp, photoshop: nil) }
         metadata.exifOrientation = Int(info.orientation)
         var color = SourceColor.sRGB
         if let icc = info.icc, info.icc_length > 0 {

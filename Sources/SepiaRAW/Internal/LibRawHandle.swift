@@ -37,6 +37,14 @@ final class LibRawHandle {
     deinit { sepia_raw_close(raw) }
 
     /// What identification found.
+    /// The file's XMP packet (a DNG's tag 700), at most 4 MiB of it (an XMP reader refuses more); nil when it has
+    /// none.
+    var xmp: [UInt8]? {
+        var length = 0
+        guard let bytes = sepia_raw_xmp(raw, &length), length > 0, length <= 4 << 20 else { return nil }
+        return bytes.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
     var info: sepia_raw_info {
         var info = sepia_raw_info()
         sepia_raw_get_info(raw, &info)
