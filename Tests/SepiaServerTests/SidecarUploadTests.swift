@@ -71,4 +71,24 @@ import Testing
             #expect(asset["rating"] as? Int == 0 && asset["hasAdjustments"] as? Bool == false)
         }
     }
+
+    @Test("an uploaded photo takes the rating, title and keywords of the XMP written into it, as an import does")
+    func embedded() async throws {
+        // A JPEG with an XMP packet in an APP1 segment after its SOI, as cameras and editors write it
+        let packet = Array(
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmp:Rating="3"><dc:subject><rdf:Bag><rdf:li>Boats</rdf:li></rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>"#
+                .utf8)
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + packet
+        let length = payload.count + 2
+        var jpeg = Array(TestImages.jpeg(33))
+        jpeg.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload, at: 2)
+        let tagged = Data(jpeg)
+        try await TestServer().withOwner { owner in
+            let response = try await owner.upload(tagged, filename: "boats.jpg")
+            #expect(response.status == .created, "\(String(buffer: response.body))")
+            let id = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: response.body)).id
+            let asset = try Self.json(try await owner.request(.get, "/api/v1/assets/\(id)"))
+            #expect(asset["rating"] as? Int == 3 && asset["keywords"] as? [String] == ["Boats"], "\(asset)")
+        }
+    }
 }

@@ -41,17 +41,20 @@ struct ImportedSidecar: Sendable {
                 "the sidecar \(Self.name(of: error.file)) was not read (\(error.reason)); the photo is imported without it")
         }
         guard let embedded else { return (nil, refusals) }
+        var (sidecar, problems) = read(embedded: embedded)
+        sidecar?.warnings.insert(contentsOf: refusals, at: 0)
+        return (sidecar, sidecar == nil ? refusals + problems : [])
+    }
+
+    /// Reads the XMP packet embedded in a photo; nil when it has no value Sepia takes (and why, when it was
+    /// refused).
+    static func read(embedded: [UInt8]) -> (sidecar: ImportedSidecar?, refusals: [String]) {
         do throws(XMPError) {
             let reading = try XMPPacket.read(embedded)
-            guard !reading.metadata.isEmpty else { return (nil, refusals) }
-            return (
-                ImportedSidecar(
-                    file: nil, metadata: reading.metadata, warnings: refusals + reading.warnings.map { "the photo's own XMP: \($0)" }),
-                []
-            )
+            guard !reading.metadata.isEmpty else { return (nil, []) }
+            return (ImportedSidecar(file: nil, metadata: reading.metadata, warnings: reading.warnings.map { "the photo's own XMP: \($0)" }), [])
         } catch {
-            refusals.append("the XMP in the photo was not read (\(error.reason))")
-            return (nil, refusals)
+            return (nil, ["the XMP in the photo was not read (\(error.reason))"])
         }
     }
 
@@ -158,5 +161,18 @@ struct ImportedSidecar: Sendable {
         }
         filters.append(Crop(rectangle: rect))
         return EditRecipe(filters: filters)
+    }
+}
+
+extension PreparedAsset {
+    /// Gives the asset about to be created the rating, title, caption and keywords of the XMP packet embedded in
+    /// its original, as an import does (``AssetImporter``): what an upload, which has no sidecar beside it, takes.
+    /// - Returns: What was left out of the packet, and why.
+    public mutating func adoptEmbeddedXMP() -> [String] {
+        guard let embedded = embeddedXMP else { return [] }
+        let (found, refusals) = ImportedSidecar.read(embedded: embedded)
+        guard var sidecar = found else { return refusals }
+        sidecar.apply(to: &asset)
+        return sidecar.warnings
     }
 }

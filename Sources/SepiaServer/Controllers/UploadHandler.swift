@@ -116,9 +116,11 @@ struct UploadHandler {
     private func prepare(_ path: String, filename: String, fileDate: Date?, library: PhotoLibrary) async -> Result<PreparedAsset, LibraryError> {
         await services.imports.withLane { context in
             do throws(LibraryError) {
-                return .success(
-                    try await library.prepareAsset(
-                        fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context, deferringPreview: true))
+                var prepared = try await library.prepareAsset(
+                    fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context, deferringPreview: true)
+                // The rating, title and keywords a camera or an editor wrote into the file, as an import takes them.
+                _ = prepared.adoptEmbeddedXMP()
+                return .success(prepared)
             } catch {
                 return .failure(error)
             }
