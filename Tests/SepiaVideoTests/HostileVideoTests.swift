@@ -53,6 +53,27 @@ struct HostileVideoTests {
         #expect(error.reason.contains("moov"), "\(error)")
     }
 
+    @Test("a sample table that claims 2^64 bytes: the stream's bit rate is unknown, not an overflow")
+    func hugeSampleSizes() throws {
+        var bytes = try Self.bytes(try Clips.fastStart())
+        // Every stsz says each of 4 294 967 295 samples has 4 294 967 295 bytes: their total times 8 bits overflows.
+        var from = 0
+        var patched = 0
+        while let box = Self.find("stsz", in: bytes, from: from) {
+            for offset in 8..<16 { bytes[box + 4 + offset] = 0xFF }
+            from = box + 8
+            patched += 1
+        }
+        #expect(patched >= 1)
+        let path = try Self.write(bytes, "huge-sample-sizes.mp4")
+        do {
+            let info = try VideoProbe.probe(path: path)
+            #expect(info.video.bitRate == nil && info.audio.allSatisfy { $0.bitRate == nil }, "\(info)")
+        } catch {
+            #expect(error.file == path, "\(error)")
+        }
+    }
+
     @Test("a truncated faststart movie: the headers read, the cut is reported, the poster still decodes from its first keyframe")
     func truncatedAfterHeaders() throws {
         let whole = try Self.bytes(try Clips.fastStart())

@@ -190,8 +190,10 @@ enum MovieProbe {
     /// As FFmpeg's `mov` demuxer computes a stream's bit rate: its samples' bytes over its duration.
     private static func bitRate(_ track: MovieHeaders.Track) -> Int? {
         guard track.duration > 0, track.sampleBytes > 0 else { return nil }
-        let (product, overflow) = (track.sampleBytes * 8).multipliedReportingOverflow(by: UInt64(track.timescale))
-        guard !overflow else { return nil }
+        // A damaged sample table can claim any number of bytes: both products are checked.
+        let (bits, bitsOverflow) = track.sampleBytes.multipliedReportingOverflow(by: 8)
+        let (product, overflow) = bits.multipliedReportingOverflow(by: UInt64(track.timescale))
+        guard !bitsOverflow, !overflow else { return nil }
         let rate = product / track.duration
         return rate > 0 && rate < UInt64(Int.max) ? Int(rate) : nil
     }
