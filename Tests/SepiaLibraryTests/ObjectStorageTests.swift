@@ -64,7 +64,7 @@ struct ObjectStorageTests {
 
         // Deleting the asset for good removes its renditions from the bucket too.
         try await library.performChanges { $0.deleteAssetsPermanently([id]) }
-        let deadline = Date() + 10
+        let deadline = Date() + 60
         while try await !renditionKeys(id).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(try await renditionKeys(id).isEmpty)
     }
@@ -96,7 +96,7 @@ struct ObjectStorageTests {
         let original = try library.asset(ids[1]).contentHash
         #expect(Set(sweep.removed) == Set(objects.filter { !$0.contains(original) }))
         #expect(try await objectKeys() == ["originals/\(original.prefix(2))/\(original).jpg"])
-        let deadline = Date() + 10
+        let deadline = Date() + 60
         while try await !renditionKeys(ids[0]).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(try await renditionKeys(ids[0]).isEmpty)
         #expect(try await library.check().isSound)

@@ -101,7 +101,7 @@ struct JobQueueTests {
             let thumbnail = RenditionKey(assetID: id, version: "original", size: RenditionRenderer.thumbnail, mode: .aspectFit)
             let preview = RenditionKey(assetID: id, version: "original", size: RenditionRenderer.preview, mode: .aspectFit)
             #expect(library.imageStore.diskKeys(assetID: id, version: "original").contains(thumbnail))
-            let deadline = Date() + 20
+            let deadline = Date() + 120
             while !library.imageStore.diskKeys(assetID: id, version: "original").contains(preview), Date() < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }

@@ -40,7 +40,7 @@ struct ObjectStorageRoutesTests {
             let thumbnail = "libraries/owner/renditions/\(id)/original-fit-256x256.jpg"
             #expect(try await bucket.head(key: thumbnail) != nil)
             let preview = "libraries/owner/renditions/\(id)/original-fit-1440x1440.jpg"
-            let deadline = Date() + 20
+            let deadline = Date() + 120
             while try await bucket.head(key: preview) == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
             #expect(try await bucket.head(key: preview) != nil, "the job queue stored the preview in the bucket")
             #expect(server.storedFiles().isEmpty, "nothing in the library folder's originals/")

@@ -184,7 +184,7 @@ struct RecentlyDeletedRoutesTests {
             #expect(try await owner.json(DeletedAsset.self, .get, "/api/v1/assets/\(id)").daysLeft == 1)
             // 31 days on, the next purge deletes it for good
             clock.advance(days: 2)
-            let deadline = Date() + 20
+            let deadline = Date() + 120
             while try await owner.request(.get, "/api/v1/assets/\(id)").status != .notFound, Date() < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -219,7 +219,7 @@ struct RecentlyDeletedRoutesTests {
         server.configuration.purgeInterval = .seconds(3600)
 
         try await server.withOwnerAndServices { owner, services in
-            let deadline = Date() + 20
+            let deadline = Date() + 120
             while try await owner.request(.get, "/api/v1/assets/\(ids[0])").status != .notFound, Date() < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
