@@ -23,6 +23,11 @@ struct EditRoutesTests {
                 AssetBody.self, .put, "/api/v1/assets/\(id)/edit",
                 json: Self.recipe(#"{"filter": "CISepiaTone", "parameters": {"inputIntensity": 0.8}}"#))
             #expect(sepia.hasAdjustments && sepia.version != "original")
+            // Version 2: a look at 40 %.
+            let noir = try await owner.json(
+                AssetBody.self, .put, "/api/v1/assets/\(id)/edit",
+                json: Self.recipe(#"{"filter": "CIPhotoEffectNoir", "intensity": 0.4}"#).replacingOccurrences(of: #""1""#, with: #""2""#))
+            #expect(noir.hasAdjustments && noir.version != sepia.version)
             let rotated = try await owner.json(
                 AssetBody.self, .put, "/api/v1/assets/\(id)/edit",
                 json: Self.recipe(#"{"filter": "CIAffineTransform", "parameters": {"inputTransform": [0, 1, -1, 0, 40, 0]}}"#))
@@ -36,11 +41,11 @@ struct EditRoutesTests {
                 var history: [Edit]
             }
             let history = try await owner.json(History.self, .get, "/api/v1/assets/\(id)/edit")
-            #expect(history.history.count == 2 && history.current?.id == rotated.version)
+            #expect(history.history.count == 3 && history.current?.id == rotated.version)
             let reverted = try await owner.json(AssetBody.self, .delete, "/api/v1/assets/\(id)/edit")
             #expect(!reverted.hasAdjustments && reverted.version == "original" && reverted.width == 64)
             #expect(Data(buffer: try await owner.request(.get, "/api/v1/assets/\(id)/original").body) == bytes)
-            #expect(try await owner.json(History.self, .get, "/api/v1/assets/\(id)/edit").history.count == 2)
+            #expect(try await owner.json(History.self, .get, "/api/v1/assets/\(id)/edit").history.count == 3)
         }
     }
 
@@ -58,6 +63,12 @@ struct EditRoutesTests {
             (recipe(#"{"filter": "CIAffineTransform", "parameters": {"inputTransform": [1000, 0, 0, 1000, 0, 0]}}"#), 422, "megapixels"),
             (recipe(#"{"filter": "CICrop", "parameters": {"inputRectangle": [1000, 1000, 10, 10]}}"#), 422, "outside the photo"),
             (recipe(#"{"filter": "CIGaussianBlur", "parameters": {"inputRadius": 1000000}}"#), 422, "at most"),
+            (recipe(#"{"filter": "CIPhotoEffectNoir", "intensity": 0.4}"#), 422, "version-1"),
+            (recipe(#"{"filter": "CIPhotoEffectNoir", "intensity": 0.4}"#).replacingOccurrences(of: #""1""#, with: #""3""#), 422, "version"),
+            (
+                recipe(#"{"filter": "CICrop", "parameters": {"inputRectangle": [0, 0, 8, 8]}, "intensity": 0.4}"#)
+                    .replacingOccurrences(of: #""1""#, with: #""2""#), 422, "geometry"
+            ),
         ])
     func invalidRecipes(body: String, status: Int, message: String) async throws {
         try await TestServer().withOwner { owner in

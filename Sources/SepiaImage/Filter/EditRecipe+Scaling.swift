@@ -35,7 +35,7 @@ extension EditRecipe {
             guard given[parameter.coreImageKey] != nil || isMeasuredInPixels(parameter.kind) else { continue }
             parameters[parameter.coreImageKey] = scaled(value, parameter, by: factor)
         }
-        return Step(filter: step.filter, parameters: parameters)
+        return Step(filter: step.filter, parameters: parameters, intensity: step.intensity)
     }
 
     private static func isMeasuredInPixels(_ kind: FilterParameter.Kind) -> Bool {

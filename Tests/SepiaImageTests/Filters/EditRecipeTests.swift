@@ -32,7 +32,7 @@ import Testing
         "invalid recipes are refused, never adjusted",
         arguments: [
             (#"{"formatIdentifier": "com.other.app", "formatVersion": "1", "steps": []}"#, "format"),
-            (#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "2", "steps": []}"#, "version"),
+            (#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "3", "steps": []}"#, "version"),
             (
                 #"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": [{"filter": "CIBogus", "parameters": {}}]}"#,
                 "unknown filter"
@@ -55,7 +55,9 @@ import Testing
     @Test("canHandle says which recipes this version reads")
     func canHandle() {
         #expect(EditRecipe.canHandle(formatIdentifier: "org.sepia.recipe", formatVersion: "1"))
-        #expect(!EditRecipe.canHandle(formatIdentifier: "org.sepia.recipe", formatVersion: "2"))
+        #expect(EditRecipe.canHandle(formatIdentifier: "org.sepia.recipe", formatVersion: "2"))
+        #expect(!EditRecipe.canHandle(formatIdentifier: "org.sepia.recipe", formatVersion: "3"))
+        #expect(!EditRecipe.canHandle(formatIdentifier: "com.other.app", formatVersion: "1"))
     }
 }
 
