@@ -51,16 +51,19 @@ struct ServerServices: Sendable {
         }
 
         /// The recipe step the entry applies with the slider at `t`: its preset parameters, and the keys the
-        /// slider drives set from `t`; nil for None.
+        /// slider drives set from `t`; a filter the slider has no keys of (the looks) gets `t` as the step's
+        /// intensity instead, left out at 1. Nil for None.
         func step(intensity t: Double) -> EditRecipe.Step? {
             guard !item.isNone, let descriptor = FilterRegistry.type(named: item.filter)?.descriptor else { return nil }
             var parameters = item.parameters
-            for (key, value) in FilterRegistry.sliderParameters(for: descriptor, intensity: t) {
+            let driven = FilterRegistry.sliderParameters(for: descriptor, intensity: t)
+            for (key, value) in driven {
                 guard let parameter = descriptor.parameter(forKey: key) else { continue }
                 parameters[parameter.key] = nil
                 parameters[parameter.coreImageKey] = value
             }
-            return EditRecipe.Step(filter: item.filter, parameters: parameters)
+            let intensity = driven.isEmpty && t < 1 ? max(0, t) : nil
+            return EditRecipe.Step(filter: item.filter, parameters: parameters, intensity: intensity)
         }
     }
 

@@ -174,6 +174,23 @@ import Testing
         #expect(actual == expected)
     }
 
+    @Test("apply a look with --intensity mixes it with the photo; geometry has no intensity")
+    func applyLookAtIntensity() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        let out = folder.appendingPathComponent("noir.png").path
+        let input = CommandRunner.fixture("png-suite/cs8n2c08.png")
+        let result = try await CommandRunner.run(["apply", "CIPhotoEffectNoir", "--intensity", "0.4", input, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let context = RenderContext(options: RenderOptions(threadCount: 1))
+        let source = try ImageDecoding.open(path: input).image
+        let expected = try await context.renderBitmap(source.applying(PhotoEffectNoir(), intensity: 0.4), layout: .rgb)
+        let actual = try await context.renderBitmap(try ImageDecoding.open(path: out).image, layout: .rgb)
+        #expect(actual == expected)
+        #expect(actual != (try await context.renderBitmap(source.applying(PhotoEffectNoir()), layout: .rgb)))
+        let crop = try await CommandRunner.run(["apply", "CICrop", "--intensity", "0.4", input, "-o", out])
+        #expect(crop.status == 64 && crop.stderr.contains("no intensity"), "\(crop.stderr)")
+    }
+
     @Test("convert turns a rotated HEIC upright and writes PNG")
     func convert() async throws {
         let folder = try CommandRunner.temporaryFolder()

@@ -73,6 +73,15 @@ def choose(b, name, previous_src):
     return wait_preview_settled(b, previous_src)
 
 
+def set_intensity(b, value):
+    """Moves the Intensity slider to `value` (0…1) as a person's last input would."""
+    b.js("""const s = document.querySelector('[data-testid="intensity"]');
+const min = Number(s.min), max = Number(s.max);
+s.value = String(min + (max - min) * arguments[0]);
+s.dispatchEvent(new Event('input', {bubbles: true}));
+s.dispatchEvent(new Event('change', {bubbles: true}));""", value)
+
+
 def rendered_by(entry):
     """What a catalog entry renders, whatever the slider: its filter and its preset parameters but the
     slider's keys."""
@@ -164,11 +173,15 @@ def test_three_filters_change_the_preview(app, photos):
     assert sum(abs(sepia[k] - original[k]) for k in "rgb") > 10, (sepia, original)
     assert len({s[0] for s in seen.values()}) == 3, "the preview's URL did not change"
     assert len({s[2] for s in seen.values()}) == 3, "two filters gave the same preview"
-    # Mono has no intensity; Sepia has.
+    # Every look has an intensity: Mono starts whole, and at 40 % it keeps some of the colour.
     assert app.find(tid("intensity")).is_enabled()
-    choose(app, "Mono", src)
-    assert not app.find(tid("intensity")).is_enabled()
-    assert app.text(tid("intensity-note")) == "Mono has no intensity to adjust."
+    src = choose(app, "Mono", src)
+    assert app.find(tid("intensity")).is_enabled(), "Mono's intensity slider is off"
+    assert app.text(".slider-row .slider-value") == "100%"
+    set_intensity(app, 0.4)
+    src = wait_preview_settled(app, src)
+    partial = app.js(PIXELS, tid("editor-preview"))
+    assert seen["Mono"][1]["chroma"] + 5 < partial["chroma"] < original["chroma"] - 5, (partial, original)
     # Leaving with changes asks first.
     app.click(tid("cancel-edit"))
     dialog = app.wait_visible(tid("discard-dialog"))
@@ -202,6 +215,27 @@ if (!window.__fetchWrapped) {
   };
 }
 """
+
+
+def test_a_look_at_40_percent_is_saved_as_a_step_with_its_intensity(app, photos, browser_api):
+    (asset_id,) = photos.upload(1)
+    app.open_app("#/library")
+    open_editor(app, asset_id)
+    src = choose(app, "Noir", app.find(tid("editor-preview")).get_attribute("src"))
+    set_intensity(app, 0.4)
+    wait_preview_settled(app, src)
+    assert app.text(".slider-row .slider-value") == "40%"
+    app.click(tid("save-edit"))
+    app.wait_toast("^Saved")
+    app.wait_visible(tid("detail"))
+    recipe = browser_api.edit(asset_id)["current"]["recipe"]
+    assert recipe["formatVersion"] == "2", recipe
+    assert recipe["steps"] == [{"filter": "CIPhotoEffectNoir", "parameters": {}, "intensity": 0.4}], recipe
+    # Opened again, the editor shows Noir at 40 %.
+    app.click(tid("detail-edit"))
+    app.wait_visible(tid("editor"))
+    app.wait(lambda: pressed(app) == ["Noir"], "Noir to be the one pressed")
+    assert app.text(".slider-row .slider-value") == "40%"
 
 
 def test_intensity_drag_keeps_one_preview_in_flight_and_ends_on_the_last_value(app, photos, browser_api):

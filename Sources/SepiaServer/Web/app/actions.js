@@ -9,7 +9,7 @@ import { toast } from './components/toast.js';
 import { pickAlbum } from './components/album-picker.js';
 import { downloadDialog } from './components/download-dialog.js';
 import { errorContent } from './components/error-text.js';
-import { parseRecipe, portableSteps, pasteInto, FORMAT } from './recipe.js';
+import { parseRecipe, portableSteps, pasteInto, recipeOf } from './recipe.js';
 
 export async function setFavorite(ids, isFavorite) {
   try {
@@ -158,7 +158,7 @@ export async function copyEditsOf(id) {
       toast('This photo has no filter to copy.');
       return false;
     }
-    store.setCopiedEdit({ ...FORMAT, steps, from: id, copiedAt: new Date().toISOString() });
+    store.setCopiedEdit({ ...recipeOf(steps), from: id, copiedAt: new Date().toISOString() });
     toast.success('Edits copied. Select photos and choose Paste Edits.');
     return true;
   } catch (e) {
@@ -170,7 +170,7 @@ export async function copyEditsOf(id) {
 export function copyRecipe(recipe, fromId) {
   const steps = portableSteps(recipe);
   if (!steps.length) { toast('There is no filter to copy: choose one first.'); return false; }
-  store.setCopiedEdit({ ...FORMAT, steps, from: fromId, copiedAt: new Date().toISOString() });
+  store.setCopiedEdit({ ...recipeOf(steps), from: fromId, copiedAt: new Date().toISOString() });
   toast.success('Edits copied. Select photos in the library and choose Paste Edits.');
   return true;
 }

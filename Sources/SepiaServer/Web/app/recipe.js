@@ -1,4 +1,4 @@
-// Edit recipes (org.sepia.recipe v1) ⇄ the editor's state.
+// Edit recipes (org.sepia.recipe, versions 1 and 2) ⇄ the editor's state.
 //
 // The editor's working recipe is canonical:
 //   CIRAWFilter        a RAW photo's development (only when it changes something), by Core Image key
@@ -7,11 +7,18 @@
 //                      origin top-left, y down: x' = a·x + c·y + tx, y' = b·x + d·y + ty)
 //   CIStraightenFilter inputAngle in radians
 //   CICrop             inputRectangle [x,y,w,h] in pixels of the rotated + straightened image
-//   <catalog filter>   the chosen entry's parameters plus its Intensity slider mapping
+//   <catalog filter>   the chosen entry's parameters plus its Intensity slider mapping; an entry with no
+//                      slider keys (the looks) gets the step's own intensity instead (version 2), left out
+//                      at 100 %
 // Geometry is expressed for an input of baseW × baseH pixels: the upright original when there is no
 // prefix, else the current version (the prefix's output).
 
 export const FORMAT = { formatIdentifier: 'org.sepia.recipe', formatVersion: '1' };
+
+/** A recipe of `steps`, of the oldest version that holds them: 2 when a step has an intensity, as Sepia writes. */
+export function recipeOf(steps) {
+  return { ...FORMAT, formatVersion: steps.some((x) => x.intensity != null) ? '2' : '1', steps };
+}
 export const DEFAULT_INTENSITY = 0.5;
 const EPS = 1e-6;
 
@@ -81,10 +88,15 @@ export function hasSlider(item) { return !!(item && item.slider && item.slider.l
 
 export function isNone(item) { return !item || item.filter === 'None'; }
 
-/** The filter step for a catalog item at intensity t (null for None). */
+/**
+ * The filter step for a catalog item at intensity t (null for None): the slider's keys when the filter has
+ * them, else the step's intensity, the filter's result mixed with its input (left out at 100 %).
+ */
 export function filterStep(item, t) {
   if (isNone(item)) return null;
-  return { filter: item.filter, parameters: { ...(item.parameters || {}), ...sliderParameters(item, t) } };
+  const step = { filter: item.filter, parameters: { ...(item.parameters || {}), ...sliderParameters(item, t) } };
+  if (!hasSlider(item) && t < 1 - EPS) step.intensity = round(Math.max(0, t));
+  return step;
 }
 
 /** Geometry steps only (quarter turns, straighten, crop). */
@@ -111,7 +123,7 @@ export function buildRecipe(state, catalog, { includeCrop = true, includeFilter 
     const step = filterStep(catalog?.[state.filterIndex], state.t);
     if (step) steps.push(step);
   }
-  return { ...FORMAT, steps };
+  return recipeOf(steps);
 }
 
 export function isEmptyRecipe(recipe) { return !recipe || !recipe.steps || recipe.steps.length === 0; }
@@ -121,7 +133,7 @@ export function sameRecipe(a, b) {
 }
 function normalize(r) {
   if (!r) return [];
-  return (r.steps || []).map((s) => [s.filter, Object.keys(s.parameters || {}).sort().map((k) => [k, s.parameters[k]])]);
+  return (r.steps || []).map((s) => [s.filter, Object.keys(s.parameters || {}).sort().map((k) => [k, s.parameters[k]]), s.intensity ?? 1]);
 }
 
 function near(a, b, eps = 0.5) { return Math.abs(a - b) <= eps; }
@@ -142,12 +154,15 @@ function matchFilter(step, catalog) {
     const params = step.parameters || {};
     const presets = item.parameters || {};
     const slider = item.slider || [];
-    let t = DEFAULT_INTENSITY;
+    let t = 1;
     if (slider.length) {
+      if (step.intensity != null) continue;
       const first = slider[0];
       const v = params[first.key];
       if (typeof v !== 'number') continue;
       t = Math.min(1, Math.max(0, v / (first.scale || 1)));
+    } else if (typeof step.intensity === 'number') {
+      t = Math.min(1, Math.max(0, step.intensity));
     }
     const expected = { ...presets, ...sliderParameters(item, t) };
     const keys = new Set([...Object.keys(expected), ...Object.keys(params)]);
@@ -252,7 +267,7 @@ export function pasteInto(targetRecipe, asset, catalog, copiedSteps) {
   // An unrecognised edit stays as it is, and the pasted look goes after it.
   const raw = rawStep(state);
   const steps = [...(raw ? [raw] : []), ...state.prefix.map((x) => structuredClone(x)), ...geometrySteps(state)];
-  return { ...FORMAT, steps: [...steps, ...copiedSteps.map((x) => structuredClone(x))] };
+  return recipeOf([...steps, ...copiedSteps.map((x) => structuredClone(x))]);
 }
 
 export { EPS };

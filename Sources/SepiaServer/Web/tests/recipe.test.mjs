@@ -56,4 +56,18 @@ check('copy leaves raw out', R.portableSteps(rawRecipe).every((x) => x.filter !=
 const pastedRaw = R.pasteInto(rawRecipe, asset, catalog, [{ filter: 'CIPhotoEffectMono', parameters: {} }]);
 check('paste keeps the target raw', pastedRaw.steps[0].filter === 'CIRAWFilter' && pastedRaw.steps.at(-1).filter === 'CIPhotoEffectMono', JSON.stringify(pastedRaw));
 check('raw geometry size', JSON.stringify(R.uprightOriginalSize({ width: 3000, height: 4000, hasAdjustments: true }, rawRecipe)) === JSON.stringify({ w: 4000, h: 3000 }));
+// every look at any strength: a look has no slider keys, so the step carries its intensity (version 2)
+const mono40 = R.buildRecipe({ ...R.emptyState(4000, 3000), filterIndex: 1, t: 0.4 }, catalog);
+check('look intensity', mono40.formatVersion === '2' && mono40.steps[0].intensity === 0.4 && JSON.stringify(mono40.steps[0].parameters) === '{}', JSON.stringify(mono40));
+const mono40Back = R.parseRecipe(mono40, asset, catalog);
+check('look intensity round trip', mono40Back.recognised && mono40Back.state.filterIndex === 1 && mono40Back.state.t === 0.4, JSON.stringify(mono40Back.state));
+const monoFull = R.buildRecipe({ ...R.emptyState(4000, 3000), filterIndex: 1, t: 1 }, catalog);
+check('a whole look is version 1 with no intensity', monoFull.formatVersion === '1' && !('intensity' in monoFull.steps[0]), JSON.stringify(monoFull));
+const savedMono = R.parseRecipe({ formatIdentifier: 'org.sepia.recipe', formatVersion: '1', steps: [{ filter: 'CIPhotoEffectMono', parameters: {} }] }, asset, catalog);
+check('a saved look reads at 100 %', savedMono.recognised && savedMono.state.t === 1, JSON.stringify(savedMono.state));
+const sepia30 = R.buildRecipe({ ...R.emptyState(4000, 3000), filterIndex: 2, t: 0.3 }, catalog);
+check('a slider filter keeps its keys', sepia30.formatVersion === '1' && sepia30.steps[0].parameters.inputIntensity === 0.3 && !('intensity' in sepia30.steps[0]), JSON.stringify(sepia30));
+check('intensity counts in sameRecipe', !R.sameRecipe(mono40, monoFull));
+const pastedLook = R.pasteInto(target, asset, catalog, [{ filter: 'CIPhotoEffectNoir', parameters: {}, intensity: 0.4 }]);
+check('paste of a look at 40 % is version 2', pastedLook.formatVersion === '2' && pastedLook.steps.at(-1).intensity === 0.4, JSON.stringify(pastedLook));
 console.log(`${ok} passed, ${bad} failed`);

@@ -16,7 +16,7 @@ import { CropBox } from '../components/crop-box.js';
 import { RAWPanel } from '../components/raw-panel.js';
 import * as actions from '../actions.js';
 import {
-  parseRecipe, buildRecipe, cloneState, rotateClockwise, rotatedSize, hasSlider, isNone, sameRecipe,
+  parseRecipe, buildRecipe, cloneState, rotateClockwise, rotatedSize, isNone, sameRecipe,
   isEmptyRecipe, emptyState, DEFAULT_INTENSITY,
 } from '../recipe.js';
 
@@ -154,7 +154,6 @@ export function mountEditor(container, params, ctx) {
     if (!state) return;
     const item = catalog[state.filterIndex];
     if (isNone(item)) slider.setEnabled(false, 'Choose a filter below to adjust its intensity.');
-    else if (!hasSlider(item)) slider.setEnabled(false, `${item.name} has no intensity to adjust.`);
     else slider.setEnabled(true);
     slider.setValue(state.t);
     const dirty = isDirty();
@@ -231,7 +230,7 @@ export function mountEditor(container, params, ctx) {
         state.filterIndex = i;
         changed();
         const item = catalog[i];
-        if (hasSlider(item)) slider.input.focus({ preventScroll: true });
+        if (!isNone(item)) slider.input.focus({ preventScroll: true });
         strip.tileFor(i)?.b.focus();
       },
     });
