@@ -159,6 +159,9 @@ struct AccessMatrixTests {
         },
         Row(.get, "/api/v1/filters", "     200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/api/v1/filters", nil, nil) },
         Row(.get, "/api/v1/filters/catalog", "200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/api/v1/filters/catalog", nil, nil) },
+        Row(.get, "/api/v1/filters/adjustments", "200 200 200 200 200 200 200 200 200 200 200") { _, _ in
+            ("/api/v1/filters/adjustments", nil, nil)
+        },
         Row(.get, "/api/v1/shared/{token}", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in ("/api/v1/shared/" + w.shareToken, nil, nil) },
         Row(.get, "/api/v1/shared/{token}/assets/{id}/image", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in
             ("/api/v1/shared/\(w.shareToken)/assets/\(w.assetIn)/image?size=64", nil, nil)
@@ -241,6 +244,9 @@ struct AccessMatrixTests {
         },
         Row(.get, "/api/v1/assets/{id}/strip", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/\(w.asset(for: c))/strip?size=32", nil, nil)
+        },
+        Row(.post, "/api/v1/assets/{id}/auto-adjust", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/auto-adjust", #"{"recipe": \#(recipe)}"#, nil)
         },
         Row(.get, "/api/v1/albums", "      401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/albums", nil, nil) },
         Row(.get, "/api/v1/albums/{id}", "  401 401 401 200 200 403 200 200 404 404 404") { w, c in ("/api/v1/albums/" + w.album(for: c), nil, nil) },
@@ -377,6 +383,9 @@ struct AccessMatrixTests {
         // Changing a photo in Recently Deleted is a conflict: recover it first (the editor's strip too).
         Row(.get, "/api/v1/assets/{id}/strip", "401 401 401 409 404 403 409 409 404 404 404") { w, c in
             ("/api/v1/assets/\(w.deleted(for: c))/strip?size=32", nil, nil)
+        },
+        Row(.post, "/api/v1/assets/{id}/auto-adjust", "401 401 401 409 404 403 409 409 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/auto-adjust", "{}", nil)
         },
         Row(.patch, "/api/v1/assets/{id}", "401 401 401 409 403 403 409 409 404 404 404") { w, c in
             ("/api/v1/assets/" + w.deleted(for: c), #"{"isFavorite": true}"#, nil)

@@ -6,7 +6,7 @@ import SepiaImage
 import SepiaLibrary
 
 /// Non-destructive editing: the current edit and the history, saving and reverting, previews that are not
-/// saved, and the filter strip: `/api/v1/assets/{id}/edit`, `/preview`, `/strip`.
+/// saved, Auto's values, and the filter strip: `/api/v1/assets/{id}/edit`, `/preview`, `/auto-adjust`, `/strip`.
 struct EditController {
     let services: ServerServices
 
@@ -15,6 +15,7 @@ struct EditController {
         routes.group().add(middleware: PermissionMiddleware(permission: .read))
             .get(":id/edit", use: history)
             .post(":id/preview", use: preview)
+            .post(":id/auto-adjust", use: autoAdjust)
             .get(":id/strip", use: strip)
         routes.group().add(middleware: PermissionMiddleware(permission: .write))
             .put(":id/edit", use: save)
@@ -170,7 +171,7 @@ struct EditController {
     /// Checks that a recipe makes sense for this photo before anything is rendered: distances (radii, cell
     /// sizes) at most twice the photo's longer side (beyond that a blur or a pixellation has long stopped
     /// changing, and the work would only grow), and an output that has pixels and stays within the pixel limit.
-    private func checkFits(_ recipe: EditRecipe, on asset: Asset, in library: UserLibrary) async throws {
+    func checkFits(_ recipe: EditRecipe, on asset: Asset, in library: UserLibrary) async throws {
         let base = try await library.previews.baseImage(of: asset)
         let longSide = max(base.extent.width, base.extent.height)
         let limit = Double(max(1000, 2 * longSide))
@@ -197,7 +198,7 @@ struct EditController {
     }
 
     /// Checks a recipe from a request: its format, its length, and every step against its filter.
-    private func validated(_ recipe: EditRecipe) throws -> EditRecipe {
+    func validated(_ recipe: EditRecipe) throws -> EditRecipe {
         guard EditRecipe.canHandle(formatIdentifier: recipe.formatIdentifier, formatVersion: recipe.formatVersion) else {
             throw FilterError.unsupportedRecipe(formatIdentifier: recipe.formatIdentifier, formatVersion: recipe.formatVersion)
         }

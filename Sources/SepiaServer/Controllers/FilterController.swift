@@ -1,7 +1,8 @@
 import Hummingbird
 import SepiaImage
 
-/// The filters and the catalog the editor shows: `/api/v1/filters`.
+/// The filters, the catalog and the Adjust panel the editor shows: `/api/v1/filters`, `/filters/catalog`,
+/// `/filters/adjustments`.
 struct FilterController {
     let services: ServerServices
 
@@ -10,6 +11,7 @@ struct FilterController {
         routes.group().add(middleware: PermissionMiddleware(permission: .anyone))
             .get(use: list)
             .get("catalog", use: catalog)
+            .get("adjustments", use: adjustments)
         return routes
     }
 
@@ -46,6 +48,24 @@ struct FilterController {
 
     struct Catalog: ResponseEncodable {
         var items: [CatalogItem]
+    }
+
+    struct AdjustmentPanel: ResponseEncodable {
+        struct Section: Encodable {
+            var id: String
+            var title: String
+            var adjustments: [Adjustment]
+        }
+        var sections: [Section]
+    }
+
+    /// `GET /filters/adjustments`: the Adjust panel's sliders by section, each with the mappings from its
+    /// position to a recipe step (``Adjustment``).
+    @Sendable func adjustments(_ request: Request, context: AppRequestContext) async throws -> AdjustmentPanel {
+        AdjustmentPanel(
+            sections: Adjustment.Section.allCases.map { section in
+                AdjustmentPanel.Section(id: section.rawValue, title: section.title, adjustments: Adjustment.panel.filter { $0.section == section })
+            })
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> FilterList {

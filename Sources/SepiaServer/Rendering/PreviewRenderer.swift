@@ -68,6 +68,22 @@ final class PreviewRenderer: Sendable {
         return Rendition(data: data, pixelSize: bitmap.size, format: format == .webp ? .webp : .jpeg)
     }
 
+    /// Auto's Adjust positions for `asset` as `recipe` shows it, analysed on a proxy of
+    /// ``AutoAdjustment/proxySize`` pixels made from the smallest cached source that covers it.
+    func autoAdjustment(of asset: Asset, recipe: EditRecipe) async throws -> AdjustmentValues {
+        let input = try await editingInput(for: asset)
+        let development = try recipe.rawDevelopment()
+        let filters = recipe.withoutRAWDevelopment
+        let output = try filters.apply(to: input.baseImage).extent
+        let proxy = Double(AutoAdjustment.proxySize)
+        let needed = min(1, proxy / Double(max(1, output.width)), proxy / Double(max(1, output.height)))
+        let long = max(input.baseImage.extent.width, input.baseImage.extent.height)
+        let source = try await self.source(
+            for: input, developed: development, recipe: recipe, longSide: Self.side(for: needed * Double(long), full: long))
+        let image = try filters.scaled(by: source.scale).apply(to: Image(pixels: source.pixels))
+        return try await AutoAdjustment.values(for: image, context: library.renderContext)
+    }
+
     /// The filter strip: every step (nil for the unfiltered photo) applied to a `tile` × `tile` square of the
     /// photo, side by side in one JPEG.
     func strip(of asset: Asset, steps: [EditRecipe.Step?], tile: Int) async throws -> Rendition {
