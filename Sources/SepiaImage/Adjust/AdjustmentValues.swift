@@ -43,7 +43,8 @@ public struct AdjustmentValues: Sendable, Hashable, Codable {
     /// Sets slider `id` to `position`, refusing an unknown slider or a position outside its range.
     public mutating func set(_ id: String, to position: Double) throws(InvalidValue) {
         guard let slider = Adjustment.named(id) else {
-            throw InvalidValue(description: "there is no Adjust slider '\(id)'; the sliders are \(Adjustment.panel.map(\.id).joined(separator: ", "))")
+            let known = Adjustment.panel.map(\.id).joined(separator: ", ")
+            throw InvalidValue(description: "there is no Adjust slider '\(id)'; the sliders are \(known)")
         }
         guard position.isFinite, position >= slider.minimum, position <= slider.maximum else {
             throw InvalidValue(
