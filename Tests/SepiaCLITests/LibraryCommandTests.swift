@@ -217,6 +217,37 @@ import Testing
         #expect(try await CommandRunner.run(["check", "--library", library]).status == 0)
     }
 
+    @Test("edit --auto and --adjust set the Adjust sliders before the look; a look takes --intensity; bad sliders are refused")
+    func adjust() async throws {
+        let library = try CommandRunner.temporaryFolder().appendingPathComponent("lib").path
+        // A dark photo: encoded values from 3 to 60.
+        var bitmap = Bitmap(width: 120, height: 80, layout: .rgb)
+        for i in 0..<bitmap.bytes.count { bitmap.bytes[i] = UInt8(3 + (i / 3 % 120) * 57 / 119) }
+        let dark = try CommandRunner.temporaryFolder().appendingPathComponent("dark.png").path
+        try Data(ImageEncoding.encode(bitmap, as: .png, options: EncodeOptions())).write(to: URL(fileURLWithPath: dark))
+        #expect(try await CommandRunner.run(["import", dark, "--library", library]).status == 0)
+        let listed = try #require(try Self.json(try await CommandRunner.run(["list", "--json", "--library", library]).stdout) as? [[String: Any]])
+        let id = try #require(listed.first?["id"] as? String)
+
+        let edit = try await CommandRunner.run([
+            "edit", id, "CIPhotoEffectNoir", "--intensity", "0.4", "--auto", "--adjust", "warmth=0.2", "--library", library,
+        ])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        #expect(edit.stdout.contains("CIExposureAdjust") && edit.stdout.hasSuffix("CITemperatureAndTint → CIPhotoEffectNoir\n"), "\(edit.stdout)")
+        let history = try #require(
+            try Self.json(try await CommandRunner.run(["history", id, "--library", library, "--json"]).stdout) as? [[String: Any]])
+        let recipe = try EditRecipe.decode(Data(try #require(history.last?["recipe"] as? String).utf8))
+        #expect(recipe.formatVersion == "2")
+        let (values, count) = AdjustmentValues.read(recipe.steps)
+        #expect(count == recipe.steps.count - 1 && values["exposure"] > 0.3 && abs(values["warmth"] - 0.2) < 1e-9, "\(values.positions)")
+        #expect(recipe.steps.last == EditRecipe.Step(filter: "CIPhotoEffectNoir", parameters: [:], intensity: Double(Float(0.4))))
+
+        let unknown = try await CommandRunner.run(["edit", id, "--adjust", "warmness=0.2", "--library", library])
+        #expect(unknown.status == 64 && unknown.stderr.contains("no Adjust slider 'warmness'"), "\(unknown.stderr)")
+        let range = try await CommandRunner.run(["edit", id, "--adjust", "sharpness=-1", "--library", library])
+        #expect(range.status == 64 && range.stderr.contains("from 0 to 1"), "\(range.stderr)")
+    }
+
     @Test("errors name what failed: unknown photos, ambiguous prefixes, bad filters, a damaged library")
     func errors() async throws {
         let library = try CommandRunner.temporaryFolder().appendingPathComponent("lib").path
