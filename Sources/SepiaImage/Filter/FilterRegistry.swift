@@ -133,7 +133,7 @@ public enum FilterRegistry {
                 throw .parameterOutOfRange(filter: name, key: key, value: n, minimum: parameter.minimum, maximum: parameter.maximum)
             }
             return value
-        case .color, .position, .vector, .rectangle, .transform, .data:
+        case .color, .position, .offset, .vector, .rectangle, .transform, .data:
             guard let numbers = value.numbers else {
                 throw .wrongType(filter: name, key: key, expected: "a list of numbers", value: value.description)
             }
