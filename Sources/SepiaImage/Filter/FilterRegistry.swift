@@ -13,6 +13,9 @@ public enum FilterRegistry {
         ColorMatrix.self,
         ExposureAdjust.self,
         HighlightShadowAdjust.self,
+        TemperatureAndTint.self,
+        ToneCurve.self,
+        Vibrance.self,
         // Colour effects
         ColorCube.self,
         ColorInvert.self,
@@ -30,6 +33,7 @@ public enum FilterRegistry {
         // Blur and sharpen
         BoxBlur.self,
         GaussianBlur.self,
+        NoiseReduction.self,
         SharpenLuminance.self,
         UnsharpMask.self,
         // Stylize
