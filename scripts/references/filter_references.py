@@ -352,15 +352,17 @@ def main():
     add("tonecurve", "CIToneCurve", {f"inputPoint{i}": list(pts[i]) for i in range(5)},
         np.concatenate([toned, img[..., 3:]], axis=2), 1e-5, 1e-6)
 
-    # Noise reduction: blend towards a Gaussian of sigma 1.5 where the luminance change is small, unsharp-mask
-    # where it is large, with smoothstep(n/2, 3n/2, |ΔY|) between.
+    # Noise reduction: blend towards a Gaussian of sigma 1.5 where the sRGB-encoded luminance changes little in
+    # the 3×3 neighbourhood, unsharp-mask where it changes much, with smoothstep(n/2, 3n/2, change) between.
     level, sharpness = 0.01, 0.8
     blurred = gaussian(img, 1.5)
-    change = np.abs(img[..., :3] @ LUMA - blurred[..., :3] @ LUMA)
+    change = np.abs(from_linear(img[..., :3] @ LUMA) - from_linear(blurred[..., :3] @ LUMA))
+    change = ndimage.maximum_filter(change, size=3, mode="nearest")
     u = np.clip((change - level / 2) / level, 0, 1)
     edge = u * u * (3 - 2 * u)
-    add("noisereduction", "CINoiseReduction", {"inputNoiseLevel": level, "inputSharpness": sharpness},
-        blurred + (edge * (1 + sharpness))[..., None] * (img - blurred), 1e-5, 1e-6)
+    reduced = blurred + (edge * (1 + sharpness))[..., None] * (img - blurred)
+    reduced[..., 3] = img[..., 3]
+    add("noisereduction", "CINoiseReduction", {"inputNoiseLevel": level, "inputSharpness": sharpness}, reduced, 1e-5, 1e-6)
 
     with open(os.path.join(OUT, "index.json"), "w") as f:
         json.dump({"input": {"file": "input.f32", "width": w, "height": h},
