@@ -14,8 +14,7 @@ import Foundation
 ///    y = −0.9549476x³ − 1.37418593x² + 2.09137015x − 0.16748867          2222 K < T ≤ 4000 K
 ///    y =  3.0817580x³ − 5.87338670x² + 3.75112997x − 0.37001483          T > 4000 K
 ///    ```
-///    (the published range ends at 25 000 K; above it the last pieces continue, within 0.0005 of the locus
-///    at 50 000 K).
+///    (the published range is 1667…25 000 K; above it the last pieces are used as they are).
 /// 2. Tint moves that point off the locus along its normal in the CIE 1960 (u, v) diagram
 ///    (`u = 4x / (−2x + 12y + 3)`, `v = 6y / (−2x + 12y + 3)`) by `tint / 3000`, as Adobe's DNG SDK does:
 ///    `(u, v) += tint / 3000 · n`, with `n` the unit normal `(dv/dT, −du/dT) / |(du/dT, dv/dT)|` (the
