@@ -1,3 +1,5 @@
+import Foundation
+
 /// Remaps tones through a smooth curve through five points: Core Image's `CIToneCurve`.
 ///
 /// The curve `f` is the monotone piecewise-cubic Hermite interpolant (Fritsch–Carlson, exactly as SciPy's
@@ -15,10 +17,9 @@
 ///
 /// `f` is applied to each of R, G and B in the sRGB-encoded value of the linear working-space pixel
 /// (unpremultiplied), and the result decoded back to linear light: `rgb' = decode(f(encode(rgb)))`. Alpha is
-/// unchanged. Between `x₀` and `x₄` `f` is read from a 4096-entry table with linear interpolation (within
-/// 10⁻⁶ of the spline for any curve with moderate bends); encoding and decoding use the engine's tables
-/// (within 2·10⁻⁵). A curve through points on `y = x` (the default) is the identity and leaves the image
-/// exactly as it was.
+/// unchanged. Between `x₀` and `x₄`, `decode ∘ f` is read from one 4096-entry table with linear interpolation
+/// (within 10⁻⁶ for any curve with moderate bends); encoding uses the engine's table (within 2·10⁻⁵). A curve
+/// through points on `y = x` (the default) is the identity and leaves the image exactly as it was.
 public struct ToneCurve: Filter {
     /// Core Image name `CIToneCurve`; keys `inputPoint0` … `inputPoint4`, offsets (not positions: never
     /// flipped or scaled with the image).
@@ -140,7 +141,7 @@ public struct ToneCurve: Filter {
         let slope0: Float
         let slope1: Float
         let scale: Float
-        /// `f` at `x₀ + i (x₄ − x₀) / (tableSize − 1)`.
+        /// `decode(f(x))` at `x = x₀ + i (x₄ − x₀) / (tableSize − 1)`: linear light.
         let table: [Float]
 
         init(curve: Spline) {
@@ -153,16 +154,22 @@ public struct ToneCurve: Filter {
             slope0 = Float(curve.d[0])
             slope1 = Float(curve.d[4])
             scale = Float(Double(n - 1) / (hi - lo))
-            table = (0..<n).map { i in Float(curve(i == n - 1 ? hi : lo + Double(i) * (hi - lo) / Double(n - 1))) }
+            func decode(_ y: Double) -> Double {
+                let a = abs(y)
+                let linear = a <= 0.04045 ? a / 12.92 : pow((a + 0.055) / 1.055, 2.4)
+                return y < 0 ? -linear : linear
+            }
+            table = (0..<n).map { i in Float(decode(curve(i == n - 1 ? hi : lo + Double(i) * (hi - lo) / Double(n - 1)))) }
         }
 
         var colorMatrix: ColorMatrix? { nil }
         var preservesAlpha: Bool { true }
 
+        /// `decode(f(v))` for an encoded value `v`.
         @inline(__always)
         func curve(_ v: Float, _ table: UnsafeBufferPointer<Float>) -> Float {
-            if v <= x0 { return y0 + slope0 * (v - x0) }
-            if v >= x1 { return y1 + slope1 * (v - x1) }
+            if v <= x0 { return TransferCurve.decode(y0 + slope0 * (v - x0)) }
+            if v >= x1 { return TransferCurve.decode(y1 + slope1 * (v - x1)) }
             let position = (v - x0) * scale
             let i = min(Int(position), table.count - 2)
             let f = position - Float(i)
@@ -173,7 +180,7 @@ public struct ToneCurve: Filter {
             table.withUnsafeBufferPointer { t in
                 for i in 0..<count {
                     let e = TransferCurve.encode(pixels[i])
-                    pixels[i] = TransferCurve.decode(SIMD4(curve(e[0], t), curve(e[1], t), curve(e[2], t), e[3]))
+                    pixels[i] = SIMD4(curve(e[0], t), curve(e[1], t), curve(e[2], t), e[3])
                 }
             }
         }
