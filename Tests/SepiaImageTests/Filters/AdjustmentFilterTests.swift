@@ -109,6 +109,12 @@ import Testing
         #expect(throws: FilterError.self) {
             try FilterRegistry.makeFilter(named: "CITemperatureAndTint", parameters: ["inputNeutral": .vector([6500])])
         }
+        do {
+            _ = try FilterRegistry.makeFilter(named: "CITemperatureAndTint", parameters: ["inputNeutral": .vector([60000, 0])])
+            Issue.record("60 000 K was accepted")
+        } catch {
+            #expect(String(describing: error) == "CITemperatureAndTint.inputNeutral is 60000 but must be between 2000 and 50000")
+        }
         let made = try FilterRegistry.makeFilter(named: "CITemperatureAndTint", parameters: ["inputNeutral": .vector([5000, -20])])
         #expect((made as? TemperatureAndTint)?.neutral == [5000, -20])
         #expect(TemperatureAndTint(neutral: [100, 900]).neutral == [2000, 150])

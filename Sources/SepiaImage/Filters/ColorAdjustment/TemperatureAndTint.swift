@@ -79,12 +79,12 @@ public struct TemperatureAndTint: PointFilter {
         for (key, value) in [("inputNeutral", neutral), ("inputTargetNeutral", targetNeutral)] {
             if !Self.temperatureRange.contains(value.x) {
                 throw .parameterOutOfRange(
-                    filter: "CITemperatureAndTint", key: key + " temperature", value: value.x, minimum: Self.temperatureRange.lowerBound,
+                    filter: "CITemperatureAndTint", key: key, value: value.x, minimum: Self.temperatureRange.lowerBound,
                     maximum: Self.temperatureRange.upperBound)
             }
             if !Self.tintRange.contains(value.y) {
                 throw .parameterOutOfRange(
-                    filter: "CITemperatureAndTint", key: key + " tint", value: value.y, minimum: Self.tintRange.lowerBound,
+                    filter: "CITemperatureAndTint", key: key, value: value.y, minimum: Self.tintRange.lowerBound,
                     maximum: Self.tintRange.upperBound)
             }
         }
