@@ -109,6 +109,81 @@ final class CIHighlightShadowAdjustBuiltin: CIFilter, CIHighlightShadowAdjust {
     }
 }
 
+/// The typed interface of `CITemperatureAndTint`.
+public protocol CITemperatureAndTint: CIFilterProtocol {
+    /// The input image.
+    var inputImage: CIImage? { get set }
+    /// `inputNeutral`.
+    var neutral: CIVector { get set }
+    /// `inputTargetNeutral`.
+    var targetNeutral: CIVector { get set }
+}
+
+final class CITemperatureAndTintBuiltin: CIFilter, CITemperatureAndTint {
+    var neutral: CIVector {
+        get { value(forKey: "inputNeutral") as? CIVector ?? CIVector(array: []) }
+        set { setValue(newValue, forKey: "inputNeutral") }
+    }
+    var targetNeutral: CIVector {
+        get { value(forKey: "inputTargetNeutral") as? CIVector ?? CIVector(array: []) }
+        set { setValue(newValue, forKey: "inputTargetNeutral") }
+    }
+}
+
+/// The typed interface of `CIToneCurve`.
+public protocol CIToneCurve: CIFilterProtocol {
+    /// The input image.
+    var inputImage: CIImage? { get set }
+    /// `inputPoint0`.
+    var point0: CGPoint { get set }
+    /// `inputPoint1`.
+    var point1: CGPoint { get set }
+    /// `inputPoint2`.
+    var point2: CGPoint { get set }
+    /// `inputPoint3`.
+    var point3: CGPoint { get set }
+    /// `inputPoint4`.
+    var point4: CGPoint { get set }
+}
+
+final class CIToneCurveBuiltin: CIFilter, CIToneCurve {
+    var point0: CGPoint {
+        get { (value(forKey: "inputPoint0") as? CIVector)?.cgPointValue ?? .zero }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputPoint0") }
+    }
+    var point1: CGPoint {
+        get { (value(forKey: "inputPoint1") as? CIVector)?.cgPointValue ?? .zero }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputPoint1") }
+    }
+    var point2: CGPoint {
+        get { (value(forKey: "inputPoint2") as? CIVector)?.cgPointValue ?? .zero }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputPoint2") }
+    }
+    var point3: CGPoint {
+        get { (value(forKey: "inputPoint3") as? CIVector)?.cgPointValue ?? .zero }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputPoint3") }
+    }
+    var point4: CGPoint {
+        get { (value(forKey: "inputPoint4") as? CIVector)?.cgPointValue ?? .zero }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputPoint4") }
+    }
+}
+
+/// The typed interface of `CIVibrance`.
+public protocol CIVibrance: CIFilterProtocol {
+    /// The input image.
+    var inputImage: CIImage? { get set }
+    /// `inputAmount`.
+    var amount: Float { get set }
+}
+
+final class CIVibranceBuiltin: CIFilter, CIVibrance {
+    var amount: Float {
+        get { float("inputAmount") }
+        set { setValue(newValue, forKey: "inputAmount") }
+    }
+}
+
 /// The typed interface of `CIColorCube`.
 public protocol CIColorCube: CIFilterProtocol {
     /// The input image.
@@ -295,6 +370,27 @@ final class CIGaussianBlurBuiltin: CIFilter, CIGaussianBlur {
     var radius: Float {
         get { float("inputRadius") }
         set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+/// The typed interface of `CINoiseReduction`.
+public protocol CINoiseReduction: CIFilterProtocol {
+    /// The input image.
+    var inputImage: CIImage? { get set }
+    /// `inputNoiseLevel`.
+    var noiseLevel: Float { get set }
+    /// `inputSharpness`.
+    var sharpness: Float { get set }
+}
+
+final class CINoiseReductionBuiltin: CIFilter, CINoiseReduction {
+    var noiseLevel: Float {
+        get { float("inputNoiseLevel") }
+        set { setValue(newValue, forKey: "inputNoiseLevel") }
+    }
+    var sharpness: Float {
+        get { float("inputSharpness") }
+        set { setValue(newValue, forKey: "inputSharpness") }
     }
 }
 
@@ -517,6 +613,15 @@ extension CIFilter {
         CIHighlightShadowAdjustBuiltin(builtin: "CIHighlightShadowAdjust")
     }
 
+    /// A `CITemperatureAndTint` filter with default parameters.
+    public static func temperatureAndTint() -> any CIFilter & CITemperatureAndTint { CITemperatureAndTintBuiltin(builtin: "CITemperatureAndTint") }
+
+    /// A `CIToneCurve` filter with default parameters.
+    public static func toneCurve() -> any CIFilter & CIToneCurve { CIToneCurveBuiltin(builtin: "CIToneCurve") }
+
+    /// A `CIVibrance` filter with default parameters.
+    public static func vibrance() -> any CIFilter & CIVibrance { CIVibranceBuiltin(builtin: "CIVibrance") }
+
     /// A `CIColorCube` filter with default parameters.
     public static func colorCube() -> any CIFilter & CIColorCube { CIColorCubeBuiltin(builtin: "CIColorCube") }
 
@@ -563,6 +668,9 @@ extension CIFilter {
 
     /// A `CIGaussianBlur` filter with default parameters.
     public static func gaussianBlur() -> any CIFilter & CIGaussianBlur { CIGaussianBlurBuiltin(builtin: "CIGaussianBlur") }
+
+    /// A `CINoiseReduction` filter with default parameters.
+    public static func noiseReduction() -> any CIFilter & CINoiseReduction { CINoiseReductionBuiltin(builtin: "CINoiseReduction") }
 
     /// A `CISharpenLuminance` filter with default parameters.
     public static func sharpenLuminance() -> any CIFilter & CISharpenLuminance { CISharpenLuminanceBuiltin(builtin: "CISharpenLuminance") }

@@ -199,6 +199,12 @@ open class CIFilter: CustomStringConvertible {
             let point: CGPoint?
             if let v = value as? CIVector { point = v.cgPointValue } else { point = value as? CGPoint }
             return point.map { .vector([Double($0.x), Double(-$0.y)]) }
+        case .offset:
+            // Not a place in the image: taken as written, never flipped.
+            if let v = value as? CIVector { return .vector(v.doubles) }
+            if let p = value as? CGPoint { return .vector([Double(p.x), Double(p.y)]) }
+            if let a = value as? [Double] { return .vector(a) }
+            return nil
         case .rectangle:
             let rect: CGRect?
             if let v = value as? CIVector { rect = v.cgRectValue } else { rect = value as? CGRect }
@@ -255,7 +261,7 @@ open class CIFilter: CustomStringConvertible {
         switch kind {
         case .scalar, .distance, .angle, .count, .boolean: return "NSNumber"
         case .color: return "CIColor"
-        case .position, .vector, .rectangle: return "CIVector"
+        case .position, .offset, .vector, .rectangle: return "CIVector"
         case .transform: return "NSValue"
         case .data: return "NSData"
         }
@@ -270,6 +276,7 @@ open class CIFilter: CustomStringConvertible {
         case .boolean: return kCIAttributeTypeBoolean
         case .color: return kCIAttributeTypeColor
         case .position: return kCIAttributeTypePosition
+        case .offset: return kCIAttributeTypeOffset
         case .rectangle: return kCIAttributeTypeRectangle
         case .transform: return kCIAttributeTypeTransform
         case .vector, .data: return nil

@@ -74,6 +74,8 @@ public let kCIAttributeTypeCount = "CIAttributeTypeCount"
 public let kCIAttributeTypeBoolean = "CIAttributeTypeBoolean"
 /// `CIAttributeTypePosition`.
 public let kCIAttributeTypePosition = "CIAttributeTypePosition"
+/// `CIAttributeTypeOffset`.
+public let kCIAttributeTypeOffset = "CIAttributeTypeOffset"
 /// `CIAttributeTypeRectangle`.
 public let kCIAttributeTypeRectangle = "CIAttributeTypeRectangle"
 /// `CIAttributeTypeColor`.

@@ -79,6 +79,37 @@ import Testing
         #expect(context.jpegRepresentation(of: CIImage(color: .red), colorSpace: space) == nil, "an infinite image cannot be encoded")
     }
 
+    @Test("tone curve points and white points are offsets: read and used as written, never flipped or y-up converted")
+    func offsets() async throws {
+        let curve = CIFilter.toneCurve()
+        #expect(curve.point1 == CGPoint(x: 0.25, y: 0.25))
+        curve.point1 = CGPoint(x: 0.3, y: 0.1)
+        #expect((curve.value(forKey: "inputPoint1") as? CIVector)?.cgPointValue == CGPoint(x: 0.3, y: 0.1))
+        let attributes = try #require(curve.attributes["inputPoint1"] as? [String: Any])
+        #expect(attributes[kCIAttributeType] as? String == kCIAttributeTypeOffset)
+        #expect(attributes[kCIAttributeClass] as? String == "CIVector")
+        #expect((attributes[kCIAttributeDefault] as? CIVector)?.cgPointValue == CGPoint(x: 0.25, y: 0.25))
+        // The filter the Core Image layer builds is the engine's, with the point as written.
+        let grey = CIImage(image: SepiaImage.Image(pixels: PixelBuffer(size: IntSize(width: 4, height: 4)) { _, _ in SIMD4(0.2, 0.2, 0.2, 1) }))
+        curve.inputImage = grey
+        let expected = ToneCurve(point1: [0.3, 0.1])
+        let out = try await RenderContext().render(try #require(curve.outputImage).image)
+        let engine = try await RenderContext().render(grey.image.applying(expected))
+        #expect(out.pixels == engine.pixels)
+        // A point left of its predecessor gives no output and says why.
+        curve.point2 = CGPoint(x: 0.2, y: 0.5)
+        #expect(curve.outputImage == nil)
+        #expect(curve.lastError.map { "\($0)" }?.contains("inputPoint2") == true)
+
+        let white = CIFilter.temperatureAndTint()
+        #expect(white.neutral.cgPointValue == CGPoint(x: 6500, y: 0))
+        white.targetNeutral = CIVector(x: 4000, y: 10)
+        #expect(white.targetNeutral.cgPointValue == CGPoint(x: 4000, y: 10))
+        #expect(CIFilter.vibrance().amount == 0)
+        #expect(CIFilter.noiseReduction().noiseLevel == 0.02)
+        #expect(CIFilter.noiseReduction().sharpness == 0.4)
+    }
+
     @Test("the Core Image layer renders exactly what the engine renders")
     func sameAsEngine() async throws {
         let ci = try #require(CIImage(contentsOf: Self.photo)).applyingFilter("CIPhotoEffectNoir")

@@ -7,8 +7,8 @@ by averaging each 8×8 block so that its edges are soft as a photo's are, with a
 default_rng(11)) so that neighbouring pixels differ as a sensor's do, then taken to linear-light sRGB with the
 exact IEC 61966-2-1 formula — in Sepia's working space (linear light, premultiplied alpha; the input is
 opaque). Blurs come from scipy.ndimage (gaussian_filter, uniform_filter, convolve1d, all with edge
-clamping), the colour cube from map_coordinates; the rest is written out from the formulas in each filter's
-documentation. Outputs are float32 files next to index.json, which also states each case's tolerance.
+clamping), the colour cube from map_coordinates, the tone curve from PchipInterpolator; the rest is written
+out from the formulas in each filter's documentation. Outputs are float32 files next to index.json, which also states each case's tolerance.
 
 Run: python3 scripts/references/filter_references.py   (needs numpy and scipy)
 """
@@ -20,6 +20,7 @@ import sys
 
 import numpy as np
 from scipy import ndimage
+from scipy.interpolate import PchipInterpolator
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "generate"))
 import imaging  # noqa: E402
@@ -169,6 +170,54 @@ def pixellate(img, cx, cy, scale):
     return out
 
 
+def planckian_xy(t):
+    """Kim et al. (2002): CIE 1931 xy of the Planckian locus at t kelvin."""
+    if t <= 4000:
+        x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
+    else:
+        x = -3.0258469e9 / t**3 + 2.1070379e6 / t**2 + 0.2226347e3 / t + 0.240390
+    if t <= 2222:
+        y = -1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683
+    elif t <= 4000:
+        y = -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867
+    else:
+        y = 3.0817580 * x**3 - 5.87338670 * x**2 + 3.75112997 * x - 0.37001483
+    return np.array([x, y])
+
+
+def xy_to_uv(xy):
+    x, y = xy
+    return np.array([4 * x, 6 * y]) / (-2 * x + 12 * y + 3)
+
+
+def white_xyz(temperature, tint):
+    """The white of (temperature, tint): the locus point moved tint / 3000 along the unit normal of the locus in
+    CIE 1960 uv, on its green side; the tangent by a central difference of 0.01 K."""
+    uv = xy_to_uv(planckian_xy(temperature))
+    tangent = xy_to_uv(planckian_xy(temperature + 0.01)) - xy_to_uv(planckian_xy(temperature - 0.01))
+    normal = np.array([tangent[1], -tangent[0]]) / np.hypot(*tangent)
+    if normal[1] < 0:  # the green side is the one with the larger v
+        normal = -normal
+    u, v = uv + tint / 3000 * normal
+    x, y = 3 * u / (2 * u - 8 * v + 4), 2 * v / (2 * u - 8 * v + 4)
+    return np.array([x / y, 1, (1 - x - y) / y])
+
+
+def srgb_to_xyz():
+    prim = np.array([[0.64, 0.33], [0.30, 0.60], [0.15, 0.06]])
+    cols = np.array([[x / y, 1, (1 - x - y) / y] for x, y in prim]).T
+    white = np.array([0.3127 / 0.3290, 1, (1 - 0.3127 - 0.3290) / 0.3290])
+    return cols * np.linalg.solve(cols, white)
+
+
+def temperature_matrix(neutral, target):
+    bradford = np.array([[0.8951, 0.2664, -0.1614], [-0.7502, 1.7135, 0.0367], [0.0389, -0.0685, 1.0296]])
+    source, dest = bradford @ white_xyz(*neutral), bradford @ white_xyz(*target)
+    xyz = np.linalg.inv(bradford) @ np.diag(dest / source) @ bradford
+    m = srgb_to_xyz()
+    return np.linalg.inv(m) @ xyz @ m
+
+
 def main():
     img = load_input()
     h, w, _ = img.shape
@@ -269,6 +318,51 @@ def main():
                                                                  coords[..., 0].ravel()], order=1).reshape(h, w)
                        for ch in range(4)], axis=2)
     add("colorcube", "CIColorCube", {"inputCubeDimension": n, "inputCubeData": cube.reshape(-1).tolist()}, looked, 2e-6)
+
+    # Vibrance: Y + (1 + amount (1 − s)) (rgb − Y), s the HSV saturation.
+    amount = 0.7
+    rgb = img[..., :3]
+    hi, lo = rgb.max(axis=2), rgb.min(axis=2)
+    sat = np.where(hi > 0, np.clip((hi - lo) / np.where(hi > 0, hi, 1), 0, 1), 0)
+    y = (rgb @ LUMA)[..., None]
+    vib = y + (1 + amount * (1 - sat))[..., None] * (rgb - y)
+    add("vibrance", "CIVibrance", {"inputAmount": amount}, np.concatenate([vib, img[..., 3:]], axis=2), 2e-6)
+    add("vibrance-negative", "CIVibrance", {"inputAmount": -0.8},
+        np.concatenate([y + (1 - 0.8 * (1 - sat))[..., None] * (rgb - y), img[..., 3:]], axis=2), 2e-6)
+
+    # Temperature and tint: Bradford adaptation between white points on Kim et al.'s Planckian locus, moved by
+    # tint / 3000 along the locus normal in CIE 1960 uv (towards green for positive tints).
+    for name, neutral, target in [("temperature-warm", (6500, 0), (4200, 20)), ("temperature-cool", (3200, -30), (9000, 10))]:
+        m = temperature_matrix(neutral, target)
+        add(name, "CITemperatureAndTint", {"inputNeutral": list(neutral), "inputTargetNeutral": list(target)},
+            np.concatenate([rgb @ m.T, img[..., 3:]], axis=2), 1e-6)
+
+    # Tone curve: SciPy's PCHIP on sRGB-encoded values, straight lines with the end slopes outside the points.
+    pts = np.array([[0.12, 0.03], [0.3, 0.2], [0.5, 0.55], [0.8, 0.85], [0.95, 1.0]])
+    pchip = PchipInterpolator(pts[:, 0], pts[:, 1], extrapolate=False)
+    slope = pchip.derivative()
+    d0, d4 = float(slope(pts[0, 0])), float(slope(pts[-1, 0]))
+
+    def curve(v):
+        inside = pchip(np.clip(v, pts[0, 0], pts[-1, 0]))
+        return np.where(v < pts[0, 0], pts[0, 1] + d0 * (v - pts[0, 0]),
+                        np.where(v > pts[-1, 0], pts[-1, 1] + d4 * (v - pts[-1, 0]), inside))
+
+    toned = np.sign(curve(e)) * to_linear(np.abs(curve(e)))
+    add("tonecurve", "CIToneCurve", {f"inputPoint{i}": list(pts[i]) for i in range(5)},
+        np.concatenate([toned, img[..., 3:]], axis=2), 1e-5, 1e-6)
+
+    # Noise reduction: blend towards a Gaussian of sigma 1.5 where the sRGB-encoded luminance changes little in
+    # the 3×3 neighbourhood, unsharp-mask where it changes much, with smoothstep(n/2, 3n/2, change) between.
+    level, sharpness = 0.01, 0.8
+    blurred = gaussian(img, 1.5)
+    change = np.abs(from_linear(img[..., :3] @ LUMA) - from_linear(blurred[..., :3] @ LUMA))
+    change = ndimage.maximum_filter(change, size=3, mode="nearest")
+    u = np.clip((change - level / 2) / level, 0, 1)
+    edge = u * u * (3 - 2 * u)
+    reduced = blurred + (edge * (1 + sharpness))[..., None] * (img - blurred)
+    reduced[..., 3] = img[..., 3]
+    add("noisereduction", "CINoiseReduction", {"inputNoiseLevel": level, "inputSharpness": sharpness}, reduced, 1e-5, 1e-6)
 
     with open(os.path.join(OUT, "index.json"), "w") as f:
         json.dump({"input": {"file": "input.f32", "width": w, "height": h},

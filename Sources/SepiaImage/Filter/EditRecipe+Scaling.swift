@@ -1,7 +1,8 @@
 extension EditRecipe {
     /// The recipe for the same photo at another scale: every parameter measured in pixels — distances
     /// (radii, cell sizes), positions, rectangles and an affine transform's translation — multiplied by
-    /// `factor`, so the recipe applied to a copy of the image resized by `factor` looks like the full-size
+    /// `factor` (offsets, such as a tone curve's points or a white point's temperature and tint, are not
+    /// measured in pixels and stay as they are), so the recipe applied to a copy of the image resized by `factor` looks like the full-size
     /// result resized by `factor`. Parameters left at their defaults are written out scaled too (a default
     /// blur radius of 10 pixels is 2.5 pixels on a quarter-size preview). Scaled values are clamped into their
     /// parameters' ranges (a pixellation cell cannot be smaller than one pixel).

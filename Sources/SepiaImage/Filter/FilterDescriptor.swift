@@ -77,6 +77,10 @@ public struct FilterParameter: Sendable, Hashable {
         case color
         /// A point (`CIAttributeTypePosition`), two numbers.
         case position
+        /// Two numbers that are not a place in the image (`CIAttributeTypeOffset`): a tone curve's point, a white
+        /// point's temperature and tint. Unlike a position it is never flipped between y-up and y-down nor scaled
+        /// with the image.
+        case offset
         /// A vector of four numbers (`CIVector`).
         case vector
         /// A rectangle: x, y, width, height (`CIAttributeTypeRectangle`).
@@ -90,7 +94,7 @@ public struct FilterParameter: Sendable, Hashable {
         public var componentCount: Int? {
             switch self {
             case .color, .vector, .rectangle: return 4
-            case .position: return 2
+            case .position, .offset: return 2
             case .transform: return 6
             default: return nil
             }

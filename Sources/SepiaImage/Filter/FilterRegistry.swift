@@ -13,6 +13,9 @@ public enum FilterRegistry {
         ColorMatrix.self,
         ExposureAdjust.self,
         HighlightShadowAdjust.self,
+        TemperatureAndTint.self,
+        ToneCurve.self,
+        Vibrance.self,
         // Colour effects
         ColorCube.self,
         ColorInvert.self,
@@ -30,6 +33,7 @@ public enum FilterRegistry {
         // Blur and sharpen
         BoxBlur.self,
         GaussianBlur.self,
+        NoiseReduction.self,
         SharpenLuminance.self,
         UnsharpMask.self,
         // Stylize
@@ -133,7 +137,7 @@ public enum FilterRegistry {
                 throw .parameterOutOfRange(filter: name, key: key, value: n, minimum: parameter.minimum, maximum: parameter.maximum)
             }
             return value
-        case .color, .position, .vector, .rectangle, .transform, .data:
+        case .color, .position, .offset, .vector, .rectangle, .transform, .data:
             guard let numbers = value.numbers else {
                 throw .wrongType(filter: name, key: key, expected: "a list of numbers", value: value.description)
             }

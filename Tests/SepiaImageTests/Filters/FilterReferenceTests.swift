@@ -46,7 +46,7 @@ import Testing
 
     @Test("the references are present")
     func present() {
-        #expect((Self.index?.cases.count ?? 0) >= 18)
+        #expect((Self.index?.cases.count ?? 0) >= 25)
     }
 
     @Test("filters match NumPy/SciPy within the stated tolerance", arguments: index?.cases ?? [])
