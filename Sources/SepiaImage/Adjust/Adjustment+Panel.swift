@@ -29,7 +29,7 @@ extension Adjustment {
     /// | Saturation | `CIColorControls` | saturation 0 | saturation 2 |
     /// | Vibrance | `CIVibrance` | −1 | +1 |
     /// | Warmth | `CITemperatureAndTint` | neutral 4500 K | neutral 9500 K |
-    /// | Tint | `CITemperatureAndTint` | target tint −60 | target tint +60 |
+    /// | Tint | `CITemperatureAndTint` | target tint +60 (greener) | target tint −60 (magenta) |
     /// | B&W Intensity | `CIColorMonochrome`, grey | — | intensity 1 |
     /// | Neutrals | `CIToneCurve` | point 2 (0.5, 0.4) | point 2 (0.5, 0.6) |
     /// | Tone | `CIToneCurve` | points 1, 3 flatter | points 1, 3 steeper |
@@ -92,8 +92,8 @@ extension Adjustment {
             negative: map("CITemperatureAndTint", ["inputNeutral": Endpoints(v(6500, 0), v(4500, 0))])),
         Adjustment(
             "tint", "Tint", .color,
-            positive: map("CITemperatureAndTint", ["inputTargetNeutral": Endpoints(v(6500, 0), v(6500, 60))]),
-            negative: map("CITemperatureAndTint", ["inputTargetNeutral": Endpoints(v(6500, 0), v(6500, -60))])),
+            positive: map("CITemperatureAndTint", ["inputTargetNeutral": Endpoints(v(6500, 0), v(6500, -60))]),
+            negative: map("CITemperatureAndTint", ["inputTargetNeutral": Endpoints(v(6500, 0), v(6500, 60))])),
         // Black & White
         Adjustment(
             "blackAndWhite", "Intensity", .blackAndWhite,
