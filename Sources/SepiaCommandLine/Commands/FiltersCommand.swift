@@ -2,11 +2,12 @@ package import ArgumentParser
 import Foundation
 import SepiaImage
 
-/// `sepia filters`: every filter with its parameters and their Core Image attributes.
+/// `sepia filters`: every filter with its parameters and their Core Image attributes, and the editor's Adjust
+/// panel.
 package struct FiltersCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "filters",
-        abstract: "List the filters and their parameters (default, range, slider range, identity).")
+        abstract: "List the filters and their parameters (default, range, slider range, identity), and the Adjust sliders.")
 
     @Flag(name: .long, help: "Print JSON for scripts.")
     var json = false
@@ -15,6 +16,7 @@ package struct FiltersCommand: AsyncParsableCommand {
         let catalog: [FilterItem]
         let instafilter: [FilterItem]
         let filters: [FilterDescriptor]
+        let adjustments: [Adjustment]
     }
 
     package init() {}
@@ -25,7 +27,7 @@ package struct FiltersCommand: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let listing = Listing(catalog: catalog, instafilter: FilterCatalog.instafilter, filters: descriptors)
+            let listing = Listing(catalog: catalog, instafilter: FilterCatalog.instafilter, filters: descriptors, adjustments: Adjustment.panel)
             Terminal.print(String(decoding: try encoder.encode(listing), as: UTF8.self))
             return
         }
@@ -45,6 +47,13 @@ package struct FiltersCommand: AsyncParsableCommand {
                 if let identity = p.identity { line += ", identity \(identity)" }
                 Terminal.print(line)
             }
+        }
+        Terminal.print("")
+        Terminal.print("Adjust sliders (sepia edit --adjust SLIDER=POSITION):")
+        for section in Adjustment.Section.allCases {
+            let sliders = Adjustment.panel.filter { $0.section == section }
+            let listed = sliders.map { "\($0.id) (\(format($0.minimum))...1, \($0.positive.filter))" }
+            Terminal.print("    \(section.title): " + listed.joined(separator: ", "))
         }
     }
 }

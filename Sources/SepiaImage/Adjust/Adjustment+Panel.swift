@@ -28,15 +28,15 @@ extension Adjustment {
     /// | Black Point | `CIToneCurve` | point 0 (0, 0.1) | point 0 (0.12, 0) |
     /// | Saturation | `CIColorControls` | saturation 0 | saturation 2 |
     /// | Vibrance | `CIVibrance` | −1 | +1 |
-    /// | Warmth | `CITemperatureAndTint` | neutral 4500 K | neutral 9500 K |
+    /// | Warmth | `CITemperatureAndTint` | neutral 4600 K | neutral 11000 K (about ∓60 mired) |
     /// | Tint | `CITemperatureAndTint` | target tint +60 (greener) | target tint −60 (magenta) |
     /// | B&W Intensity | `CIColorMonochrome`, grey | — | intensity 1 |
     /// | Neutrals | `CIToneCurve` | point 2 (0.5, 0.4) | point 2 (0.5, 0.6) |
     /// | Tone | `CIToneCurve` | points 1, 3 flatter | points 1, 3 steeper |
     /// | Sharpness | `CISharpenLuminance` | — | sharpness 1 |
-    /// | Definition | `CIUnsharpMask`, radius 20 px | — | intensity 0.4 |
+    /// | Definition | `CISharpenLuminance`, radius 20 px (local contrast of the luminance) | — | sharpness 0.5 |
     /// | Noise Reduction | `CINoiseReduction` | — | noise level 0.05, sharpness 0.3 |
-    /// | Vignette | `CIVignette`, radius 1 | intensity −1 | intensity +1 |
+    /// | Vignette | `CIVignette`, radius 1.2 | intensity −0.2 (lighter corners) | intensity 0.7 |
     public static let panel: [Adjustment] = [
         // Light
         Adjustment(
@@ -88,8 +88,8 @@ extension Adjustment {
             negative: map("CIVibrance", ["inputAmount": Endpoints(n(0), n(-1))])),
         Adjustment(
             "warmth", "Warmth", .color,
-            positive: map("CITemperatureAndTint", ["inputNeutral": Endpoints(v(6500, 0), v(9500, 0))]),
-            negative: map("CITemperatureAndTint", ["inputNeutral": Endpoints(v(6500, 0), v(4500, 0))])),
+            positive: map("CITemperatureAndTint", ["inputNeutral": Endpoints(v(6500, 0), v(11000, 0))]),
+            negative: map("CITemperatureAndTint", ["inputNeutral": Endpoints(v(6500, 0), v(4600, 0))])),
         Adjustment(
             "tint", "Tint", .color,
             positive: map("CITemperatureAndTint", ["inputTargetNeutral": Endpoints(v(6500, 0), v(6500, -60))]),
@@ -110,14 +110,14 @@ extension Adjustment {
         Adjustment("sharpness", "Sharpness", .detail, map("CISharpenLuminance", ["inputSharpness": Endpoints(n(0), n(1))])),
         Adjustment(
             "definition", "Definition", .detail,
-            map("CIUnsharpMask", ["inputRadius": Endpoints(n(20), n(20)), "inputIntensity": Endpoints(n(0), n(0.4))])),
+            map("CISharpenLuminance", ["inputRadius": Endpoints(n(20), n(20)), "inputSharpness": Endpoints(n(0), n(0.5))])),
         Adjustment(
             "noiseReduction", "Noise Reduction", .detail,
             map("CINoiseReduction", ["inputNoiseLevel": Endpoints(n(0), n(0.05)), "inputSharpness": Endpoints(n(0), n(0.3))])),
         Adjustment(
             "vignette", "Vignette", .detail,
-            positive: map("CIVignette", ["inputIntensity": Endpoints(n(0), n(1)), "inputRadius": Endpoints(n(1), n(1))]),
-            negative: map("CIVignette", ["inputIntensity": Endpoints(n(0), n(-1)), "inputRadius": Endpoints(n(1), n(1))])),
+            positive: map("CIVignette", ["inputIntensity": Endpoints(n(0), n(0.7)), "inputRadius": Endpoints(n(1.2), n(1.2))]),
+            negative: map("CIVignette", ["inputIntensity": Endpoints(n(0), n(-0.2)), "inputRadius": Endpoints(n(1.2), n(1.2))])),
     ]
 
     /// The slider called `id`.

@@ -34,8 +34,13 @@ final class LuminanceGainTable: @unchecked Sendable {
     /// Scales the encoded colour of `p` by `gain`.
     @inline(__always)
     static func applying(_ gain: Float, to p: SIMD4<Float>) -> SIMD4<Float> {
-        let e = TransferCurve.encode(p)
-        return TransferCurve.decode(SIMD4(e[0] * gain, e[1] * gain, e[2] * gain, p[3]))
+        applying(gain, toEncoded: TransferCurve.encode(p))
+    }
+
+    /// Scales an encoded colour `e` by `gain` and decodes it.
+    @inline(__always)
+    static func applying(_ gain: Float, toEncoded e: SIMD4<Float>) -> SIMD4<Float> {
+        TransferCurve.decode(SIMD4(e[0] * gain, e[1] * gain, e[2] * gain, e[3]))
     }
 }
 
@@ -48,8 +53,10 @@ struct GlobalToneKernel: PointKernel {
 
     func apply(_ pixels: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         for i in 0..<count {
-            let p = pixels[i]
-            pixels[i] = LuminanceGainTable.applying(table.gain(LuminanceGainTable.encodedLuma(p)), to: p)
+            // The pixel is encoded once, for its luma and for the gain.
+            let e = TransferCurve.encode(pixels[i])
+            let luma = 0.2126 * e[0] + 0.7152 * e[1] + 0.0722 * e[2]
+            pixels[i] = LuminanceGainTable.applying(table.gain(luma), toEncoded: e)
         }
     }
 }
