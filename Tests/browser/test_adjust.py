@@ -88,7 +88,7 @@ def open_adjust(b, asset_id):
     assert b.find(tid("filters-mode")).get_attribute("aria-pressed") == "false"
 
 
-def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser_api, screenshot):
+def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser_api):
     asset_id = owner.upload(dark_photo(), "dark-evening.jpg")["id"]
     app.wait_cell_thumbnail(asset_id)
     original_src = app.cell_src(asset_id)
@@ -131,7 +131,6 @@ def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser
     assert app.text(tid("adjust-warmth-value")) == "+0.50"
     _, warm = brightness(app)
     assert warm["r"] - warm["b"] > before_warm["r"] - before_warm["b"] + 3, (before_warm, warm)
-    screenshot(app, "web-editor-adjust-flow")  # not kept: the documentation's are from test_viewports
 
     # Noir at 40 %.
     app.click(tid("filters-mode"))
@@ -237,7 +236,7 @@ def test_double_click_puts_a_slider_back_to_0_in_one_step(app, photos, browser_a
     app.wait_gone(tid("editor"))
 
 
-def test_adjust_panel_on_a_phone(app, photos, screenshot):
+def test_adjust_panel_on_a_phone(app, photos):
     (asset_id,) = photos.upload(1)
     app.set_viewport(375, 812, mobile=True)
     try:
@@ -262,7 +261,6 @@ def test_adjust_panel_on_a_phone(app, photos, screenshot):
         assert geometry["stage"]["height"] >= 200 and geometry["stage"]["bottom"] <= geometry["panelBox"]["top"] + 1, geometry
         assert geometry["panelBox"]["bottom"] <= geometry["h"] + 1, geometry
         assert geometry["small"] == [], f"touch targets under 44 px high: {geometry['small']}"
-        screenshot(app, "web-editor-adjust-flow-phone")  # not kept: the documentation's are from test_viewports
         # The last slider, scrolled to, is on screen inside the panel and works.
         app.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", tid("adjust-vignette"))
         box = app.js("""const s = document.querySelector(arguments[0]).getBoundingClientRect();

@@ -30,7 +30,7 @@ export class AdjustPanel {
     this.canvas = h('canvas', { class: 'histogram', width: '256', height: '64', 'data-testid': 'histogram', role: 'img', aria: { label: 'Histogram of the preview' } });
 
     const sections = (panel?.sections || []).map((section) => {
-      const headingId = `adjust-${section.id}-${suffix}`;
+      const headingId = `adjust-section-${section.id}-${suffix}`;
       return h('section', { class: 'adjust-section', 'data-section': section.id, aria: { labelledby: headingId } },
         h('h3', { class: 'adjust-heading', id: headingId }, section.title),
         ...(section.adjustments || []).map((s) => this.sliderRow(s, section, suffix)));
