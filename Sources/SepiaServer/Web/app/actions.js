@@ -169,7 +169,7 @@ export async function copyEditsOf(id) {
 
 export function copyRecipe(recipe, fromId) {
   const steps = portableSteps(recipe);
-  if (!steps.length) { toast('There is no filter to copy: choose one first.'); return false; }
+  if (!steps.length) { toast('There is nothing to copy: choose a filter or adjust the photo first.'); return false; }
   store.setCopiedEdit({ ...recipeOf(steps), from: fromId, copiedAt: new Date().toISOString() });
   toast.success('Edits copied. Select photos in the library and choose Paste Edits.');
   return true;

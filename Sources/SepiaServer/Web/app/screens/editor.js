@@ -490,7 +490,7 @@ export function mountEditor(container, params, ctx) {
   async function revert() {
     const ok = await confirmDialog({
       title: 'Revert to Original?',
-      message: 'The photo goes back to how it was imported: filter, crop and rotation are removed. Earlier edits stay in its history.',
+      message: 'The photo goes back to how it was imported: filter, adjustments, crop and rotation are removed. Earlier edits stay in its history.',
       confirmLabel: 'Revert to Original', destructive: true, testid: 'revert-dialog',
     });
     if (!ok) return;
