@@ -39,7 +39,7 @@ export function mountEditor(container, params, ctx) {
   // Undo and redo: snapshots of the state after each step of the session (a drag counts once, on release).
   let history = [];
   let historyAt = -1;
-  let lastCommit = { source: null, time: 0 };
+  let clickBase = null; // where the history was at the first click of a possible double-click on a slider
   // Compare: the original (the photo with no edit), rendered once on the first press.
   let originalURL = null;
   let originalLoading = null;
@@ -201,27 +201,30 @@ export function mountEditor(container, params, ctx) {
   function snapshot() { return JSON.stringify(cloneState(state)); }
   /**
    * Records the state as a step of the session (nothing when it has not changed since the last one).
-   * `source` names the control; a double-click's reset (`amend`) replaces the step its own two clicks just
-   * made, so that it is one step.
+   * `source` names the control (its data-testid); a double-click's reset (`amend`) replaces the steps its
+   * own two clicks made, so that it is one step.
    */
   function commit({ source = null, amend = false } = {}) {
     if (!state) return;
     const snap = snapshot();
-    const now = performance.now();
-    if (amend && source && lastCommit.source === source && now - lastCommit.time < 1000 && historyAt > 0) {
-      history = history.slice(0, historyAt);
-      historyAt--;
+    if (amend && source && clickBase?.source === source && clickBase.at <= historyAt) {
+      history = history.slice(0, clickBase.at + 1);
+      historyAt = clickBase.at;
     }
+    if (amend) clickBase = null;
     if (history[historyAt] !== snap) {
       history = history.slice(0, historyAt + 1);
       history.push(snap);
       historyAt = history.length - 1;
-      lastCommit = { source, time: now };
     }
     updateControls();
   }
   function commitFrom(source) { return () => commit({ source }); }
-  function resetHistory() { history = [snapshot()]; historyAt = 0; lastCommit = { source: null, time: 0 }; updateControls(); }
+  function resetHistory() { history = [snapshot()]; historyAt = 0; clickBase = null; updateControls(); }
+  // A slider's first click (of one or two) notes where the history is, for a double-click's reset.
+  panel.addEventListener('mousedown', (e) => {
+    if (e.target.matches?.('input[type="range"]') && e.detail <= 1) clickBase = { source: e.target.dataset.testid, at: historyAt };
+  }, true);
   function undo() { if (historyAt > 0) restore(historyAt - 1); }
   function redo() { if (historyAt < history.length - 1) restore(historyAt + 1); }
   function restore(at) {
@@ -272,7 +275,7 @@ export function mountEditor(container, params, ctx) {
         adjustPanel = new AdjustPanel({
           panel: adjustments,
           onInput: (key, v) => { if (v) state.adjust[key] = v; else delete state.adjust[key]; changed(); },
-          onCommit: (key, { amend = false } = {}) => commit({ source: `adjust-${key}`, amend }),
+          onCommit: (key, { amend = false } = {}) => commit({ source: `adjust-${key}`, amend }), // the slider's data-testid
           onAuto: auto,
           onReset: () => { state.adjust = {}; adjustPanel.setValues({}); changed(); commit(); },
         });
