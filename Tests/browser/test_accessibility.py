@@ -299,6 +299,18 @@ def test_editor(library):
     audit(b, "the editor")
 
 
+def test_editor_adjust_mode(library):
+    b = library["browser"]
+    b.open_app(f"#/edit/{library['ids'][2]}")
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    b.click(tid("adjust-mode"))
+    b.wait_visible(tid("adjust-panel"))
+    b.click(tid("adjust-auto"))
+    b.wait(lambda: b.find(tid("undo")).is_enabled(), "Auto's answer")
+    b.wait(lambda: not b.find(tid("preview-busy")).is_displayed(), "the preview")
+    audit(b, "the editor's Adjust mode")
+
+
 def test_editor_crop_mode(library):
     b = library["browser"]
     b.open_app(f"#/edit/{library['ids'][2]}")

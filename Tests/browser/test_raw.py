@@ -135,9 +135,10 @@ def test_a_raw_photo_is_developed_in_the_editor(app, browser_api, raw_files, scr
         assert boxes and all(left >= 0 and right <= 375 and width > 0 for left, right, width in boxes), boxes
         assert min(w for _, _, w in boxes[0::3]) >= 100, boxes  # the sliders keep a usable length
         assert app.js("return document.documentElement.scrollWidth") <= 375
+        # Filters, Adjust, RAW and Crop & Straighten
         modes = app.js("""return [...document.querySelectorAll('.editor-modes .btn')].filter((b) => !b.hidden)
             .map((b) => { const r = b.getBoundingClientRect(); return [r.left, r.right]; });""")
-        assert len(modes) == 3 and all(left >= 0 and right <= 375 for left, right in modes), modes
+        assert len(modes) == 4 and all(left >= 0 and right <= 375 for left, right in modes), modes
         screenshot(app, "web-raw-editor-phone")
     finally:
         app.set_viewport(1440, 900)

@@ -138,6 +138,36 @@ def test_editor(view, gallery, screenshot):
     b.wait_gone(tid("editor"))
 
 
+def test_editor_adjust(view, gallery, screenshot):
+    """The Adjust panel beside the photo on a desktop, under it on a phone; Auto sets its sliders."""
+    name, b = view
+    asset = next(a for a in gallery["assets"] if a["originalFilename"] == "fujifilm-w3.jpg")
+    b.open_app(f"#/photo/{asset['id']}")
+    b.wait_image(tid("detail-image"))
+    b.click(tid("detail-edit"))
+    b.wait_visible(tid("editor"))
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    b.click(tid("adjust-mode"))
+    b.wait_visible(tid("adjust-panel"))
+    b.click(tid("adjust-auto"))
+    b.wait(lambda: b.find(tid("undo")).is_enabled(), "Auto's answer")
+    b.wait(lambda: not b.find(tid("preview-busy")).is_displayed() and b.image_loaded(tid("editor-preview"))
+           and b.find(tid("histogram")).get_attribute("data-mean"), "the preview and its histogram")
+    no_sideways_overflow(b)
+    for control in ("save-edit", "cancel-edit", "undo", "redo", "adjust-mode", "adjust-auto", "histogram"):
+        on_screen(b, tid(control))
+    if name == "desktop":
+        # Beside the photo, every section's first slider on screen.
+        stage, panel = b.js("""return ['editor-stage', 'editor-panel'].map((t) => document.querySelector(`[data-testid="${t}"]`).getBoundingClientRect().toJSON());""")
+        assert panel["left"] >= stage["right"] - 1, (stage, panel)
+        for control in ("adjust-exposure", "adjust-saturation"):
+            on_screen(b, tid(control))
+    screenshot(b, f"web-editor-adjust-{name}")
+    b.click(tid("cancel-edit"))
+    b.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
+    b.wait_gone(tid("editor"))
+
+
 def test_camera_prompt_then_live(view, gallery):
     name, b = view
     b.set_camera_permission("prompt")

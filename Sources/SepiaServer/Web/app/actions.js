@@ -169,7 +169,7 @@ export async function copyEditsOf(id) {
 
 export function copyRecipe(recipe, fromId) {
   const steps = portableSteps(recipe);
-  if (!steps.length) { toast('There is no filter to copy: choose one first.'); return false; }
+  if (!steps.length) { toast('There is nothing to copy: choose a filter or adjust the photo first.'); return false; }
   store.setCopiedEdit({ ...recipeOf(steps), from: fromId, copiedAt: new Date().toISOString() });
   toast.success('Edits copied. Select photos in the library and choose Paste Edits.');
   return true;
@@ -182,7 +182,7 @@ export function copyRecipe(recipe, fromId) {
 export async function pasteEdits(ids, lookup = () => null) {
   const copied = store.copiedEdit();
   if (!copied) { toast('Nothing to paste: open a photo in the editor, or select one, and choose Copy Edits.'); return; }
-  const catalog = await store.catalog().catch(() => []);
+  const [catalog, panel] = await Promise.all([store.catalog().catch(() => []), store.adjustments().catch(() => null)]);
   const bar = h('progress', { class: 'progress', max: String(ids.length), value: '0', 'data-testid': 'paste-progress', aria: { label: 'Paste progress' } });
   const status = h('p', { role: 'status' }, `Pasting edits to ${plural(ids.length, 'photo')}…`);
   const errors = h('ul', { class: 'error-list', 'data-testid': 'paste-errors' });
@@ -194,7 +194,7 @@ export async function pasteEdits(ids, lookup = () => null) {
   await pool(ids, 3, async (id) => {
     const asset = lookup(id) || store.assets.get(id) || await api.asset(id);
     const edit = await api.edit(id);
-    const recipe = pasteInto(edit?.current?.recipe || null, asset, catalog, copied.steps);
+    const recipe = pasteInto(edit?.current?.recipe || null, asset, catalog, copied.steps, panel);
     const updated = await api.saveEdit(id, recipe);
     return updated;
   }, (id, updated, err) => {

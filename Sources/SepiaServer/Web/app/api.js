@@ -252,6 +252,10 @@ export const api = {
   // ----- Filters
   filters: () => get(`${BASE}/filters`),
   catalog: () => get(`${BASE}/filters/catalog`),
+  /** The Adjust panel: {sections: [{id, title, adjustments: [{id, name, minimum, positive, negative}]}]}. */
+  adjustments: () => get(`${BASE}/filters/adjustments`),
+  /** Auto: slider positions from the histogram of `recipe`'s result (RAW development and geometry). */
+  autoAdjust: (id, recipe, { signal } = {}) => request('POST', `${BASE}/assets/${enc(id)}/auto-adjust`, { json: { recipe }, signal }),
 
   // ----- Albums and the timeline
   albums: () => get(`${BASE}/albums`),

@@ -7,6 +7,8 @@
 //                      origin top-left, y down: x' = a·x + c·y + tx, y' = b·x + d·y + ty)
 //   CIStraightenFilter inputAngle in radians
 //   CICrop             inputRectangle [x,y,w,h] in pixels of the rotated + straightened image
+//   <Adjust steps>     the Adjust panel's sliders that are not at 0, one step each, in the panel's order
+//                      (GET /api/v1/filters/adjustments: each slider's positive and negative mapping)
 //   <catalog filter>   the chosen entry's parameters plus its Intensity slider mapping; an entry with no
 //                      slider keys (the looks) gets the step's own intensity instead (version 2), left out
 //                      at 100 %
@@ -23,11 +25,111 @@ export const DEFAULT_INTENSITY = 0.5;
 const EPS = 1e-6;
 
 export function emptyState(baseW, baseH) {
-  return { raw: {}, prefix: [], turns: 0, angle: 0, crop: null, filterIndex: 0, t: DEFAULT_INTENSITY, baseW, baseH };
+  return { raw: {}, prefix: [], turns: 0, angle: 0, crop: null, adjust: {}, filterIndex: 0, t: DEFAULT_INTENSITY, baseW, baseH };
 }
 
 export function cloneState(s) {
-  return { ...s, raw: { ...(s.raw || {}) }, prefix: s.prefix.map((x) => structuredClone(x)), crop: s.crop ? { ...s.crop } : null };
+  return {
+    ...s, raw: { ...(s.raw || {}) }, prefix: s.prefix.map((x) => structuredClone(x)), crop: s.crop ? { ...s.crop } : null,
+    adjust: { ...(s.adjust || {}) },
+  };
+}
+
+// ----- The Adjust panel (Photos' Light, Color, Black & White and Detail sliders)
+
+/** The panel's sliders in order, from the server's answer ({sections: [{adjustments: […]}]}) or a list. */
+export function panelSliders(panel) {
+  if (!panel) return [];
+  if (Array.isArray(panel)) return panel;
+  return (panel.sections || []).flatMap((s) => s.adjustments || []);
+}
+
+const lerp = (a, b, t) => Math.round((a + (b - a) * t) * 1e9) / 1e9;
+const components = (v) => (Array.isArray(v) ? v : typeof v === 'number' ? [v] : null);
+
+/** The step of one mapping at t (0…1) along it. */
+function mappingStep(mapping, t) {
+  const parameters = {};
+  for (const [key, { at0, at1 }] of Object.entries(mapping.parameters || {})) {
+    parameters[key] = Array.isArray(at0) ? at0.map((a, i) => lerp(a, at1[i], t)) : lerp(at0, at1, t);
+  }
+  return { filter: mapping.filter, parameters };
+}
+
+/** The step of an Adjust slider at a position (−1…1, or 0…1), or null at 0. */
+export function adjustStep(slider, position) {
+  if (typeof position !== 'number' || !Number.isFinite(position)) return null;
+  const p = Math.min(1, Math.max(slider.minimum ?? -1, position));
+  if (p === 0) return null;
+  const mapping = p > 0 ? slider.positive : slider.negative;
+  return mapping ? mappingStep(mapping, Math.abs(p)) : null;
+}
+
+/** Where along a mapping a step is (0…1), or null when it is not that mapping's step. */
+function mappingPosition(mapping, step) {
+  if (!mapping || step?.filter !== mapping.filter || step.intensity != null) return null;
+  const params = step.parameters || {};
+  const keys = Object.keys(mapping.parameters || {}).sort();
+  const have = Object.keys(params);
+  if (have.length !== keys.length || !have.every((k) => k in mapping.parameters)) return null;
+  // The first component that moves tells the position; every parameter must then agree.
+  let t = null;
+  for (const key of keys) {
+    const a = components(mapping.parameters[key].at0); const b = components(mapping.parameters[key].at1);
+    const v = components(params[key]);
+    if (!a || !b || !v || v.length !== a.length) return null;
+    const i = a.findIndex((x, j) => Math.abs(b[j] - x) > 1e-12);
+    if (i >= 0) { t = (v[i] - a[i]) / (b[i] - a[i]); break; }
+  }
+  if (t == null || !(t >= -EPS && t <= 1 + EPS)) return null;
+  t = Math.min(1, Math.max(0, t));
+  const expected = mappingStep(mapping, t).parameters;
+  for (const key of keys) {
+    const want = components(expected[key]); const v = components(params[key]);
+    if (!want.every((x, j) => Math.abs(x - v[j]) <= EPS * Math.max(1, Math.abs(x)))) return null;
+  }
+  return t;
+}
+
+/** The slider position that makes `step`, or null when the step is not this slider's. */
+export function adjustPosition(slider, step) {
+  const t = mappingPosition(slider.positive, step);
+  if (t != null) return t;
+  const n = mappingPosition(slider.negative, step);
+  return n != null ? -n : null;
+}
+
+/** The Adjust steps of a state, in the panel's order. */
+export function adjustSteps(state, panel) {
+  const out = [];
+  for (const slider of panelSliders(panel)) {
+    const step = adjustStep(slider, state.adjust?.[slider.id]);
+    if (step) out.push(step);
+  }
+  return out;
+}
+
+/**
+ * Reads the Adjust steps at the start of `steps`: each must be a slider's step, in the panel's order.
+ * Returns {adjust, count}; reading stops at the first step that is not a later slider's.
+ */
+export function readAdjustSteps(steps, panel) {
+  const sliders = panelSliders(panel);
+  const adjust = {};
+  let next = 0;
+  let count = 0;
+  for (const step of steps) {
+    let found = -1; let position = null;
+    for (let k = next; k < sliders.length; k++) {
+      position = adjustPosition(sliders[k], step);
+      if (position != null) { found = k; break; }
+    }
+    if (found < 0) break;
+    if (position !== 0) adjust[sliders[found].id] = Math.round(position * 1e6) / 1e6;
+    next = found + 1;
+    count++;
+  }
+  return { adjust, count };
 }
 
 export const RAW_FILTER = 'CIRAWFilter';
@@ -115,10 +217,17 @@ export function geometrySteps(state, { includeCrop = true } = {}) {
   return steps;
 }
 
-/** The whole recipe for a state. */
-export function buildRecipe(state, catalog, { includeCrop = true, includeFilter = true } = {}) {
+/**
+ * The whole recipe for a state: buildRecipe(state, catalog, panel, options), the panel being the Adjust
+ * sliders (or buildRecipe(state, catalog, options) with no Adjust panel). Options: includeCrop,
+ * includeAdjust, includeFilter (all true by default).
+ */
+export function buildRecipe(state, catalog, panel, options) {
+  if (options === undefined && panel && !Array.isArray(panel) && !panel.sections) { options = panel; panel = null; }
+  const { includeCrop = true, includeAdjust = true, includeFilter = true } = options || {};
   const raw = rawStep(state);
   const steps = [...(raw ? [raw] : []), ...state.prefix.map((s) => structuredClone(s)), ...geometrySteps(state, { includeCrop })];
+  if (includeAdjust) steps.push(...adjustSteps(state, panel));
   if (includeFilter) {
     const step = filterStep(catalog?.[state.filterIndex], state.t);
     if (step) steps.push(step);
@@ -185,7 +294,7 @@ function matchFilter(step, catalog) {
  * When the shape is not the canonical one, every step becomes the fixed prefix and geometry is based on
  * the current version's size.
  */
-export function parseRecipe(recipe, asset, catalog) {
+export function parseRecipe(recipe, asset, catalog, panel = null) {
   const upright = uprightOriginalSize(asset, recipe);
   const steps = recipe?.steps || [];
   const state = emptyState(upright.w, upright.h);
@@ -210,6 +319,13 @@ export function parseRecipe(recipe, asset, catalog) {
   if (s[i]?.filter === 'CICrop') {
     const r = s[i].parameters?.inputRectangle;
     if (Array.isArray(r) && r.length === 4) { state.crop = { x: r[0], y: r[1], w: r[2], h: r[3] }; i++; }
+  }
+  if (i < s.length && panel) {
+    let { count } = readAdjustSteps(s.slice(i), panel);
+    // A last step that is both a slider's and a catalog look's is read as the look (as before the panel).
+    if (count && i + count === s.length && matchFilter(s[s.length - 1], catalog)) count--;
+    state.adjust = readAdjustSteps(s.slice(i, i + count), panel).adjust;
+    i += count;
   }
   if (i < s.length) {
     const m = matchFilter(s[i], catalog);
@@ -259,11 +375,11 @@ export function portableSteps(recipe) {
 }
 
 /**
- * Paste: keeps the target's own geometry (and unrecognised prefix) and replaces its look with the copied
- * steps.
+ * Paste: keeps the target's own geometry (and unrecognised prefix) and replaces its adjustments and look
+ * with the copied steps (pass the Adjust panel so that the target's adjustments are read as such).
  */
-export function pasteInto(targetRecipe, asset, catalog, copiedSteps) {
-  const { state } = parseRecipe(targetRecipe, asset, catalog);
+export function pasteInto(targetRecipe, asset, catalog, copiedSteps, panel = null) {
+  const { state } = parseRecipe(targetRecipe, asset, catalog, panel);
   // An unrecognised edit stays as it is, and the pasted look goes after it.
   const raw = rawStep(state);
   const steps = [...(raw ? [raw] : []), ...state.prefix.map((x) => structuredClone(x)), ...geometrySteps(state)];

@@ -13,6 +13,7 @@ export const store = {
   smartAlbums: [],
   albumsLoaded: false,
   catalogPromise: null,
+  adjustmentsPromise: null,
   cameraAvailable: false,
   /** How many days deleted photos stay in Recently Deleted (the server says, with each page of it). */
   retentionDays: 30,
@@ -55,6 +56,14 @@ export const store = {
         .catch((e) => { this.catalogPromise = null; throw e; });
     }
     return this.catalogPromise;
+  },
+
+  /** The Adjust panel's sections and sliders (GET /filters/adjustments), fetched once. */
+  adjustments() {
+    if (!this.adjustmentsPromise) {
+      this.adjustmentsPromise = api.adjustments().catch((e) => { this.adjustmentsPromise = null; throw e; });
+    }
+    return this.adjustmentsPromise;
   },
 
   get isOwner() {

@@ -1,4 +1,5 @@
 // Checks of app/recipe.js (no browser needed): node Sources/SepiaServer/Web/tests/recipe.test.mjs
+import { readFileSync } from 'node:fs';
 import * as R from '../app/recipe.js';
 const catalog = [
   { index: 0, filter: 'None', name: 'None', parameters: {}, slider: [] },
@@ -70,4 +71,91 @@ check('a slider filter keeps its keys', sepia30.formatVersion === '1' && sepia30
 check('intensity counts in sameRecipe', !R.sameRecipe(mono40, monoFull));
 const pastedLook = R.pasteInto(target, asset, catalog, [{ filter: 'CIPhotoEffectNoir', parameters: {}, intensity: 0.4 }]);
 check('paste of a look at 40 % is version 2', pastedLook.formatVersion === '2' && pastedLook.steps.at(-1).intensity === 0.4, JSON.stringify(pastedLook));
+// ----- The Adjust panel (tests/adjustments.json: GET /api/v1/filters/adjustments as the server answers it)
+const panel = JSON.parse(readFileSync(new URL('./adjustments.json', import.meta.url), 'utf8'));
+const sliders = R.panelSliders(panel);
+check('panel has 18 sliders', sliders.length === 18, sliders.length);
+const fullCatalog = [...catalog, { index: 4, filter: 'CIPhotoEffectNoir', name: 'Noir', parameters: {}, slider: [] }];
+let seed = 7;
+const random = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
+// Every slider alone, at random positions across its range (and at its ends), reads back where it was.
+for (const slider of sliders) {
+  const positions = [1, slider.minimum, ...Array.from({ length: 20 }, () => slider.minimum + (1 - slider.minimum) * random())]
+    .map((p) => Math.round(p * 1e4) / 1e4).filter((p) => p !== 0);
+  let bad1 = null;
+  for (const p of positions) {
+    const st = { ...R.emptyState(4000, 3000), adjust: { [slider.id]: p } };
+    const rec = R.buildRecipe(st, fullCatalog, panel);
+    const back = R.parseRecipe(rec, asset, fullCatalog, panel);
+    const got = back.state.adjust[slider.id];
+    if (!(rec.steps.length === 1 && back.recognised && Math.abs(got - p) < 1e-6 && Object.keys(back.state.adjust).length === 1
+      && R.sameRecipe(R.buildRecipe(back.state, fullCatalog, panel), rec))) { bad1 = { p, rec, got }; break; }
+  }
+  check(`adjust round trip ${slider.id}`, !bad1, JSON.stringify(bad1));
+}
+// Every slider at once, at random positions, with geometry and a look: steps in the panel's order.
+for (let n = 0; n < 20; n++) {
+  const adjust = {};
+  for (const s of sliders) if (random() < 0.6) adjust[s.id] = Math.round((s.minimum + (1 - s.minimum) * random()) * 100) / 100 || 0.5;
+  const st = { ...R.emptyState(4000, 3000), turns: n % 4, crop: n % 2 ? { x: 10, y: 20, w: 500, h: 400 } : null, adjust, filterIndex: n % fullCatalog.length, t: 0.7 };
+  const rec = R.buildRecipe(st, fullCatalog, panel);
+  const back = R.parseRecipe(rec, asset, fullCatalog, panel);
+  const same = Object.keys(adjust).length === Object.keys(back.state.adjust).length
+    && Object.entries(adjust).every(([k, v]) => Math.abs(back.state.adjust[k] - v) < 1e-6);
+  check(`adjust all ${n}`, back.recognised && same && back.state.filterIndex === st.filterIndex && back.state.turns === st.turns
+    && R.sameRecipe(R.buildRecipe(back.state, fullCatalog, panel), rec), JSON.stringify({ adjust, back: back.state.adjust, rec }));
+  const order = R.adjustSteps(st, panel).map((x) => x.filter);
+  const steps = rec.steps.map((x) => x.filter);
+  const geometry = steps.filter((f) => ['CIAffineTransform', 'CICrop'].includes(f)).length;
+  check(`adjust order ${n}`, JSON.stringify(steps.slice(geometry, geometry + order.length)) === JSON.stringify(order), JSON.stringify(steps));
+}
+// Panel order: the steps follow the panel whatever order the state names them in; out of order they are not read.
+const ordered = R.buildRecipe({ ...R.emptyState(4000, 3000), adjust: { vignette: 0.3, exposure: -0.5, warmth: 0.2 } }, fullCatalog, panel);
+check('panel order', JSON.stringify(ordered.steps.map((x) => x.filter)) === JSON.stringify(['CIExposureAdjust', 'CITemperatureAndTint', 'CIVignette']), JSON.stringify(ordered));
+check('exposure −0.5 is −1 EV', ordered.steps[0].parameters.inputEV === -1, JSON.stringify(ordered.steps[0]));
+check('warmth is a vector', JSON.stringify(ordered.steps[1].parameters.inputNeutral) === JSON.stringify([7100, 0]), JSON.stringify(ordered.steps[1]));
+const swapped = { ...ordered, steps: [ordered.steps[1], ordered.steps[0], ordered.steps[2]] };
+const swappedBack = R.parseRecipe(swapped, asset, fullCatalog, panel);
+check('out of order is kept as it is', !swappedBack.recognised && R.sameRecipe(R.buildRecipe(swappedBack.state, fullCatalog, panel), swapped), JSON.stringify(swappedBack.state));
+// A slider's step with a key its mapping does not have is not the slider's.
+const extra = R.recipeOf([{ filter: 'CIExposureAdjust', parameters: { inputEV: 1, inputFoo: 2 } }]);
+const extraBack = R.parseRecipe(extra, asset, fullCatalog, panel);
+check('extra key not recognised', !extraBack.recognised && Object.keys(extraBack.state.adjust).length === 0 && R.sameRecipe(R.buildRecipe(extraBack.state, fullCatalog, panel), extra), JSON.stringify(extraBack.state));
+const offLine = R.recipeOf([{ filter: 'CIHighlightShadowAdjust', parameters: { inputRadius: 20, inputShadowAmount: 0.3, inputHighlightAmount: 0.95 } }]);
+check('values off the line not recognised', !R.parseRecipe(offLine, asset, fullCatalog, panel).recognised);
+const missing = R.recipeOf([{ filter: 'CIHighlightShadowAdjust', parameters: { inputShadowAmount: 0.3, inputHighlightAmount: 0.85 } }]);
+check('a missing key is another slider or none', R.parseRecipe(missing, asset, fullCatalog, panel).recognised === false);
+const shadowsOnly = R.parseRecipe(R.recipeOf([{ filter: 'CIHighlightShadowAdjust', parameters: { inputShadowAmount: -0.25 } }]), asset, fullCatalog, panel);
+check('shadows alone', shadowsOnly.recognised && shadowsOnly.state.adjust.shadows === -0.25, JSON.stringify(shadowsOnly.state));
+const beyond = R.recipeOf([{ filter: 'CIExposureAdjust', parameters: { inputEV: 3 } }]);
+check('past the end not recognised', !R.parseRecipe(beyond, asset, fullCatalog, panel).recognised);
+// Adjustments and Noir at 40 %: version 2, the look last, read back.
+const noir = { ...R.emptyState(4000, 3000), adjust: { exposure: 0.42, shadows: -0.3, warmth: 0.25 }, filterIndex: 5, t: 0.4 };
+const noirRecipe = R.buildRecipe(noir, fullCatalog, panel);
+check('adjust + noir 40 %', noirRecipe.formatVersion === '2' && JSON.stringify(noirRecipe.steps.map((x) => x.filter)) === JSON.stringify(['CIExposureAdjust', 'CIHighlightShadowAdjust', 'CITemperatureAndTint', 'CIPhotoEffectNoir'])
+  && noirRecipe.steps[3].intensity === 0.4 && noirRecipe.steps[1].parameters.inputShadowAmount === -0.3, JSON.stringify(noirRecipe));
+const noirBack = R.parseRecipe(noirRecipe, asset, fullCatalog, panel);
+check('adjust + noir 40 % round trip', noirBack.recognised && noirBack.state.filterIndex === 5 && noirBack.state.t === 0.4
+  && JSON.stringify(noirBack.state.adjust) === JSON.stringify(noir.adjust), JSON.stringify(noirBack.state));
+// With RAW development and geometry first, and options leaving parts out.
+const withRaw = R.buildRecipe({ ...noir, raw: { inputEV: 0.5 }, turns: 1 }, fullCatalog, panel, { includeFilter: false });
+check('raw, geometry, adjust', JSON.stringify(withRaw.steps.map((x) => x.filter)) === JSON.stringify(['CIRAWFilter', 'CIAffineTransform', 'CIExposureAdjust', 'CIHighlightShadowAdjust', 'CITemperatureAndTint']), JSON.stringify(withRaw));
+const upToGeometry = R.buildRecipe({ ...noir, turns: 1 }, fullCatalog, panel, { includeAdjust: false, includeFilter: false });
+check('up to geometry', upToGeometry.steps.length === 1 && upToGeometry.formatVersion === '1', JSON.stringify(upToGeometry));
+// Without the panel, the old call shape still works (options third) and leaves adjust steps out.
+check('old call shape', R.buildRecipe(noir, fullCatalog, { includeFilter: false }).steps.length === 0);
+// A lone catalog Vignette whose step is also a slider's is read as the look.
+const lookVignette = R.recipeOf([{ filter: 'CIVignette', parameters: { inputIntensity: 0.005, inputRadius: 1 } }]);
+const lookBack = R.parseRecipe(lookVignette, asset, fullCatalog, panel);
+check('ambiguous last step is the look', lookBack.recognised && lookBack.state.filterIndex === 4 && !Object.keys(lookBack.state.adjust).length, JSON.stringify(lookBack.state));
+// Copy Edits carries the adjustments; a paste replaces the target's adjustments and look, keeping its geometry.
+const copied = R.portableSteps(noirRecipe);
+check('copy keeps adjustments', copied.length === 4, JSON.stringify(copied));
+const targetAdjusted = R.buildRecipe({ ...R.emptyState(4000, 3000), turns: 1, adjust: { contrast: 0.5 }, filterIndex: 1 }, fullCatalog, panel);
+const pastedAdjust = R.pasteInto(targetAdjusted, asset, fullCatalog, copied, panel);
+check('paste replaces adjustments', JSON.stringify(pastedAdjust.steps.map((x) => x.filter)) === JSON.stringify(['CIAffineTransform', 'CIExposureAdjust', 'CIHighlightShadowAdjust', 'CITemperatureAndTint', 'CIPhotoEffectNoir']), JSON.stringify(pastedAdjust));
+// cloneState copies the positions.
+const cl = R.cloneState(noir); cl.adjust.exposure = 0;
+check('clone copies adjust', noir.adjust.exposure === 0.42);
 console.log(`${ok} passed, ${bad} failed`);
+if (bad) process.exitCode = 1;

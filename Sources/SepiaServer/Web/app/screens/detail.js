@@ -550,11 +550,11 @@ export function mountDetail(container, params, ctx) {
     rotateBtn.replaceChildren(h('span', { class: 'spinner' }));
     el.classList.add('rotating');
     try {
-      const [edit, catalog, a] = await Promise.all([api.edit(id), store.catalog(), full ? Promise.resolve(full) : api.asset(id)]);
+      const [edit, catalog, panel, a] = await Promise.all([api.edit(id), store.catalog(), store.adjustments().catch(() => null), full ? Promise.resolve(full) : api.asset(id)]);
       const current = edit?.current?.recipe || null;
-      const { state } = parseRecipe(current, a, catalog);
+      const { state } = parseRecipe(current, a, catalog, panel);
       const next = rotateClockwise(state);
-      const recipe = buildRecipe(next, catalog);
+      const recipe = buildRecipe(next, catalog, panel);
       const updated = isEmptyRecipe(recipe) ? await api.revertEdit(id) : await api.saveEdit(id, recipe);
       asset = updated;
       full = { ...(full || {}), ...updated };

@@ -1,7 +1,9 @@
 // The Photo Filter editor (#/edit/<id>): LetsEat's screen — the photo large, a strip of every catalog
-// filter applied to this photo, tap to apply — with Instafilter's Intensity slider, a crop-and-straighten
-// mode, a RAW mode for camera RAW photos (CIRAWFilter's development sliders), Save (non-destructive),
-// Revert to Original, Cancel, Share and Copy Edits.
+// filter applied to this photo, tap to apply — with Instafilter's Intensity slider, an Adjust mode (Photos'
+// Light, Color, Black & White and Detail sliders, Auto, a live histogram), a crop-and-straighten mode, a RAW
+// mode for camera RAW photos (CIRAWFilter's development sliders), compare with the original (press and hold
+// the photo, or hold \), undo and redo, Save (non-destructive), Revert to Original, Cancel, Share and Copy
+// Edits.
 // The large image always comes from the server's preview endpoint (never CSS filters).
 import { api } from '../api.js';
 import { h, dpr, download, isTypingTarget, formatDate, isVideo } from '../util.js';
@@ -14,22 +16,34 @@ import { FilterStrip } from '../components/filter-strip.js';
 import { intensitySlider, LatestRequest } from '../components/intensity-slider.js';
 import { CropBox } from '../components/crop-box.js';
 import { RAWPanel } from '../components/raw-panel.js';
+import { AdjustPanel } from '../components/adjust-panel.js';
 import * as actions from '../actions.js';
 import {
   parseRecipe, buildRecipe, cloneState, rotateClockwise, rotatedSize, isNone, sameRecipe,
-  isEmptyRecipe, emptyState, DEFAULT_INTENSITY,
+  isEmptyRecipe, emptyState, DEFAULT_INTENSITY, recipeOf,
 } from '../recipe.js';
 
 export function mountEditor(container, params, ctx) {
   const id = params.id;
   let asset = store.assets.get(id) || null;
   let catalog = [];
+  let adjustments = null; // the Adjust panel's sections and sliders (null when the server has none)
   let state = null;
   let savedRecipe = null; // what is saved now (to tell unsaved changes)
   let recognised = true;
   let cropMode = false;
   let rawMode = false;
   let rawPanel = null;
+  let adjustMode = false;
+  let adjustPanel = null;
+  // Undo and redo: snapshots of the state after each step of the session (a drag counts once, on release).
+  let history = [];
+  let historyAt = -1;
+  let clickBase = null; // where the history was at the first click of a possible double-click on a slider
+  // Compare: the original (the photo with no edit), rendered once on the first press.
+  let originalURL = null;
+  let originalLoading = null;
+  let comparing = false;
   let cropBox = null;
   let strip = null;
   let saving = false;
@@ -46,9 +60,12 @@ export function mountEditor(container, params, ctx) {
   const copyBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'copy-edits', aria: { label: 'Copy Edits' }, title: 'Copy Edits (to paste on other photos)', onclick: () => actions.copyRecipe(currentRecipe(), id) }, icon('copy'));
   const shareBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'share-edit', aria: { label: 'Share the edited photo' }, title: 'Share', onclick: share }, icon('share'));
   const saveBtn = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'save-edit', disabled: true, onclick: save }, 'Save');
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+  const undoBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'undo', disabled: true, aria: { label: 'Undo', keyshortcuts: mac ? 'Meta+Z' : 'Control+Z' }, title: `Undo (${mac ? '⌘Z' : 'Ctrl+Z'})`, onclick: () => undo() }, icon('undo'));
+  const redoBtn = h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'redo', disabled: true, aria: { label: 'Redo', keyshortcuts: mac ? 'Meta+Shift+Z' : 'Control+Shift+Z' }, title: `Redo (${mac ? '⇧⌘Z' : 'Ctrl+Shift+Z'})`, onclick: () => redo() }, icon('redo'));
   const bar = h('header', { class: 'editor-bar' },
     cancelBtn, h('div', { class: 'detail-titles' }, title, subtitle), h('div', { class: 'topbar-spacer' }),
-    revertBtn, copyBtn, shareBtn, saveBtn);
+    undoBtn, redoBtn, revertBtn, copyBtn, shareBtn, saveBtn);
 
   // ----- Stage
   const img = h('img', { class: 'editor-img', alt: 'Preview of the edited photo', 'data-testid': 'editor-preview', draggable: 'false' });
@@ -56,7 +73,9 @@ export function mountEditor(container, params, ctx) {
   busy.hidden = true;
   const stageError = h('div', { class: 'stage-error', role: 'alert', hidden: true });
   // Toasts sit over the preview's bottom edge (toast.js), clear of the toolbar, the strip and the slider.
-  const stage = h('div', { class: 'editor-stage', 'data-testid': 'editor-stage', 'data-toast-anchor': '12' }, img, busy, stageError);
+  const originalImg = h('img', { class: 'editor-img editor-original', alt: 'The original photo', 'data-testid': 'editor-original', draggable: 'false', hidden: true });
+  const originalBadge = h('div', { class: 'original-badge', 'data-testid': 'original-badge', hidden: true }, 'Original');
+  const stage = h('div', { class: 'editor-stage', 'data-testid': 'editor-stage', 'data-toast-anchor': '12' }, img, originalImg, busy, originalBadge, stageError);
   const notice = h('p', { class: 'editor-notice', role: 'note', 'data-testid': 'other-edits-notice', hidden: true },
     icon('info'), 'This photo has other edits; they are kept.');
 
@@ -64,6 +83,7 @@ export function mountEditor(container, params, ctx) {
   const slider = intensitySlider({
     value: DEFAULT_INTENSITY,
     onInput: (t) => { state.t = t; changed(); },
+    onChange: commitFrom('intensity'),
   });
   const stripHolder = h('div', { class: 'strip-holder' }, h('div', { class: 'strip-loading' }, h('span', { class: 'spinner' }), 'Loading filters…'));
   const filtersPanel = h('div', { class: 'panel-filters' }, slider.el, stripHolder);
@@ -76,7 +96,8 @@ export function mountEditor(container, params, ctx) {
   const straighten = h('input', { id: straightenId, type: 'range', min: '-45', max: '45', step: '0.1', value: '0', 'data-testid': 'straighten' });
   const straightenOut = h('output', { for: straightenId, class: 'slider-value' }, '0°');
   straighten.addEventListener('input', () => { state.angle = Number(straighten.value); syncStraighten(); changed(); });
-  straighten.addEventListener('dblclick', () => { straighten.value = '0'; state.angle = 0; syncStraighten(); changed(); });
+  straighten.addEventListener('change', commitFrom('straighten'));
+  straighten.addEventListener('dblclick', () => { straighten.value = '0'; state.angle = 0; syncStraighten(); changed(); commit({ source: 'straighten', amend: true }); });
   const resetBtn = h('button', { type: 'button', class: 'btn small ghost', 'data-testid': 'crop-reset', onclick: resetGeometry }, 'Reset');
   const doneBtn = h('button', { type: 'button', class: 'btn small primary', 'data-testid': 'crop-done', onclick: () => setCropMode(false) }, 'Done');
   const cropPanel = h('div', { class: 'panel-crop', hidden: true },
@@ -85,12 +106,15 @@ export function mountEditor(container, params, ctx) {
     h('div', { class: 'crop-actions' }, resetBtn, doneBtn));
 
   const cropModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'crop-mode', aria: { pressed: 'false' }, onclick: () => setCropMode(!cropMode) }, icon('crop'), 'Crop & Straighten');
-  const filtersModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'filters-mode', aria: { pressed: 'true' }, onclick: () => { setCropMode(false); setRAWMode(false); } }, icon('sparkle'), 'Filters');
+  const filtersModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'filters-mode', aria: { pressed: 'true' }, onclick: () => { setCropMode(false); setRAWMode(false); setAdjustMode(false); } }, icon('sparkle'), 'Filters');
+  // Photos' Adjust: shown once the server has told the panel's sliders.
+  const adjustModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'adjust-mode', aria: { pressed: 'false' }, hidden: true, onclick: () => setAdjustMode(!adjustMode) }, icon('dial'), 'Adjust');
   // Shown for photos whose edits develop a camera RAW file.
   const rawModeBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'raw-mode', aria: { pressed: 'false' }, hidden: true, onclick: () => setRAWMode(!rawMode) }, icon('sliders'), 'RAW');
   const rawHolder = h('div', { class: 'raw-holder' });
-  const modes = h('div', { class: 'editor-modes', role: 'group', aria: { label: 'Editing mode' } }, filtersModeBtn, rawModeBtn, cropModeBtn);
-  const panel = h('div', { class: 'editor-panel' }, modes, notice, filtersPanel, rawHolder, cropPanel);
+  const adjustHolder = h('div', { class: 'adjust-holder' });
+  const modes = h('div', { class: 'editor-modes', role: 'group', aria: { label: 'Editing mode' } }, filtersModeBtn, adjustModeBtn, rawModeBtn, cropModeBtn);
+  const panel = h('div', { class: 'editor-panel', 'data-testid': 'editor-panel' }, modes, notice, filtersPanel, adjustHolder, rawHolder, cropPanel);
 
   const el = h('section', { class: 'screen overlay-screen editor-screen', 'data-testid': 'editor', aria: { labelledby: 'editor-title' } },
     bar, h('div', { class: 'editor-body' }, stage, panel));
@@ -131,11 +155,14 @@ export function mountEditor(container, params, ctx) {
     return `${w}x${hgt}`;
   }
 
-  function currentRecipe() { return buildRecipe(state, catalog); }
+  // The histogram follows the picture shown: recomputed whenever a preview has loaded.
+  img.addEventListener('load', () => { if (adjustPanel && !adjustPanel.el.hidden) adjustPanel.drawHistogram(img); });
+
+  function currentRecipe() { return buildRecipe(state, catalog, adjustments); }
 
   function requestPreview() {
     if (!state) return;
-    const recipe = buildRecipe(state, catalog, { includeCrop: !cropMode });
+    const recipe = buildRecipe(state, catalog, adjustments, { includeCrop: !cropMode });
     const size = previewSize();
     const key = JSON.stringify(recipe) + size;
     if (key === lastPreviewKey) return;
@@ -165,6 +192,50 @@ export function mountEditor(container, params, ctx) {
     const geometry = state.turns || state.angle || state.crop;
     cropModeBtn.classList.toggle('has-changes', !!geometry);
     rawModeBtn.classList.toggle('has-changes', Object.keys(state.raw || {}).length > 0);
+    adjustModeBtn.classList.toggle('has-changes', Object.keys(state.adjust || {}).length > 0);
+    undoBtn.disabled = historyAt <= 0 || saving;
+    redoBtn.disabled = historyAt >= history.length - 1 || saving;
+  }
+
+  // ----- Undo and redo
+  function snapshot() { return JSON.stringify(cloneState(state)); }
+  /**
+   * Records the state as a step of the session (nothing when it has not changed since the last one).
+   * `source` names the control (its data-testid); a double-click's reset (`amend`) replaces the steps its
+   * own two clicks made, so that it is one step.
+   */
+  function commit({ source = null, amend = false } = {}) {
+    if (!state) return;
+    const snap = snapshot();
+    if (amend && source && clickBase?.source === source && clickBase.at <= historyAt) {
+      history = history.slice(0, clickBase.at + 1);
+      historyAt = clickBase.at;
+    }
+    if (amend) clickBase = null;
+    if (history[historyAt] !== snap) {
+      history = history.slice(0, historyAt + 1);
+      history.push(snap);
+      historyAt = history.length - 1;
+    }
+    updateControls();
+  }
+  function commitFrom(source) { return () => commit({ source }); }
+  function resetHistory() { history = [snapshot()]; historyAt = 0; clickBase = null; updateControls(); }
+  // A slider's first click (of one or two) notes where the history is, for a double-click's reset.
+  panel.addEventListener('mousedown', (e) => {
+    if (e.target.matches?.('input[type="range"]') && e.detail <= 1) clickBase = { source: e.target.dataset.testid, at: historyAt };
+  }, true);
+  function undo() { if (historyAt > 0) restore(historyAt - 1); }
+  function redo() { if (historyAt < history.length - 1) restore(historyAt + 1); }
+  function restore(at) {
+    historyAt = at;
+    const filterBefore = state.filterIndex;
+    state = JSON.parse(history[at]);
+    rawPanel?.setParameters(state.raw);
+    adjustPanel?.setValues(state.adjust);
+    if (strip && state.filterIndex !== filterBefore) { strip.select(state.filterIndex); strip.scrollToSelected?.(); }
+    if (cropBox) { const { w, h: hh } = rotatedSize(state); cropBox.setImageSize(w, hh, state.crop); }
+    changed();
   }
 
   function syncStraighten() {
@@ -176,7 +247,8 @@ export function mountEditor(container, params, ctx) {
   // ----- Load
   async function load() {
     try {
-      const [a, edit, cat] = await Promise.all([api.asset(id), api.edit(id).catch((e) => ({ failed: e })), store.catalog()]);
+      const [a, edit, cat, adj] = await Promise.all([api.asset(id), api.edit(id).catch((e) => ({ failed: e })), store.catalog(),
+        store.adjustments().catch(() => null)]);
       if (!alive) return;
       if (isVideo(a)) {
         // Reached by its address: the server cannot edit a video yet, so say so rather than fail on Save.
@@ -188,26 +260,44 @@ export function mountEditor(container, params, ctx) {
       if (edit?.failed) throw edit.failed;
       asset = a;
       catalog = cat;
+      adjustments = adj?.sections?.length ? adj : null;
       store.rememberAssets([a]);
       if (!img.getAttribute('src')) img.src = api.imageURL(id, { size: '1024x1024', mode: 'fit', v: a.version });
       subtitle.textContent = formatDate(a.creationDate, a.creationDateOffset, { withTime: false });
       const recipe = edit?.current?.recipe || null;
-      const parsed = parseRecipe(recipe, a, catalog);
+      const parsed = parseRecipe(recipe, a, catalog, adjustments);
       state = parsed.state;
       recognised = parsed.recognised;
       notice.hidden = recognised;
       // Unsaved changes = a difference from the saved edit as the editor reads it.
-      savedRecipe = buildRecipe(state, catalog);
+      savedRecipe = buildRecipe(state, catalog, adjustments);
+      if (adjustments) {
+        adjustPanel = new AdjustPanel({
+          panel: adjustments,
+          onInput: (key, v) => { if (v) state.adjust[key] = v; else delete state.adjust[key]; changed(); },
+          onCommit: (key, { amend = false } = {}) => commit({ source: `adjust-${key}`, amend }), // the slider's data-testid
+          onAuto: auto,
+          onReset: () => { state.adjust = {}; adjustPanel.setValues({}); changed(); commit(); },
+        });
+        adjustPanel.setValues(state.adjust);
+        adjustHolder.replaceChildren(adjustPanel.el);
+        adjustModeBtn.hidden = false;
+      }
       if (edit?.raw && recognised) {
         rawPanel = new RAWPanel({
           asShot: { temperature: edit.raw.asShotNeutralTemperature, tint: edit.raw.asShotNeutralTint },
           onChange: (parameters) => { state.raw = parameters; changed(); },
         });
+        // A drag, a key or the checkbox counts once in the undo history.
+        rawPanel.el.addEventListener('change', (e) => commit({ source: e.target.dataset.testid }));
+        rawPanel.el.addEventListener('dblclick', (e) => commit({ source: e.target.dataset.testid, amend: true }));
+        rawPanel.el.addEventListener('click', (e) => { if (e.target.closest('[data-testid="raw-reset"]')) commit(); });
         rawPanel.setParameters(state.raw);
         rawHolder.replaceChildren(rawPanel.el);
         rawModeBtn.hidden = false;
       }
       buildStrip();
+      resetHistory();
       updateControls();
       requestPreview();
     } catch (e) {
@@ -229,6 +319,7 @@ export function mountEditor(container, params, ctx) {
         }
         state.filterIndex = i;
         changed();
+        commit();
         const item = catalog[i];
         if (!isNone(item)) slider.input.focus({ preventScroll: true });
         strip.tileFor(i)?.b.focus();
@@ -248,24 +339,63 @@ export function mountEditor(container, params, ctx) {
   function setRAWMode(on) {
     if (!state || !rawPanel) return;
     if (on && cropMode) setCropMode(false);
+    if (on && adjustMode) setAdjustMode(false);
     rawMode = on;
     rawPanel.el.hidden = !on;
-    filtersPanel.hidden = on || cropMode;
+    filtersPanel.hidden = on || cropMode || adjustMode;
     rawModeBtn.setAttribute('aria-pressed', String(on));
-    filtersModeBtn.setAttribute('aria-pressed', String(!on && !cropMode));
+    filtersModeBtn.setAttribute('aria-pressed', String(!on && !cropMode && !adjustMode));
     if (on) requestAnimationFrame(() => rawPanel?.el.querySelector('input')?.focus({ preventScroll: true }));
+  }
+
+  // ----- Adjust mode: Photos' sliders in place of the filter strip (beside the photo on a wide screen).
+  function setAdjustMode(on) {
+    if (!state || !adjustPanel) return;
+    if (on && cropMode) setCropMode(false);
+    if (on && rawMode) setRAWMode(false);
+    adjustMode = on;
+    adjustPanel.el.hidden = !on;
+    el.classList.toggle('adjust-mode', on);
+    filtersPanel.hidden = on || cropMode || rawMode;
+    adjustModeBtn.setAttribute('aria-pressed', String(on));
+    filtersModeBtn.setAttribute('aria-pressed', String(!on && !cropMode && !rawMode));
+    if (on) {
+      if (img.complete && img.naturalWidth) adjustPanel.drawHistogram(img);
+      requestAnimationFrame(() => adjustPanel?.el.querySelector('input')?.focus({ preventScroll: true }));
+    }
+  }
+
+  /** Auto: slider positions from the histogram of the photo as developed and cropped; every other slider to 0. */
+  async function auto() {
+    if (!state || !adjustPanel) return;
+    adjustPanel.setAutoBusy(true);
+    try {
+      const recipe = buildRecipe(state, catalog, adjustments, { includeAdjust: false, includeFilter: false });
+      const answer = await api.autoAdjust(id, recipe);
+      if (!alive) return;
+      const next = {};
+      for (const [key, v] of Object.entries(answer?.adjustments || {})) if (typeof v === 'number' && v !== 0) next[key] = v;
+      state.adjust = next;
+      adjustPanel.setValues(next);
+      changed();
+      commit();
+    } catch (e) {
+      toast.error(e, 'Auto could not read this photo.');
+    } finally { adjustPanel?.setAutoBusy(false); }
   }
 
   // ----- Crop mode
   function setCropMode(on) {
     if (!state) return;
     if (on && rawMode) setRAWMode(false);
+    if (on && adjustMode) setAdjustMode(false);
+    if (on && comparing) endCompare();
     cropMode = on;
     el.classList.toggle('crop-mode', on);
     cropPanel.hidden = !on;
-    filtersPanel.hidden = on || rawMode;
+    filtersPanel.hidden = on || rawMode || adjustMode;
     cropModeBtn.setAttribute('aria-pressed', String(on));
-    filtersModeBtn.setAttribute('aria-pressed', String(!on));
+    filtersModeBtn.setAttribute('aria-pressed', String(!on && !rawMode && !adjustMode));
     if (on) {
       const { w, h: hh } = rotatedSize(state);
       cropBox = new CropBox({
@@ -282,6 +412,7 @@ export function mountEditor(container, params, ctx) {
       cropBox?.el.remove();
       cropBox = null;
       cropModeBtn.focus();
+      commit(); // the crop box's moves count once, when crop mode ends
     }
     lastPreviewKey = '';
     requestPreview();
@@ -317,6 +448,7 @@ export function mountEditor(container, params, ctx) {
       cropBox.setImageSize(w, hh, state.crop);
     }
     changed();
+    commit();
   }
 
   function resetGeometry() {
@@ -329,6 +461,7 @@ export function mountEditor(container, params, ctx) {
       setSquareButtons(cropBox.square);
     }
     changed();
+    commit();
   }
 
   // ----- Save / revert / cancel / share
@@ -360,7 +493,7 @@ export function mountEditor(container, params, ctx) {
   async function revert() {
     const ok = await confirmDialog({
       title: 'Revert to Original?',
-      message: 'The photo goes back to how it was imported: filter, crop and rotation are removed. Earlier edits stay in its history.',
+      message: 'The photo goes back to how it was imported: filter, adjustments, crop and rotation are removed. Earlier edits stay in its history.',
       confirmLabel: 'Revert to Original', destructive: true, testid: 'revert-dialog',
     });
     if (!ok) return;
@@ -371,6 +504,7 @@ export function mountEditor(container, params, ctx) {
       store.emit('assets-updated', [updated]);
       state = emptyState(updated.width, updated.height);
       rawPanel?.setParameters({});
+      adjustPanel?.setValues({});
       savedRecipe = { steps: [] };
       recognised = true;
       notice.hidden = true;
@@ -379,6 +513,7 @@ export function mountEditor(container, params, ctx) {
       buildStrip();
       if (cropBox) { const { w, h: hh } = rotatedSize(state); cropBox.setImageSize(w, hh, null); }
       changed();
+      resetHistory();
       toast.success('Reverted to the original.');
     } catch (e) { toast.error(e, 'The photo could not be reverted.'); }
   }
@@ -409,9 +544,68 @@ export function mountEditor(container, params, ctx) {
     } finally { shareBtn.disabled = false; }
   }
 
+  // ----- Compare: the original while the photo is pressed, or while \ is held.
+  async function startCompare() {
+    if (!state || cropMode || comparing) return;
+    comparing = true;
+    originalBadge.hidden = false;
+    stage.classList.add('comparing');
+    try {
+      if (!originalURL) {
+        originalLoading ??= api.preview(id, recipeOf([]), { size: previewSize() }).then((blob) => {
+          const url = URL.createObjectURL(blob);
+          return new Promise((resolve) => {
+            originalImg.onload = () => resolve(url);
+            originalImg.onerror = () => resolve(url);
+            originalImg.src = url;
+          });
+        });
+        originalURL = await originalLoading;
+      }
+      if (comparing && alive) { originalImg.hidden = false; img.classList.add('covered'); }
+    } catch (e) {
+      originalLoading = null;
+      if (alive) toast.error(e, 'The original could not be shown.');
+      endCompare();
+    }
+  }
+  function endCompare() {
+    comparing = false;
+    originalImg.hidden = true;
+    originalBadge.hidden = true;
+    img.classList.remove('covered');
+    stage.classList.remove('comparing');
+  }
+  stage.addEventListener('pointerdown', (e) => {
+    if (cropMode || e.button > 0 || e.target.closest('.crop-layer, .stage-error, .empty')) return;
+    stage.setPointerCapture?.(e.pointerId);
+    startCompare();
+  });
+  for (const type of ['pointerup', 'pointercancel', 'lostpointercapture']) stage.addEventListener(type, () => { if (comparing) endCompare(); });
+  // A long press on a phone shows the original, not the browser's image menu.
+  stage.addEventListener('contextmenu', (e) => { if (!cropMode) e.preventDefault(); });
+
   // ----- Keyboard and resizing
+  const onKeyUp = (e) => { if (e.key === '\\' && comparing) endCompare(); };
+  const onBlur = () => { if (comparing) endCompare(); };
   const onKey = (e) => {
     if (document.querySelector('dialog[open]')) return;
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && !e.altKey && (e.key === 'z' || e.key === 'Z') && !isTypingTarget(e.target)) {
+      e.preventDefault();
+      if (e.shiftKey) redo(); else undo();
+      return;
+    }
+    if (mod && !e.altKey && !e.shiftKey && (e.key === 'y' || e.key === 'Y') && !isTypingTarget(e.target)) {
+      e.preventDefault();
+      redo();
+      return;
+    }
+    if (e.key === '\\' && !mod && !e.altKey && !isTypingTarget(e.target)) {
+      e.preventDefault();
+      if (!e.repeat) startCompare();
+      return;
+    }
     if (e.key === 'Escape') {
       e.preventDefault();
       if (cropMode) setCropMode(false); else cancel();
@@ -423,6 +617,8 @@ export function mountEditor(container, params, ctx) {
     }
   };
   document.addEventListener('keydown', onKey);
+  document.addEventListener('keyup', onKeyUp);
+  window.addEventListener('blur', onBlur);
   const ro = new ResizeObserver(() => { placeCropBox(); requestPreviewDebounced(); });
   let resizeTimer = null;
   function requestPreviewDebounced() { clearTimeout(resizeTimer); resizeTimer = setTimeout(requestPreview, 200); }
@@ -447,13 +643,17 @@ export function mountEditor(container, params, ctx) {
       ro.disconnect();
       clearTimeout(resizeTimer);
       document.removeEventListener('keydown', onKey);
+      document.removeEventListener('keyup', onKeyUp);
+      window.removeEventListener('blur', onBlur);
       window.removeEventListener('beforeunload', beforeUnload);
       strip?.destroy();
       if (previewURL) URL.revokeObjectURL(previewURL);
+      if (originalURL) URL.revokeObjectURL(originalURL);
       el.remove();
     },
     // For tests: how many preview requests went out.
     get previewRequests() { return scheduler.sent; },
     cloneState: () => cloneState(state),
+    get historyLength() { return history.length; },
   };
 }

@@ -1,0 +1,281 @@
+"""The editor's Adjust panel (Photos' layout): Auto on a dark photo, Shadows and Warmth, a look at 40 %,
+compare with the original, undo and redo, Save; a double-click puts a slider back to 0; the panel at a
+phone's size."""
+
+import base64
+import io
+import math
+
+from PIL import Image, ImageEnhance
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from sepia_browser import photo_bytes, tid
+from test_editor import PIXEL_SHA, PIXELS, choose, open_editor, pressed, set_intensity, wait_preview_settled
+
+# Every preview request's body, to find the one the compare view showed.
+RECORD_PREVIEWS = """
+if (!window.__previewBodies) {
+  window.__previewBodies = [];
+  const original = window.fetch;
+  window.fetch = function (input, init) {
+    const url = typeof input === 'string' ? input : input.url;
+    if (url.includes('/preview') && init && init.body) window.__previewBodies.push(JSON.parse(init.body));
+    return original.apply(this, arguments);
+  };
+}
+"""
+
+
+def dark_photo(seed=4242, factor=0.3):
+    """One of the suite's test photos, underexposed."""
+    img = Image.open(io.BytesIO(photo_bytes(seed)))
+    out = io.BytesIO()
+    ImageEnhance.Brightness(img).enhance(factor).save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
+def brightness(b, css=None):
+    p = b.js(PIXELS, css or tid("editor-preview"))
+    return (p["r"] + p["g"] + p["b"]) / 3, p
+
+
+def fmt(v):
+    r = round(v * 100) / 100
+    return "0.00" if r == 0 else f"{'+' if r > 0 else '−'}{abs(r):.2f}"
+
+
+def set_adjust(b, key, value):
+    """Moves an Adjust slider to `value` as a person's last input would (then lets go)."""
+    b.js("""const s = document.querySelector(arguments[0]);
+s.value = String(arguments[1]);
+s.dispatchEvent(new Event('input', {bubbles: true}));
+s.dispatchEvent(new Event('change', {bubbles: true}));""", tid(f"adjust-{key}"), value)
+
+
+def shown_values(b):
+    return b.js("""return Object.fromEntries([...document.querySelectorAll('[data-testid="adjust-panel"] input[type=range]')]
+        .map((i) => [i.dataset.adjust, document.querySelector(`output[for="${i.id}"]`).textContent]));""")
+
+
+def step_for(slider, p):
+    """The step of an Adjust slider at position p, as GET /filters/adjustments describes it."""
+    mapping = slider["positive"] if p > 0 else slider["negative"]
+    t = abs(p)
+    params = {}
+    for key, ends in mapping["parameters"].items():
+        a, z = ends["at0"], ends["at1"]
+        params[key] = [x + (y - x) * t for x, y in zip(a, z)] if isinstance(a, list) else a + (z - a) * t
+    return {"filter": mapping["filter"], "parameters": params}
+
+
+def same_step(a, b):
+    if a["filter"] != b["filter"] or set(a["parameters"]) != set(b["parameters"]) or a.get("intensity") != b.get("intensity"):
+        return False
+    for k, v in a["parameters"].items():
+        w = b["parameters"][k]
+        vs, ws = (v, w) if isinstance(v, list) else ([v], [w])
+        if len(vs) != len(ws) or any(not math.isclose(x, y, abs_tol=1e-6) for x, y in zip(vs, ws)):
+            return False
+    return True
+
+
+def open_adjust(b, asset_id):
+    open_editor(b, asset_id)
+    b.click(tid("adjust-mode"))
+    b.wait_visible(tid("adjust-panel"))
+    assert b.find(tid("adjust-mode")).get_attribute("aria-pressed") == "true"
+    assert b.find(tid("filters-mode")).get_attribute("aria-pressed") == "false"
+
+
+def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser_api):
+    asset_id = owner.upload(dark_photo(), "dark-evening.jpg")["id"]
+    app.wait_cell_thumbnail(asset_id)
+    original_src = app.cell_src(asset_id)
+    panel = browser_api.json("GET", "/api/v1/filters/adjustments")
+    sliders = [s for section in panel["sections"] for s in section["adjustments"]]
+    open_adjust(app, asset_id)
+    app.js(RECORD_PREVIEWS)
+    src = app.find(tid("editor-preview")).get_attribute("src")
+    # The four sections, every slider labelled, at 0.
+    headings = app.js("return [...document.querySelectorAll('.adjust-heading')].map((h) => h.textContent)")
+    assert headings == [s["title"] for s in panel["sections"]], headings
+    assert set(shown_values(app).values()) == {"0.00"}
+    assert len(shown_values(app)) == len(sliders) == 18
+    dark, _ = brightness(app)
+    app.wait(lambda: app.find(tid("histogram")).get_attribute("data-mean"), "the histogram")
+    dark_histogram = float(app.find(tid("histogram")).get_attribute("data-mean"))
+    assert dark < 60, f"the test photo is not dark ({dark:.0f})"
+    assert not app.find(tid("undo")).is_enabled()
+
+    # Auto: the sliders the server names move, the others stay at 0, and the photo gets brighter.
+    app.click(tid("adjust-auto"))
+    src = wait_preview_settled(app, src)
+    auto = browser_api.json("POST", f"/api/v1/assets/{asset_id}/auto-adjust",
+                            {"recipe": {"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": []}})["adjustments"]
+    assert auto.get("exposure", 0) > 0, auto
+    app.wait(lambda: shown_values(app) == {s["id"]: fmt(auto.get(s["id"], 0)) for s in sliders}, "the sliders to show Auto's answer")
+    after_auto, _ = brightness(app)
+    assert after_auto > dark + 10, f"Auto did not brighten the photo: {dark:.1f} → {after_auto:.1f}"
+    app.wait(lambda: float(app.find(tid("histogram")).get_attribute("data-mean")) > dark_histogram + 10, "the histogram to follow")
+    assert app.find(tid("undo")).is_enabled() and app.find(tid("save-edit")).is_enabled()
+
+    # Lower Shadows, then warm it: the preview gets redder against blue.
+    shadows = round(max(-1.0, auto.get("shadows", 0) - 0.4), 2)
+    set_adjust(app, "shadows", shadows)
+    src = wait_preview_settled(app, src)
+    assert app.text(tid("adjust-shadows-value")) == fmt(shadows)
+    _, before_warm = brightness(app)
+    set_adjust(app, "warmth", 0.5)
+    src = wait_preview_settled(app, src)
+    assert app.text(tid("adjust-warmth-value")) == "+0.50"
+    _, warm = brightness(app)
+    assert warm["r"] - warm["b"] > before_warm["r"] - before_warm["b"] + 3, (before_warm, warm)
+
+    # Noir at 40 %.
+    app.click(tid("filters-mode"))
+    app.wait_visible(tid("filter-strip"))
+    src = choose(app, "Noir", src)
+    set_intensity(app, 0.4)
+    src = wait_preview_settled(app, src)
+    assert app.text(".panel-filters .slider-value") == "40%"
+
+    # Hold to compare: the original (no edit), then the edit again.
+    app.click(tid("adjust-mode"))
+    preview = app.find(tid("editor-preview"))
+    ActionChains(app.driver).click_and_hold(preview).perform()
+    app.wait(lambda: app.visible(tid("original-badge")) and app.visible(tid("editor-original"))
+             and app.image_loaded(tid("editor-original")), "the original while held")
+    assert app.text(tid("original-badge")) == "Original"
+    assert not preview.is_displayed()
+    empty = [r for r in app.js("return window.__previewBodies") if r["recipe"]["steps"] == []][-1]
+    shown = app.js_async(PIXEL_SHA, tid("editor-original"), None)
+    expected = browser_api.preview(asset_id, empty["recipe"], empty["size"])
+    assert shown == app.js_async(PIXEL_SHA, None, "data:image/jpeg;base64," + base64.b64encode(expected).decode()), \
+        "the compare view does not show the original"
+    original_mean, _ = brightness(app, tid("editor-original"))
+    assert abs(original_mean - dark) < 8, (original_mean, dark)
+    ActionChains(app.driver).release().perform()
+    app.wait(lambda: not app.visible(tid("original-badge")) and preview.is_displayed(), "the edit after letting go")
+    assert not app.visible(tid("editor-original"))
+    # The \ key does the same while held.
+    ActionChains(app.driver).key_down("\\").perform()
+    app.wait(lambda: app.visible(tid("original-badge")) and app.visible(tid("editor-original")), "the original while \\ is held")
+    ActionChains(app.driver).key_up("\\").perform()
+    app.wait(lambda: not app.visible(tid("original-badge")), "the edit after \\")
+    assert not app.find(tid("save-edit")).get_attribute("disabled")
+
+    # Undo two steps (40 %, then Noir), redo one (Noir at 100 %); the sliders stay as they were.
+    app.click(tid("filters-mode"))
+    app.click(tid("undo"))
+    app.wait(lambda: pressed(app) == ["Noir"] and app.text(".panel-filters .slider-value") == "100%", "Noir back at 100 %")
+    ActionChains(app.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    app.wait(lambda: pressed(app) == ["None"], "Noir undone")
+    values = shown_values(app)
+    assert values["warmth"] == "+0.50" and values["shadows"] == fmt(shadows), values
+    src = wait_preview_settled(app, src)
+    ActionChains(app.driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+    app.wait(lambda: pressed(app) == ["Noir"] and app.text(".panel-filters .slider-value") == "100%", "Noir redone")
+    assert app.find(tid("redo")).is_enabled()
+    src = wait_preview_settled(app, src)
+    # A new change after an undo drops what could be redone.
+    set_intensity(app, 0.4)
+    src = wait_preview_settled(app, src)
+    assert not app.find(tid("redo")).is_enabled()
+
+    app.click(tid("save-edit"))
+    app.wait_toast("^Saved")
+    app.wait_visible(tid("detail"))
+    recipe = browser_api.edit(asset_id)["current"]["recipe"]
+    positions = {**auto, "shadows": shadows, "warmth": 0.5}
+    expected_steps = [step_for(s, positions[s["id"]]) for s in sliders if positions.get(s["id"])]
+    expected_steps.append({"filter": "CIPhotoEffectNoir", "parameters": {}, "intensity": 0.4})
+    assert recipe["formatVersion"] == "2", recipe
+    assert len(recipe["steps"]) == len(expected_steps) and all(map(same_step, recipe["steps"], expected_steps)), \
+        (recipe["steps"], expected_steps)
+
+    app.click(tid("detail-close"))
+    app.wait_visible(tid("grid"))
+    app.wait(lambda: app.cell_src(asset_id) != original_src, "the grid's thumbnail to change")
+    app.wait_cell_thumbnail(asset_id)
+
+    # Opened again, the editor reads the sliders and the look back.
+    open_adjust(app, asset_id)
+    assert pressed(app) == ["Noir"]
+    assert shown_values(app) == {s["id"]: fmt(positions.get(s["id"], 0)) for s in sliders}
+    assert not app.find(tid("save-edit")).is_enabled()
+
+
+def test_double_click_puts_a_slider_back_to_0_in_one_step(app, photos, browser_api):
+    (asset_id,) = photos.upload(1)
+    open_adjust(app, asset_id)
+    src = app.find(tid("editor-preview")).get_attribute("src")
+    slider = app.find(tid("adjust-exposure"))
+    slider.send_keys(Keys.ARROW_RIGHT * 3)
+    app.wait(lambda: app.text(tid("adjust-exposure-value")) == "+0.03", "the keys to move Exposure")
+    set_adjust(app, "exposure", 0.5)
+    src = wait_preview_settled(app, src)
+    assert app.text(tid("adjust-exposure-value")) == "+0.50"
+    assert app.find(tid("save-edit")).is_enabled()
+    # The double-click lands away from the middle: its two clicks move the slider before it resets it.
+    ActionChains(app.driver).move_to_element_with_offset(slider, slider.size["width"] // 4, 0).double_click().perform()
+    app.wait(lambda: app.text(tid("adjust-exposure-value")) == "0.00", "Exposure back at 0")
+    assert slider.get_attribute("aria-valuetext") == "0.00"
+    wait_preview_settled(app, src)
+    assert not app.find(tid("save-edit")).is_enabled(), "a reset to 0 leaves nothing to save"
+    # One undo brings back +0.50, not where the clicks put it.
+    app.click(tid("undo"))
+    app.wait(lambda: app.text(tid("adjust-exposure-value")) == "+0.50", "the undo to bring back +0.50")
+    app.click(tid("undo"))
+    app.wait(lambda: app.text(tid("adjust-exposure-value")) == "+0.03", "each key press is a step")
+    # The editor's shortcuts still work from a slider: C opens crop mode, Escape closes it.
+    slider.send_keys("c")
+    assert not app.visible(tid("crop-box")), "C on a slider opened crop mode"
+    app.click(tid("cancel-edit"))
+    app.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
+    app.wait_gone(tid("editor"))
+
+
+def test_adjust_panel_on_a_phone(app, photos):
+    (asset_id,) = photos.upload(1)
+    app.set_viewport(375, 812, mobile=True)
+    try:
+        app.open_app(f"#/photo/{asset_id}")
+        app.wait_image(tid("detail-image"))
+        app.click(tid("detail-edit"))
+        app.wait_visible(tid("editor"))
+        app.wait(lambda: app.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+        wait_preview_settled(app)
+        app.click(tid("adjust-mode"))
+        app.wait_visible(tid("adjust-panel"))
+        geometry = app.js("""
+            const r = (css) => { const b = document.querySelector(css).getBoundingClientRect(); return {top: b.top, bottom: b.bottom, left: b.left, right: b.right, height: b.height}; };
+            const p = document.querySelector('[data-testid="editor-panel"]');
+            return {page: [document.documentElement.scrollWidth, innerWidth], panel: [p.scrollWidth, p.clientWidth, p.scrollHeight, p.clientHeight],
+                    stage: r('[data-testid="editor-stage"]'), panelBox: r('[data-testid="editor-panel"]'), h: innerHeight,
+                    small: [...p.querySelectorAll('input[type=range], button')].filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44)
+                      .map((e) => e.dataset.testid || e.textContent)};""")
+        assert geometry["page"][0] <= geometry["page"][1], f"the page overflows sideways: {geometry['page']}"
+        assert geometry["panel"][0] <= geometry["panel"][1], f"the panel overflows sideways: {geometry['panel']}"
+        assert geometry["panel"][2] > geometry["panel"][3], "the panel does not scroll"
+        assert geometry["stage"]["height"] >= 200 and geometry["stage"]["bottom"] <= geometry["panelBox"]["top"] + 1, geometry
+        assert geometry["panelBox"]["bottom"] <= geometry["h"] + 1, geometry
+        assert geometry["small"] == [], f"touch targets under 44 px high: {geometry['small']}"
+        # The last slider, scrolled to, is on screen inside the panel and works.
+        app.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", tid("adjust-vignette"))
+        box = app.js("""const s = document.querySelector(arguments[0]).getBoundingClientRect();
+            const p = document.querySelector('[data-testid="editor-panel"]').getBoundingClientRect();
+            return [s.top >= p.top - 1 && s.bottom <= p.bottom + 1 && s.left >= 0 && s.right <= innerWidth, p.scrollTop];""", tid("adjust-vignette"))
+        assert box[0], box
+        assert app.find(tid("editor-stage")).is_displayed()
+        src = app.find(tid("editor-preview")).get_attribute("src")
+        app.find(tid("adjust-vignette")).send_keys(Keys.ARROW_LEFT * 20)
+        app.wait(lambda: app.text(tid("adjust-vignette-value")) == "−0.20", "the keys to move Vignette")
+        wait_preview_settled(app, src)
+        assert app.find(tid("save-edit")).is_enabled()
+        assert app.js("return document.documentElement.scrollWidth <= innerWidth")
+        app.click(tid("cancel-edit"))
+        app.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
+        app.wait_gone(tid("editor"))
+    finally:
+        app.set_viewport(1440, 900)
