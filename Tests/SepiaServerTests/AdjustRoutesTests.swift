@@ -45,6 +45,13 @@ struct AdjustRoutesTests {
             let panel = try await owner.json(Panel.self, .get, "/api/v1/filters/adjustments")
             #expect(panel.sections.map(\.title) == ["Light", "Color", "Black & White", "Detail"])
             #expect(panel.sections.flatMap(\.adjustments) == Adjustment.panel)
+            // The web app's checks use a copy of this answer: it must be the server's.
+            let copy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Sources/SepiaServer/Web/tests/adjustments.json")
+            let saved = try JSONDecoder().decode(Panel.self, from: Data(contentsOf: copy))
+            #expect(
+                saved.sections.map(\.title) == panel.sections.map(\.title) && saved.sections.flatMap(\.adjustments) == Adjustment.panel,
+                "Sources/SepiaServer/Web/tests/adjustments.json is out of date: save GET /api/v1/filters/adjustments there")
         }
     }
 

@@ -113,7 +113,7 @@ for (let n = 0; n < 20; n++) {
 const ordered = R.buildRecipe({ ...R.emptyState(4000, 3000), adjust: { vignette: 0.3, exposure: -0.5, warmth: 0.2 } }, fullCatalog, panel);
 check('panel order', JSON.stringify(ordered.steps.map((x) => x.filter)) === JSON.stringify(['CIExposureAdjust', 'CITemperatureAndTint', 'CIVignette']), JSON.stringify(ordered));
 check('exposure −0.5 is −1 EV', ordered.steps[0].parameters.inputEV === -1, JSON.stringify(ordered.steps[0]));
-check('warmth is a vector', JSON.stringify(ordered.steps[1].parameters.inputNeutral) === JSON.stringify([7100, 0]), JSON.stringify(ordered.steps[1]));
+check('warmth is a vector', JSON.stringify(ordered.steps[1].parameters.inputNeutral) === JSON.stringify([7400, 0]), JSON.stringify(ordered.steps[1]));
 const swapped = { ...ordered, steps: [ordered.steps[1], ordered.steps[0], ordered.steps[2]] };
 const swappedBack = R.parseRecipe(swapped, asset, fullCatalog, panel);
 check('out of order is kept as it is', !swappedBack.recognised && R.sameRecipe(R.buildRecipe(swappedBack.state, fullCatalog, panel), swapped), JSON.stringify(swappedBack.state));
