@@ -52,11 +52,13 @@ struct GlobalToneKernel: PointKernel {
     var preservesAlpha: Bool { true }
 
     func apply(_ pixels: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
+        let curve = TransferCurve.tables
         for i in 0..<count {
             // The pixel is encoded once, for its luma and for the gain.
-            let e = TransferCurve.encode(pixels[i])
+            let e = curve.encode(pixels[i])
             let luma = 0.2126 * e[0] + 0.7152 * e[1] + 0.0722 * e[2]
-            pixels[i] = LuminanceGainTable.applying(table.gain(luma), toEncoded: e)
+            let gain = table.gain(luma)
+            pixels[i] = curve.decode(SIMD4(e[0] * gain, e[1] * gain, e[2] * gain, e[3]))
         }
     }
 }
