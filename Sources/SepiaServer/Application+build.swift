@@ -142,6 +142,7 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     router.addRoutes(RenditionController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
     router.addRoutes(EditController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
     router.addRoutes(FilterController(services: services).endpoints, atPath: RouterPath(api + "/filters"))
+    router.addRoutes(PresetController(services: services).endpoints, atPath: RouterPath(api + "/presets"))
     router.addRoutes(AlbumController(services: services).endpoints, atPath: RouterPath(api + "/albums"))
     router.addRoutes(CollectionController(services: services).endpoints, atPath: RouterPath(api + "/collections"))
     router.addRoutes(ChangeController(services: services).endpoints, atPath: RouterPath(api + "/changes"))

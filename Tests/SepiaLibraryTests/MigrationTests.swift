@@ -34,6 +34,7 @@ struct MigrationTests {
         _ = try await library.edit(try library.asset(ids[5]), recipe: EditRecipe(filters: [SepiaTone(intensity: 0.8)]))
         try await library.performChanges { $0.deleteAssets([ids[1]]) }
         let deletedOn = try #require(try library.asset(ids[1]).trashedDate)
+        let preset = try library.savePreset(named: "Sepia 80", recipe: EditRecipe(filters: [SepiaTone(intensity: 0.8)]))
         let expected = try library.fetchAssets().allObjects()
         let expectedAlbum = try library.fetchAssets(in: try library.album(albumID)).allObjects().map(\.id)
         library.close()
@@ -68,6 +69,12 @@ struct MigrationTests {
         // New rows get keys after the copied ones.
         let added = try await TestLibrary.addPhotos(1, to: migrated, startingAt: 50)
         #expect(try migrated.asset(added[0]).rowID > expected.map(\.rowID).max()!)
+        // Presets arrive, and new ones get keys after theirs.
+        let presets = try migrated.presets()
+        #expect(presets.map(\.id) == [preset.id] && presets.map(\.name) == [preset.name])
+        #expect(presets.map(\.recipe) == [preset.recipe])
+        #expect(abs((presets.first?.creationDate ?? .distantPast).timeIntervalSince(preset.creationDate)) < 0.001)
+        try migrated.savePreset(named: "Another", recipe: EditRecipe(filters: [SepiaTone(intensity: 0.5)]))
         migrated.close()
 
         // A destination holding another library is refused.

@@ -248,6 +248,22 @@ struct AccessMatrixTests {
         Row(.post, "/api/v1/assets/{id}/auto-adjust", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
             ("/api/v1/assets/\(w.asset(for: c))/auto-adjust", #"{"recipe": \#(recipe)}"#, nil)
         },
+        Row(.get, "/api/v1/assets/{id}/preset-strip", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/preset-strip?size=32", nil, nil)
+        },
+        // Presets are each user's own (a guest reads and saves in their own library); a token limited to albums
+        // may read them but not change them.
+        Row(.get, "/api/v1/presets", "     401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/presets", nil, nil) },
+        Row(.post, "/api/v1/presets", "    401 401 401 201 403 403 201 403 403 201 201") { w, _ in
+            ("/api/v1/presets", #"{"name": "Preset \#(w.counter.next())", "recipe": \#(recipe)}"#, nil)
+        },
+        Row(.delete, "/api/v1/presets/{id}", "401 401 401 204 403 403 204 403 403 404 404") { w, _ in
+            struct Preset: Decodable { var id: String }
+            let preset = try await w.owner.json(
+                Preset.self, .post, "/api/v1/presets", json: #"{"name": "Spare \#(w.counter.next())", "recipe": \#(recipe)}"#,
+                expect: .created)
+            return ("/api/v1/presets/" + preset.id, nil, nil)
+        },
         Row(.get, "/api/v1/albums", "      401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/albums", nil, nil) },
         Row(.get, "/api/v1/albums/{id}", "  401 401 401 200 200 403 200 200 404 404 404") { w, c in ("/api/v1/albums/" + w.album(for: c), nil, nil) },
         Row(.get, "/api/v1/albums/{id}/download", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
@@ -386,6 +402,9 @@ struct AccessMatrixTests {
         },
         Row(.post, "/api/v1/assets/{id}/auto-adjust", "401 401 401 409 404 403 409 409 404 404 404") { w, c in
             ("/api/v1/assets/\(w.deleted(for: c))/auto-adjust", "{}", nil)
+        },
+        Row(.get, "/api/v1/assets/{id}/preset-strip", "401 401 401 409 404 403 409 409 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.deleted(for: c))/preset-strip?size=32", nil, nil)
         },
         Row(.patch, "/api/v1/assets/{id}", "401 401 401 409 403 403 409 409 404 404 404") { w, c in
             ("/api/v1/assets/" + w.deleted(for: c), #"{"isFavorite": true}"#, nil)

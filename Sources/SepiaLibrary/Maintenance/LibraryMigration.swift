@@ -48,6 +48,7 @@ extension PhotoLibrary {
         ("album", ["rowID", "localIdentifier", "title", "creationDate", "position", "revision"], []),
         ("albumMember", ["albumRowID", "assetRowID", "position"], []),
         ("importSource", ["path", "byteCount", "modificationTime", "inode", "contentHash"], []),
+        ("preset", ["rowID", "localIdentifier", "name", "nameKey", "recipe", "creationDate", "modificationDate"], []),
     ]
 
     /// Copies the embedded library in `source` (SQLite and files in its folder) into a scale-out one: the

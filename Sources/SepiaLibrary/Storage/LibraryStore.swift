@@ -42,6 +42,15 @@ protocol LibraryStore: Sendable {
     /// One adjustment.
     func adjustment(id: String) throws(LibraryError) -> Adjustment?
 
+    // MARK: Presets
+
+    /// Every edit preset, by name.
+    func presets() throws(LibraryError) -> [EditPreset]
+    /// Saves a preset; one of the same name is replaced when `replacing`, else refused as a duplicate.
+    func savePreset(_ preset: EditPreset, replacing: Bool) throws(LibraryError) -> EditPreset
+    /// Deletes a preset; false when there is none.
+    func deletePreset(id: String) throws(LibraryError) -> Bool
+
     // MARK: Changes
 
     /// The latest change generation.

@@ -6,7 +6,7 @@ import SepiaImage
 import SepiaLibrary
 
 /// Non-destructive editing: the current edit and the history, saving and reverting, previews that are not
-/// saved, Auto's values, and the filter strip: `/api/v1/assets/{id}/edit`, `/preview`, `/auto-adjust`, `/strip`.
+/// saved, Auto's values, and the filter strips: `/api/v1/assets/{id}/edit`, `/preview`, `/auto-adjust`, `/strip`, `/preset-strip`.
 struct EditController {
     let services: ServerServices
 
@@ -17,6 +17,7 @@ struct EditController {
             .post(":id/preview", use: preview)
             .post(":id/auto-adjust", use: autoAdjust)
             .get(":id/strip", use: strip)
+            .get(":id/preset-strip", use: presetStrip)
         routes.group().add(middleware: PermissionMiddleware(permission: .write))
             .put(":id/edit", use: save)
             .delete(":id/edit", use: revert)

@@ -87,6 +87,12 @@ final class PreviewRenderer: Sendable {
     /// The filter strip: every step (nil for the unfiltered photo) applied to a `tile` × `tile` square of the
     /// photo, side by side in one JPEG.
     func strip(of asset: Asset, steps: [EditRecipe.Step?], tile: Int) async throws -> Rendition {
+        try await strip(of: asset, recipes: steps.map { step in step.map { EditRecipe(steps: [$0]) } }, tile: tile)
+    }
+
+    /// One square tile of `tile` pixels per recipe (nil: the photo as it is), left to right, as one JPEG: the
+    /// catalog's looks, or the user's presets.
+    func strip(of asset: Asset, recipes: [EditRecipe?], tile: Int) async throws -> Rendition {
         let input = try await editingInput(for: asset)
         let extent = input.baseImage.extent
         let short = max(1, min(extent.width, extent.height))
@@ -98,11 +104,11 @@ final class PreviewRenderer: Sendable {
         let base = try await library.renderContext.render(Image(pixels: source.pixels).thumbnail(size: square, mode: .aspectFill))
         let baseImage = Image(pixels: base)
         let tileScale = source.scale * Double(base.extent.width) / Double(max(1, min(source.pixels.extent.width, source.pixels.extent.height)))
-        var sheet = Bitmap(width: tile * steps.count, height: tile, layout: .rgb)
-        for (index, step) in steps.enumerated() {
+        var sheet = Bitmap(width: tile * max(1, recipes.count), height: tile, layout: .rgb)
+        for (index, recipe) in recipes.enumerated() {
             var image = baseImage
-            if let step {
-                image = try EditRecipe(steps: [step]).scaled(by: tileScale).apply(to: baseImage)
+            if let recipe {
+                image = try recipe.scaled(by: tileScale).apply(to: baseImage)
             }
             let bitmap = try await library.renderContext.renderBitmap(image, region: base.extent, layout: .rgb)
             for y in 0..<min(tile, bitmap.height) {

@@ -7,6 +7,7 @@ extension HTTPField.Name {
     static let xCSRFToken = Self("X-CSRF-Token")!
     static let lastEventID = Self("Last-Event-ID")!
     static let xSepiaStripCount = Self("X-Sepia-Strip-Count")!
+    static let xSepiaStripPresets = Self("X-Sepia-Strip-Presets")!
     static let xAccelBuffering = Self("X-Accel-Buffering")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let permissionsPolicy = Self("Permissions-Policy")!

@@ -190,6 +190,20 @@ extension PostgresDatabase {
             CREATE INDEX asset_byLocalMonth ON asset(isHidden, localYear, localMonth, creationDate) WHERE trashedDate IS NULL;
             """
         ),
+        (
+            "v7: presets",
+            """
+            CREATE TABLE preset (
+              rowID BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+              localIdentifier TEXT COLLATE "C" NOT NULL UNIQUE,
+              name TEXT COLLATE "C" NOT NULL CHECK (length(name) > 0),
+              nameKey TEXT COLLATE "C" NOT NULL UNIQUE,
+              recipe BYTEA NOT NULL,
+              creationDate DOUBLE PRECISION NOT NULL,
+              modificationDate DOUBLE PRECISION NOT NULL
+            );
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

@@ -41,6 +41,8 @@ final class SQLLibraryStore: LibraryStore {
             throw error
         } catch SQLFailure.uniqueViolation(let what) where what.lowercased().contains("contenthash") {
             throw LibraryError(.duplicate, "the file is already in the library")
+        } catch SQLFailure.uniqueViolation(let what) where what.lowercased().contains("namekey") {
+            throw LibraryError(.duplicate, "a preset of that name was saved at the same moment; choose another name or replace it")
         } catch {
             throw Self.libraryError(error)
         }

@@ -203,6 +203,22 @@ extension SQLiteDatabase {
                     CREATE INDEX asset_byLocalMonth ON asset(isHidden, localYear, localMonth, creationDate) WHERE trashedDate IS NULL;
                     """)
         }
+        migrator.registerMigration("v7: presets") { db in
+            // Edit presets: named recipes of portable steps (EditPreset). `nameKey` is the name folded for
+            // case, which names are unique by.
+            try db.execute(
+                sql: """
+                    CREATE TABLE preset (
+                      rowID INTEGER PRIMARY KEY AUTOINCREMENT,
+                      localIdentifier TEXT NOT NULL UNIQUE,
+                      name TEXT NOT NULL CHECK (length(name) > 0),
+                      nameKey TEXT NOT NULL UNIQUE,
+                      recipe BLOB NOT NULL,
+                      creationDate DOUBLE NOT NULL,
+                      modificationDate DOUBLE NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }
