@@ -101,7 +101,7 @@ def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser
     headings = app.js("return [...document.querySelectorAll('.adjust-heading')].map((h) => h.textContent)")
     assert headings == [s["title"] for s in panel["sections"]], headings
     assert set(shown_values(app).values()) == {"0.00"}
-    assert len(shown_values(app)) == len(sliders) == 18
+    assert len(shown_values(app)) == len(sliders) == 19
     dark, _ = brightness(app)
     app.wait(lambda: app.find(tid("histogram")).get_attribute("data-mean"), "the histogram")
     dark_histogram = float(app.find(tid("histogram")).get_attribute("data-mean"))

@@ -218,6 +218,66 @@ def temperature_matrix(neutral, target):
     return np.linalg.inv(m) @ xyz @ m
 
 
+def pcg(v):
+    """The PCG hash (Jarzynski and Olano 2020) on 32-bit unsigned integers, wrapping."""
+    v = np.asarray(v, dtype=np.uint32)
+    with np.errstate(over="ignore"):
+        s = v * np.uint32(747796405) + np.uint32(2891336453)
+        w = ((s >> ((s >> np.uint32(28)) + np.uint32(4))) ^ s) * np.uint32(277803737)
+    return (w >> np.uint32(22)) ^ w
+
+
+def grain_noise(w, h, size, seed):
+    """SepiaFilmGrain's value noise at the pixel centres of a w×h image whose top-left pixel is at (0, 0):
+    lattice values (⌊pcg(i + pcg(j + pcg(seed))) / 512⌋ + 0.5) / 2²² − 1, smoothstep-weighted bilinear mix,
+    divided by the mix's standard deviation at that phase; float32 throughout, as the engine computes it."""
+    f32 = np.float32
+    inv = f32(1) / f32(size)
+    u = (np.arange(w, dtype=f32) + f32(0.5)) * inv
+    v = (np.arange(h, dtype=f32) + f32(0.5)) * inv
+    u, v = np.meshgrid(u, v)
+    fi, fj = np.floor(u), np.floor(v)
+    i, j = fi.astype(np.int64), fj.astype(np.int64)
+
+    def smooth(f):
+        return f * f * (f32(3) - f32(2) * f)
+
+    sx, sy = smooth(u - fi), smooth(v - fj)
+    seed_hash = pcg(np.uint32(seed))
+
+    def value(ii, jj):
+        with np.errstate(over="ignore"):
+            row = pcg(jj.astype(np.uint32) + seed_hash)
+            hashed = pcg(ii.astype(np.uint32) + row)
+        return (((hashed >> np.uint32(9)).astype(f32) + f32(0.5)) * f32(2.0 ** -22) - f32(1)).astype(f32)
+
+    a, b, c, d = value(i, j), value(i + 1, j), value(i, j + 1), value(i + 1, j + 1)
+    top, bottom = a + (b - a) * sx, c + (d - c) * sx
+
+    def norm(s):
+        return f32(1) / np.sqrt(s * s + (f32(1) - s) * (f32(1) - s))
+
+    return (top + (bottom - top) * sy) * (norm(sx) * norm(sy))
+
+
+def film_grain(img, amount, size, seed):
+    """SepiaFilmGrain: the encoded channels move by δ = 0.15 · amount · a(size) · n · 4L(1 − L), L the encoded
+    luma, a(g) = 1.22 g / √(1 + (1.22 g)²); the result is rgb + decode(e + δ) − decode(e)."""
+    n = grain_noise(img.shape[1], img.shape[0], size, seed).astype(np.float64)
+    k = 1.22 * size
+    strength = 0.15 * amount * k / math.sqrt(1 + k * k)
+    e = from_linear(img[..., :3])
+    luma = e @ LUMA
+    weight = np.where((luma > 0) & (luma < 1), 4 * luma * (1 - luma), 0)
+    delta = (strength * n * weight)[..., None]
+    rgb = img[..., :3] + to_signed_linear(e + delta) - to_signed_linear(e)
+    return np.concatenate([rgb, img[..., 3:]], axis=2)
+
+
+def to_signed_linear(v):
+    return np.sign(v) * to_linear(np.abs(v))
+
+
 def main():
     img = load_input()
     h, w, _ = img.shape
@@ -363,6 +423,13 @@ def main():
     reduced = blurred + (edge * (1 + sharpness))[..., None] * (img - blurred)
     reduced[..., 3] = img[..., 3]
     add("noisereduction", "CINoiseReduction", {"inputNoiseLevel": level, "inputSharpness": sharpness}, reduced, 1e-5, 1e-6)
+
+    # Film grain (Sepia's own, SepiaFilmGrain): the PCG-hashed value noise written out again here, in float32
+    # as the engine computes it, then the mid-tone-weighted offset of the encoded channels.
+    for name, amount, size, seed in [("filmgrain", 0.8, 1.5, 0), ("filmgrain-coarse", 1.0, 3.7, 12345),
+                                     ("filmgrain-fine", 0.6, 0.3, 4000000000)]:
+        add(name, "SepiaFilmGrain", {"inputAmount": amount, "inputSize": size, "inputSeed": seed},
+            film_grain(img, amount, size, seed), 1e-4, 1e-5)
 
     with open(os.path.join(OUT, "index.json"), "w") as f:
         json.dump({"input": {"file": "input.f32", "width": w, "height": h},

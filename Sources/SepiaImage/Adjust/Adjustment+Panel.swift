@@ -33,6 +33,7 @@ extension Adjustment {
     /// | B&W Intensity | `CIColorMonochrome`, grey | — | intensity 1 |
     /// | Neutrals | `CIToneCurve` | point 2 (0.5, 0.4) | point 2 (0.5, 0.6) |
     /// | Tone | `CIToneCurve` | points 1, 3 flatter | points 1, 3 steeper |
+    /// | Grain | `SepiaFilmGrain` (Sepia's own), size 1.5 px | — | amount 1 |
     /// | Sharpness | `CISharpenLuminance` | — | sharpness 1 |
     /// | Definition | `CISharpenLuminance`, radius 20 px (local contrast of the luminance) | — | sharpness 0.5 |
     /// | Noise Reduction | `CINoiseReduction` | — | noise level 0.05, sharpness 0.3 |
@@ -106,6 +107,7 @@ extension Adjustment {
             "tone", "Tone", .blackAndWhite,
             positive: curve([1: [0.25, 0.18], 3: [0.75, 0.82]]),
             negative: curve([1: [0.25, 0.3], 3: [0.75, 0.7]])),
+        Adjustment("grain", "Grain", .blackAndWhite, map("SepiaFilmGrain", ["inputAmount": Endpoints(n(0), n(1))])),
         // Detail
         Adjustment("sharpness", "Sharpness", .detail, map("CISharpenLuminance", ["inputSharpness": Endpoints(n(0), n(1))])),
         Adjustment(

@@ -1,10 +1,10 @@
 /// One slider of the editor's Adjust panel, as Photos lays it out (Exposure, Shadows, Warmth, …): a position
 /// from ``minimum`` to ``maximum`` (0 leaves the photo alone) that becomes one recipe step of a Core Image
-/// filter.
+/// filter (Grain's is Sepia's own `SepiaFilmGrain`, which Core Image lacks).
 ///
 /// Each direction of the slider has a ``Mapping``: a filter and, for each parameter it drives, the value at 0
 /// and the value at the end of the slider; a position in between is the straight line between them,
-/// `at0 + (at1 − at0) · |position|`. A recipe stays Core Image code, so Core Image renders it too, and the
+/// `at0 + (at1 − at0) · |position|`. A recipe stays Core Image code (but for Grain), so Core Image renders it too, and the
 /// slider's position is read back from the step (``position(of:)``): every slider drives its own filter or its
 /// own set of keys, so a step names its slider.
 ///
@@ -17,7 +17,7 @@ public struct Adjustment: Sendable, Hashable, Codable, Identifiable {
         case light
         /// Saturation, Vibrance, Warmth, Tint.
         case color
-        /// Intensity, Neutrals, Tone.
+        /// Intensity, Neutrals, Tone, Grain.
         case blackAndWhite
         /// Sharpness, Definition, Noise Reduction, Vignette.
         case detail

@@ -39,6 +39,7 @@ public enum FilterRegistry {
         // Stylize
         Crystallize.self,
         Edges.self,
+        FilmGrain.self,
         Pixellate.self,
         Vignette.self,
         VignetteEffect.self,

@@ -11,7 +11,7 @@ import Testing
         #expect(
             Adjustment.panel.map(\.name) == [
                 "Exposure", "Brilliance", "Highlights", "Shadows", "Brightness", "Contrast", "Black Point", "Saturation", "Vibrance", "Warmth",
-                "Tint", "Intensity", "Neutrals", "Tone", "Sharpness", "Definition", "Noise Reduction", "Vignette",
+                "Tint", "Intensity", "Neutrals", "Tone", "Grain", "Sharpness", "Definition", "Noise Reduction", "Vignette",
             ])
         #expect(Set(Adjustment.panel.map(\.id)).count == Adjustment.panel.count)
         let sections = Adjustment.panel.map(\.section).reduce(into: [Adjustment.Section]()) { if $0.last != $1 { $0.append($1) } }
@@ -46,6 +46,23 @@ import Testing
         for (id, position) in values.positions { #expect(abs(read[id] - position) < 1e-9, "\(id)") }
         // Out of the panel's order, the reading stops.
         #expect(AdjustmentValues.read([steps[2], steps[0]]).count == 1)
+    }
+
+    @Test("Grain: Sepia's film grain, after Tone and before Sharpness, 0…1 on its amount, read back from a recipe")
+    func grain() throws {
+        let grain = try #require(Adjustment.named("grain"))
+        #expect(grain.name == "Grain" && grain.section == .blackAndWhite && grain.minimum == 0 && grain.negative == nil)
+        let step = try #require(grain.step(at: 0.35))
+        #expect(step == EditRecipe.Step(filter: "SepiaFilmGrain", parameters: ["inputAmount": .number(0.35)]))
+        #expect(grain.position(of: step) == 0.35)
+        #expect(grain.step(at: 0) == nil && grain.step(at: -0.5) == nil, "a slider that goes one way, no step at 0")
+        let values = try AdjustmentValues(["sharpness": 0.5, "grain": 0.35, "tone": 0.2])
+        #expect(values.steps.map(\.filter) == ["CIToneCurve", "SepiaFilmGrain", "CISharpenLuminance"])
+        let (read, count) = AdjustmentValues.read(values.steps)
+        #expect(count == 3 && abs(read["grain"] - 0.35) < 1e-9 && abs(read["tone"] - 0.2) < 1e-9)
+        // A grain step with its size written out (as a scaled recipe has) is not the slider's.
+        let sized = EditRecipe.Step(filter: "SepiaFilmGrain", parameters: ["inputAmount": .number(0.35), "inputSize": .number(3)])
+        #expect(grain.position(of: sized) == nil)
     }
 
     @Test("an unknown slider or a position out of range is refused with the range")
@@ -97,6 +114,17 @@ import Testing
         #expect(try await Self.stats(Self.adjusted("blackPoint", 1)).luma < base.luma)
         #expect(try await Self.stats(Self.adjusted("shadows", 1)).luma > base.luma)
         #expect(try await Self.stats(Self.adjusted("highlights", -1)).luma < base.luma)
+    }
+
+    @Test("black & white: grain changes pixels but keeps the mean lightness")
+    func grain() async throws {
+        let base = try await Self.stats(Self.scene)
+        let grainy = try await Self.stats(Self.adjusted("grain", 1))
+        #expect(abs(grainy.luma - base.luma) < 1, "\(grainy.luma) vs \(base.luma)")
+        let before = try await Self.context.renderBitmap(Self.scene, layout: .rgb)
+        let after = try await Self.context.renderBitmap(Self.adjusted("grain", 1), layout: .rgb)
+        let changed = zip(before.bytes, after.bytes).filter { abs(Int($0) - Int($1)) > 3 }.count
+        #expect(changed > before.bytes.count / 4, "\(changed) of \(before.bytes.count) bytes moved by more than 3")
     }
 
     @Test("color: saturation, vibrance, warmth and tint move the colours the way their names say")

@@ -24,12 +24,16 @@ import Testing
         return [[:], low, high]
     }
 
-    @Test("names: the type's name, Core Image's prefix, unique")
+    /// Sepia's own filters, which Core Image does not have: named with Sepia's prefix instead of Core Image's.
+    static let sepiaFilters: Set<String> = ["SepiaFilmGrain"]
+
+    @Test("names: the type's name, Core Image's prefix (Sepia's for its own filters), unique")
     func naming() {
         for type in Self.types {
             let d = type.descriptor
             #expect(d.name == String(describing: type))
-            #expect(d.coreImageName == "CI" + d.name)
+            #expect(d.coreImageName == (Self.sepiaFilters.contains(d.coreImageName) ? "Sepia" : "CI") + d.name)
+            #expect(!Self.sepiaFilters.contains(d.coreImageName) || !d.categories.contains(.builtIn))
             #expect(!d.summary.isEmpty)
         }
         #expect(Set(Self.names).count == Self.names.count)

@@ -46,7 +46,8 @@ import Testing
 
     @Test("the references are present")
     func present() {
-        #expect((Self.index?.cases.count ?? 0) >= 25)
+        #expect((Self.index?.cases.count ?? 0) >= 28)
+        #expect(Self.index?.cases.filter { $0.filter == "SepiaFilmGrain" }.count == 3)
     }
 
     @Test("filters match NumPy/SciPy within the stated tolerance", arguments: index?.cases ?? [])

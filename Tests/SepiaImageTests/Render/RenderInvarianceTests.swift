@@ -31,6 +31,14 @@ import Testing
             { Image(pixels: TestImages.noise(560, 40)).applying(BoxBlur(radius: 6)).cropped(to: IntRect(x: 5, y: 9, width: 550, height: 25)) }
         ),
         ("Gaussian of a Gaussian", { Image(pixels: TestImages.noise(520, 40)).applying(GaussianBlur(radius: 4)).applying(GaussianBlur(radius: 3)) }),
+        // Position-dependent noise, fused after a colour matrix, on pixels left of and above the origin.
+        (
+            "clamped, cropped, sepia and film grain",
+            {
+                Image(pixels: TestImages.translucentNoise(70, 45)).clampedToExtent().cropped(to: IntRect(x: -9, y: -4, width: 85, height: 52))
+                    .applying(SepiaTone(intensity: 0.5)).applying(FilmGrain(amount: 1, size: 1.3))
+            }
+        ),
     ]
 
     static let configurations: [(threads: Int, tileHeight: Int, tileWidth: Int?)] = [

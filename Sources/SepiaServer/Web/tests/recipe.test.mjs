@@ -74,7 +74,7 @@ check('paste of a look at 40 % is version 2', pastedLook.formatVersion === '2' &
 // ----- The Adjust panel (tests/adjustments.json: GET /api/v1/filters/adjustments as the server answers it)
 const panel = JSON.parse(readFileSync(new URL('./adjustments.json', import.meta.url), 'utf8'));
 const sliders = R.panelSliders(panel);
-check('panel has 18 sliders', sliders.length === 18, sliders.length);
+check('panel has 19 sliders', sliders.length === 19, sliders.length);
 const fullCatalog = [...catalog, { index: 4, filter: 'CIPhotoEffectNoir', name: 'Noir', parameters: {}, slider: [] }];
 let seed = 7;
 const random = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
