@@ -120,6 +120,8 @@ def test_save_a_preset_apply_it_from_the_strip_replace_it_and_delete_it(app, pho
     app.js("document.querySelector(arguments[0]).scrollIntoView({inline: 'center', block: 'nearest'})", tid("preset-tile"))
     screenshot(app, "web-editor-presets-desktop")
     leave_editor(app)
+    app.click(tid("detail-close"))
+    app.wait_visible(tid("grid"))
 
     # Applied to another photo from the strip: the sliders and the look follow; undo goes back; saved.
     open_editor(app, second)
@@ -274,7 +276,7 @@ def test_presets_on_a_phone(app, photos, browser_api, no_presets, screenshot):
         wait_preset_tiles(app, ["Morning"])
         # Scrolled to, the preset, Save as Preset and Manage are on screen and a finger's size.
         for control in ("preset-tile", "save-preset", "manage-presets"):
-            app.js("document.querySelector(arguments[0]).scrollIntoView({inline: 'nearest', block: 'nearest'})", tid(control))
+            app.js("document.querySelector(arguments[0]).scrollIntoView({inline: 'center', block: 'nearest'})", tid(control))
             box = app.js("""const r = document.querySelector(arguments[0]).getBoundingClientRect();
                 return [r.left, r.top, r.right, r.bottom, r.width, r.height, innerWidth, innerHeight];""", tid(control))
             assert box[0] >= -1 and box[2] <= box[6] + 1 and box[1] >= -1 and box[3] <= box[7] + 1, (control, box)

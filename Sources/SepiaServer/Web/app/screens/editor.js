@@ -332,7 +332,8 @@ export function mountEditor(container, params, ctx) {
     stripHolder.replaceChildren(strip.el);
     strip.load().catch((e) => toast.error(e, 'The filter thumbnails could not be loaded.'));
     requestAnimationFrame(() => strip.scrollToSelected());
-    store.presets().then(showPresets, (e) => {
+    // Read afresh each time the editor opens (another device may have saved one meanwhile).
+    store.presets({ reload: true }).then(showPresets, (e) => {
       // A server without presets (404) shows none; anything else is said.
       if (e.status !== 404 && alive) toast.error(e, 'The presets could not be loaded.');
     });
