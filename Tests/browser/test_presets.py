@@ -67,6 +67,7 @@ def assert_same_steps(got, want):
 
 def leave_editor(b):
     b.click(tid("cancel-edit"))
+    b.wait(lambda: b.visible(tid("discard-dialog")) or not b.visible(tid("editor")), "the editor to close or ask")
     if b.visible(tid("discard-dialog")):
         b.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
     b.wait_gone(tid("editor"))
@@ -256,6 +257,7 @@ def test_apply_a_preset_to_five_selected_photos(app, photos, browser_api, no_pre
         assert_same_steps(steps, geometry.get(asset_id, []) + look)
         app.wait(lambda: app.cell_src(asset_id) != before[asset_id], "the thumbnail to change")
     assert other["id"] != answer["id"]
+    app.wait_gone(tid("preset-apply-dialog"))  # it closes by itself when all went well
     app.click(tid("selection-done"))
 
 
@@ -316,6 +318,7 @@ def test_presets_on_a_phone(app, photos, browser_api, no_presets, screenshot):
         app.wait(lambda: "Applied “Morning” to 1 photo." in dialog.text, "the preset to be applied")
         steps = browser_api.edit(asset_id)["current"]["recipe"]["steps"]
         assert [s["filter"] for s in steps] == ["CITemperatureAndTint", "CIPhotoEffectNoir"], steps
+        app.wait_gone(tid("preset-apply-dialog"))
         app.click(tid("selection-done"))
     finally:
         app.set_viewport(1440, 900)
