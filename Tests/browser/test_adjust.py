@@ -90,7 +90,8 @@ def small(data, square=False, side=32):
         w, h = img.size
         s = min(w, h)
         img = img.crop(((w - s) // 2, (h - s) // 2, (w - s) // 2 + s, (h - s) // 2 + s))
-    return list(img.resize((side, side), Image.Resampling.BOX).getdata())
+    data = img.resize((side, side), Image.Resampling.BOX).tobytes()
+    return [tuple(data[i:i + 3]) for i in range(0, len(data), 3)]
 
 
 def difference(a, b):
