@@ -320,6 +320,53 @@ def test_editor_crop_mode(library):
     audit(b, "the editor's crop mode")
 
 
+def preset(library):
+    """One preset of the owner's (made once), so that the strip's Presets group has a tile."""
+    if not library.get("preset"):
+        library["preset"] = library["owner"].json("POST", "/api/v1/presets", {"name": "Soft Noir", "recipe": {
+            "formatIdentifier": "org.sepia.recipe", "formatVersion": "2",
+            "steps": [{"filter": "CIPhotoEffectNoir", "parameters": {}, "intensity": 0.5}]}}, expect=(201,))
+    return library["preset"]
+
+
+def test_editor_with_presets(library):
+    preset(library)
+    b = library["browser"]
+    b.open_app(f"#/edit/{library['ids'][2]}")
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"preset-group\"].loaded')"), "the presets' tiles")
+    b.click(tid("preset-tile"))
+    b.wait(lambda: not b.find(tid("preview-busy")).is_displayed(), "the preview")
+    audit(b, "the editor with a preset in the strip")
+
+
+def test_save_as_preset_and_manage_presets_dialogs(library):
+    preset(library)
+    b = library["browser"]
+    b.open_app(f"#/edit/{library['ids'][2]}")
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"preset-group\"].loaded')"), "the presets' tiles")
+    b.click(tid("filter-tile", **{"data-name": "Mono"}))
+    b.click(tid("save-preset"))
+    b.wait_visible(tid("preset-name-dialog"))
+    audit(b, "the Save as Preset dialog")
+    b.click(f'{tid("preset-name-dialog")} .dialog-x')
+    b.wait_gone(tid("preset-name-dialog"))
+    b.click(tid("manage-presets"))
+    b.wait_visible(tid("presets-dialog"))
+    audit(b, "the Presets dialog")
+
+
+def test_apply_preset_menu(library):
+    preset(library)
+    b = library["browser"]
+    b.open_app("#/library")
+    b.wait_library()
+    b.click(tid("selection-toggle"))
+    b.click(b.cell_css(library["ids"][3]))
+    b.click(tid("selection-apply-preset"))
+    b.wait_visible(tid("preset-menu"))
+    audit(b, "the selection's Apply Preset menu")
+
+
 def test_editor_discard_dialog(library):
     b = library["browser"]
     b.open_app(f"#/edit/{library['ids'][2]}")

@@ -1,16 +1,19 @@
 """The editor's Adjust panel (Photos' layout): Auto on a dark photo, Shadows and Warmth, a look at 40 %,
-compare with the original, undo and redo, Save; a double-click puts a slider back to 0; the panel at a
-phone's size."""
+compare with the original, undo and redo, Save — and the saved version, the grid's thumbnail, a share
+link's image and `sepia export` then show the same picture; a double-click puts a slider back to 0; the
+panel at a phone's size; press and hold on a touch screen shows the original."""
 
 import base64
 import io
 import math
+import subprocess
+import urllib.parse
 
 from PIL import Image, ImageEnhance
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from sepia_browser import photo_bytes, tid
+from sepia_browser import Api, photo_bytes, sepia_binary, tid
 from test_editor import PIXEL_SHA, PIXELS, choose, open_editor, pressed, set_intensity, wait_preview_settled
 
 # Every preview request's body, to find the one the compare view showed.
@@ -80,6 +83,22 @@ def same_step(a, b):
     return True
 
 
+def small(data, square=False, side=32):
+    """An image's pixels at side × side (its centred square first, as a `fill` thumbnail shows it)."""
+    img = Image.open(io.BytesIO(data)).convert("RGB")
+    if square:
+        w, h = img.size
+        s = min(w, h)
+        img = img.crop(((w - s) // 2, (h - s) // 2, (w - s) // 2 + s, (h - s) // 2 + s))
+    data = img.resize((side, side), Image.Resampling.BOX).tobytes()
+    return [tuple(data[i:i + 3]) for i in range(0, len(data), 3)]
+
+
+def difference(a, b):
+    """Mean absolute difference of two small images, per channel, 0…255."""
+    return sum(abs(x - y) for p, q in zip(a, b) for x, y in zip(p, q)) / (3 * len(a))
+
+
 def open_adjust(b, asset_id):
     open_editor(b, asset_id)
     b.click(tid("adjust-mode"))
@@ -88,7 +107,7 @@ def open_adjust(b, asset_id):
     assert b.find(tid("filters-mode")).get_attribute("aria-pressed") == "false"
 
 
-def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser_api):
+def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser_api, server, tmp_path):
     asset_id = owner.upload(dark_photo(), "dark-evening.jpg")["id"]
     app.wait_cell_thumbnail(asset_id)
     original_src = app.cell_src(asset_id)
@@ -205,6 +224,27 @@ def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser
     assert shown_values(app) == {s["id"]: fmt(positions.get(s["id"], 0)) for s in sliders}
     assert not app.find(tid("save-edit")).is_enabled()
 
+    # The saved version, the grid's thumbnail, a share link's image and `sepia export` show the same picture.
+    saved = browser_api.call("GET", f"/api/v1/assets/{asset_id}/current", headers={"Accept": "*/*"})
+    assert saved.status == 200, saved.status
+    saved_small, saved_square = small(saved.body), small(saved.body, square=True)
+    assert difference(saved_small, small(dark_photo())) > 10, "the saved version is the original"
+    thumb_src = app.cell_src(asset_id)  # the library stays under the editor
+    thumb = browser_api.call("GET", thumb_src, headers={"Accept": "*/*"})
+    assert thumb.status == 200 and "mode=fill" in thumb_src, (thumb.status, thumb_src)
+    assert difference(small(thumb.body), saved_square) <= 3, f"the grid's thumbnail differs: {difference(small(thumb.body), saved_square):.2f}"
+    share = browser_api.json("POST", "/api/v1/shares", {"assetID": asset_id}, expect=(201,))
+    token = urllib.parse.urlparse(share["url"]).path.rsplit("/", 1)[-1]
+    shared = Api(browser_api.base).call("GET", f"/api/v1/shared/{token}/assets/{asset_id}/image?size=1024x1024&mode=fit", headers={"Accept": "*/*"})
+    assert shared.status == 200, shared.status
+    assert difference(small(shared.body), saved_small) <= 3, f"the share link's image differs: {difference(small(shared.body), saved_small):.2f}"
+    out = tmp_path / "export"
+    subprocess.run([str(sepia_binary()), "export", asset_id, "--out-dir", str(out), "--no-sidecars", "--library", str(server.library)],
+                   check=True, capture_output=True, text=True, timeout=120)
+    (exported,) = [p for p in out.iterdir() if p.suffix.lower() in (".jpg", ".jpeg")]
+    assert difference(small(exported.read_bytes()), saved_small) <= 3, f"`sepia export` differs: {difference(small(exported.read_bytes()), saved_small):.2f}"
+    browser_api.json("DELETE", f"/api/v1/shares/{share['id']}", expect=(204,))
+
 
 def test_double_click_puts_a_slider_back_to_0_in_one_step(app, photos, browser_api):
     (asset_id,) = photos.upload(1)
@@ -274,6 +314,47 @@ def test_adjust_panel_on_a_phone(app, photos):
         wait_preview_settled(app, src)
         assert app.find(tid("save-edit")).is_enabled()
         assert app.js("return document.documentElement.scrollWidth <= innerWidth")
+        app.click(tid("cancel-edit"))
+        app.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
+        app.wait_gone(tid("editor"))
+    finally:
+        app.set_viewport(1440, 900)
+
+
+def test_press_and_hold_on_a_touch_screen_shows_the_original(app, photos):
+    """A finger held on the photo shows the original (touch events, as a phone sends them); lifted, the edit."""
+    (asset_id,) = photos.upload(1)
+    app.set_viewport(375, 812, mobile=True)
+    try:
+        app.open_app(f"#/photo/{asset_id}")
+        app.wait_image(tid("detail-image"))
+        app.click(tid("detail-edit"))
+        app.wait_visible(tid("editor"))
+        app.wait(lambda: app.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+        src = wait_preview_settled(app)
+        src = choose(app, "Noir", src)
+        edited, edited_pixels = brightness(app)
+        assert edited_pixels["chroma"] < 3, edited_pixels
+        box = app.js("const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];",
+                     tid("editor-preview"))
+        point = [{"x": box[0], "y": box[1], "radiusX": 4, "radiusY": 4, "force": 1, "id": 1}]
+        app.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+        try:
+            app.wait(lambda: app.visible(tid("original-badge")) and app.visible(tid("editor-original"))
+                     and app.image_loaded(tid("editor-original")), "the original while the finger is held")
+            # Still shown a second later (a long press is not the browser's image menu, nor a cancel).
+            app.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": point})
+            app.js("return new Promise((r) => setTimeout(r, 1000))")
+            assert app.visible(tid("original-badge")) and app.visible(tid("editor-original"))
+            assert not app.find(tid("editor-preview")).is_displayed()
+            _, original = brightness(app, tid("editor-original"))
+            assert original["chroma"] > edited_pixels["chroma"] + 5, (original, edited_pixels)
+        finally:
+            app.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        app.wait(lambda: not app.visible(tid("original-badge")) and app.find(tid("editor-preview")).is_displayed(), "the edit after lifting the finger")
+        assert not app.visible(tid("editor-original"))
+        after, _ = brightness(app)
+        assert abs(after - edited) < 1
         app.click(tid("cancel-edit"))
         app.click(f'{tid("discard-dialog")} {tid("confirm-ok")}')
         app.wait_gone(tid("editor"))

@@ -1,10 +1,12 @@
 // Operations on photos shared by the library selection and the detail view: favourite, hide, delete (to
 // Recently Deleted, with a confirmation that says how many and for how long), recover and delete for good
-// from Recently Deleted, download, add to album, copy and paste edits.
+// from Recently Deleted, download, add to album, copy and paste edits, edit presets (save, delete, apply to
+// photos).
 import { api } from './api.js';
 import { h, plural, download, pool } from './util.js';
 import { store } from './store.js';
-import { confirmDialog, openDialog } from './components/dialog.js';
+import { confirmDialog, openDialog, promptDialog } from './components/dialog.js';
+import { icon } from './icons.js';
 import { toast } from './components/toast.js';
 import { pickAlbum } from './components/album-picker.js';
 import { downloadDialog } from './components/download-dialog.js';
@@ -182,21 +184,48 @@ export function copyRecipe(recipe, fromId) {
 export async function pasteEdits(ids, lookup = () => null) {
   const copied = store.copiedEdit();
   if (!copied) { toast('Nothing to paste: open a photo in the editor, or select one, and choose Copy Edits.'); return; }
+  await editEach(ids, lookup, copied.steps, {
+    title: 'Paste Edits', testid: 'paste',
+    running: `Pasting edits to ${plural(ids.length, 'photo')}…`,
+    progress: 'Pasted',
+    done: (n) => `Pasted edits to ${plural(n, 'photo')}.`,
+    partly: (n, failed) => `Pasted edits to ${plural(n, 'photo')}; ${failed} failed (see below).`,
+  });
+}
+
+/** Applies a preset to each photo as Paste Edits does: its own crop, rotation and RAW development stay. */
+export async function applyPreset(ids, preset, lookup = () => null) {
+  const steps = portableSteps(preset?.recipe);
+  if (!steps.length) { toast(`The preset “${preset?.name}” has nothing to apply.`); return; }
+  await editEach(ids, lookup, steps, {
+    title: `Apply “${preset.name}”`, testid: 'preset-apply',
+    running: `Applying “${preset.name}” to ${plural(ids.length, 'photo')}…`,
+    progress: 'Applied to',
+    done: (n) => `Applied “${preset.name}” to ${plural(n, 'photo')}.`,
+    partly: (n, failed) => `Applied “${preset.name}” to ${plural(n, 'photo')}; ${failed} failed (see below).`,
+  });
+}
+
+/**
+ * The loop of Paste Edits and Apply Preset: for each photo (three at a time), GET its edit, keep its RAW
+ * development, other edits and geometry, put `steps` after them, PUT. A dialog shows the progress and
+ * each photo's error (testids `<testid>-dialog`, `-progress`, `-errors`); it closes by itself when all went well.
+ */
+async function editEach(ids, lookup, steps, words) {
   const [catalog, panel] = await Promise.all([store.catalog().catch(() => []), store.adjustments().catch(() => null)]);
-  const bar = h('progress', { class: 'progress', max: String(ids.length), value: '0', 'data-testid': 'paste-progress', aria: { label: 'Paste progress' } });
-  const status = h('p', { role: 'status' }, `Pasting edits to ${plural(ids.length, 'photo')}…`);
-  const errors = h('ul', { class: 'error-list', 'data-testid': 'paste-errors' });
+  const bar = h('progress', { class: 'progress', max: String(ids.length), value: '0', 'data-testid': `${words.testid}-progress`, aria: { label: `${words.title}: progress` } });
+  const status = h('p', { role: 'status' }, words.running);
+  const errors = h('ul', { class: 'error-list', 'data-testid': `${words.testid}-errors` });
   let d;
   const close = h('button', { type: 'button', class: 'btn primary', onclick: () => d.close() }, 'Close');
-  d = openDialog({ title: 'Paste Edits', body: h('div', { class: 'stack' }, status, bar, errors), actions: [close], testid: 'paste-dialog' });
+  d = openDialog({ title: words.title, body: h('div', { class: 'stack' }, status, bar, errors), actions: [close], testid: `${words.testid}-dialog` });
   let done = 0;
   let failed = 0;
   await pool(ids, 3, async (id) => {
     const asset = lookup(id) || store.assets.get(id) || await api.asset(id);
     const edit = await api.edit(id);
-    const recipe = pasteInto(edit?.current?.recipe || null, asset, catalog, copied.steps, panel);
-    const updated = await api.saveEdit(id, recipe);
-    return updated;
+    const recipe = pasteInto(edit?.current?.recipe || null, asset, catalog, steps, panel);
+    return api.saveEdit(id, recipe);
   }, (id, updated, err) => {
     done++;
     bar.value = String(done);
@@ -208,10 +237,115 @@ export async function pasteEdits(ids, lookup = () => null) {
       store.rememberAssets([updated]);
       store.emit('assets-updated', [updated]);
     }
-    status.textContent = `Pasted ${done - failed} of ${ids.length}` + (failed ? ` · ${failed} failed` : '');
+    status.textContent = `${words.progress} ${done - failed} of ${ids.length}` + (failed ? ` · ${failed} failed` : '');
   });
-  status.textContent = failed ? `Pasted edits to ${plural(ids.length - failed, 'photo')}; ${failed} failed (see below).` : `Pasted edits to ${plural(ids.length, 'photo')}.`;
+  status.textContent = failed ? words.partly(ids.length - failed, failed) : words.done(ids.length);
   if (!failed) setTimeout(() => d.close(), 1200);
+}
+
+// ----- Edit presets
+
+/**
+ * Save as Preset: asks for a name and keeps the recipe's look and adjustments (not its crop, straighten,
+ * rotation or RAW development, which belong to one photo). A name in use asks to replace that preset; the
+ * server's refusals (an empty or long name, nothing to keep) are shown in its words under the name.
+ * Resolves to the preset, or null.
+ */
+export async function savePreset(recipe) {
+  const steps = portableSteps(recipe);
+  if (!steps.length) { toast('There is nothing to save as a preset: choose a look or adjust the photo first.'); return null; }
+  let name = '';
+  let problem = null;
+  for (;;) {
+    const chosen = await promptDialog({
+      title: 'Save as Preset', label: 'Preset name', value: name, confirmLabel: 'Save Preset', maxLength: 64,
+      description: 'The look and the adjustments are saved. Crop, straighten and rotation stay with each photo.',
+      testid: 'preset-name-dialog', error: problem,
+    });
+    if (chosen == null) return null;
+    name = chosen;
+    problem = null;
+    let replace = false;
+    for (;;) {
+      try {
+        const preset = await api.savePreset(name, recipeOf(steps), { replace });
+        store.reloadPresets().catch(() => {});
+        toast.success(replace ? `Replaced the preset “${preset?.name || name}”.` : `Saved the preset “${preset?.name || name}”.`);
+        return preset;
+      } catch (e) {
+        if (e.status === 409 && !replace) {
+          replace = await confirmDialog({
+            title: `Replace the preset “${name}”?`,
+            message: 'A preset of that name exists. Replacing it changes what it applies from now on; photos edited with it keep their edits.',
+            confirmLabel: 'Replace', testid: 'preset-replace-dialog',
+          });
+          if (replace) continue;
+        } else if (e.status === 422 || e.status === 400) {
+          problem = e.message;
+        } else {
+          toast.error(e, 'The preset could not be saved.');
+          return null;
+        }
+        break; // back to the name
+      }
+    }
+  }
+}
+
+/** Asks first; resolves true when the preset is deleted. */
+export async function deletePreset(preset) {
+  const ok = await confirmDialog({
+    title: `Delete the preset “${preset.name}”?`,
+    message: 'Photos edited with it keep their edits.',
+    confirmLabel: 'Delete Preset', destructive: true, testid: 'preset-delete-dialog',
+  });
+  if (!ok) return false;
+  try {
+    await api.deletePreset(preset.id);
+    await store.reloadPresets().catch(() => {});
+    toast(`Deleted the preset “${preset.name}”.`);
+    return true;
+  } catch (e) {
+    toast.error(e, 'The preset could not be deleted.');
+    return false;
+  }
+}
+
+/** The user's presets in a dialog, each with Delete. */
+export async function managePresets() {
+  let list;
+  try { list = await store.presets(); } catch (e) { toast.error(e, 'The presets could not be loaded.'); return; }
+  const ul = h('ul', { class: 'preset-list', 'data-testid': 'preset-list' });
+  let d;
+  const done = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'presets-done', onclick: () => d.close() }, 'Done');
+  const render = (items) => {
+    ul.replaceChildren(...items.map((p) => h('li', { class: 'preset-row', 'data-testid': 'preset-row', 'data-preset-id': p.id },
+      h('span', { class: 'preset-name' }, p.name),
+      h('span', { class: 'preset-steps hint' }, plural(portableSteps(p.recipe).length, 'step')),
+      h('button', {
+        type: 'button', class: 'btn small ghost danger-text', 'data-testid': 'preset-delete', aria: { label: `Delete the preset “${p.name}”` },
+        onclick: async () => {
+          const at = items.indexOf(p);
+          if (!(await deletePreset(p))) return;
+          items = items.filter((x) => x !== p);
+          render(items);
+          (ul.querySelectorAll('[data-testid="preset-delete"]')[Math.min(at, items.length - 1)] || done).focus();
+        },
+      }, icon('trash'), 'Delete'))));
+    if (!items.length) ul.append(h('li', { class: 'hint', 'data-testid': 'preset-empty' }, 'No presets. In the editor, choose Save as Preset.'));
+  };
+  render([...list]);
+  d = openDialog({ title: 'Presets', body: ul, actions: [done], testid: 'presets-dialog', initialFocus: () => done });
+}
+
+/**
+ * The items of the selection's Apply Preset menu (the presets read afresh), or [] after saying why there are none.
+ */
+export async function presetMenuItems(ids, lookup) {
+  let list;
+  try { list = await store.reloadPresets(); } catch (e) { toast.error(e, 'The presets could not be loaded.'); return []; }
+  if (!list.length) { toast('No presets yet. In the editor, adjust a photo and choose Save as Preset.'); return []; }
+  return list.map((p) => ({ label: p.name, icon: 'preset', testid: 'preset-menu-item', attrs: { 'data-preset-id': p.id }, run: () => applyPreset(ids, p, lookup) }));
 }
 
 export { parseRecipe };

@@ -249,6 +249,23 @@ export const api = {
     return { blob: await response.blob(), count };
   },
 
+  /**
+   * The preset strip: one image with a tile per preset of the user's, and the presets' ids in the order of
+   * the tiles (X-Sepia-Strip-Presets: the list may have changed since it was read). Resolves to {blob, ids}.
+   */
+  async presetStrip(id, size, signal) {
+    const response = await request('GET', `${BASE}/assets/${enc(id)}/preset-strip` + query({ size }), { as: 'response', signal });
+    const ids = (response.headers.get('X-Sepia-Strip-Presets') || '').split(',').map((x) => x.trim()).filter(Boolean);
+    return { blob: await response.blob(), ids };
+  },
+
+  // ----- Edit presets (the user's own: a look and adjustments, kept by name)
+  /** {presets: [{id, name, recipe, creationDate}]}, by name. */
+  presets: () => get(`${BASE}/presets`),
+  /** 201 with the preset; 409 when the name is taken and `replace` is not set; 422 when nothing is left to keep. */
+  savePreset: (name, recipe, { replace = false } = {}) => post(`${BASE}/presets`, { name, recipe, replace }),
+  deletePreset: (id) => del(`${BASE}/presets/${enc(id)}`),
+
   // ----- Filters
   filters: () => get(`${BASE}/filters`),
   catalog: () => get(`${BASE}/filters/catalog`),

@@ -151,6 +151,7 @@ async function signOut() {
   try { await api.logout(); } catch (e) { if (e.status !== 401) { toast.error(e, 'Signing out failed.'); return; } }
   api.setCsrfToken(null);
   store.user = null;
+  store.presetsPromise = null; // presets are each user's own
   showLogin({ notice: 'You are signed out.' });
 }
 

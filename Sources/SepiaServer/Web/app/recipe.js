@@ -386,4 +386,46 @@ export function pasteInto(targetRecipe, asset, catalog, copiedSteps, panel = nul
   return recipeOf([...steps, ...copiedSteps.map((x) => structuredClone(x))]);
 }
 
+/**
+ * Reads a look's steps (a preset's, a copied edit's: Adjust steps then at most one catalog filter) as editor
+ * state: {adjust, filterIndex, t}, or null when a step is not one the editor shows.
+ */
+export function readLook(steps, catalog, panel = null) {
+  const s = steps || [];
+  let i = 0;
+  let adjust = {};
+  if (s.length && panel) {
+    let { count } = readAdjustSteps(s, panel);
+    // As in parseRecipe: a last step that is both a slider's and a catalog look's is the look.
+    if (count && count === s.length && matchFilter(s[s.length - 1], catalog)) count--;
+    adjust = readAdjustSteps(s.slice(0, count), panel).adjust;
+    i = count;
+  }
+  let filterIndex = 0;
+  let t = DEFAULT_INTENSITY;
+  if (i < s.length) {
+    const m = matchFilter(s[i], catalog);
+    if (!m) return null;
+    filterIndex = m.filterIndex;
+    t = m.t;
+    i++;
+  }
+  return i === s.length ? { adjust, filterIndex, t } : null;
+}
+
+/**
+ * A preset applied in the editor, as Paste Edits does to a saved edit: the state keeps its RAW development,
+ * unrecognised prefix and geometry; its adjustments and look become the preset's. Null when the preset has
+ * steps the editor cannot show.
+ */
+export function applyLook(state, steps, catalog, panel = null) {
+  const look = readLook(portableSteps({ steps }), catalog, panel);
+  if (!look) return null;
+  const next = cloneState(state);
+  next.adjust = { ...look.adjust };
+  next.filterIndex = look.filterIndex;
+  next.t = look.t;
+  return next;
+}
+
 export { EPS };

@@ -66,6 +66,21 @@ export const store = {
     return this.adjustmentsPromise;
   },
 
+  // ----- Edit presets: fetched when first needed, kept in step with the app's own saves and deletions
+  // ('presets' is emitted with the new list).
+  presetsPromise: null,
+  presets({ reload = false } = {}) {
+    if (!this.presetsPromise || reload) {
+      this.presetsPromise = api.presets().then((r) => r?.presets || [])
+        .catch((e) => { this.presetsPromise = null; throw e; });
+      this.presetsPromise.then((list) => this.emit('presets', list), () => {});
+    }
+    return this.presetsPromise;
+  },
+  async reloadPresets() {
+    return this.presets({ reload: true });
+  },
+
   get isOwner() {
     const u = this.user || {};
     return u.role === 'owner' || u.isOwner === true || u.kind === 'owner';

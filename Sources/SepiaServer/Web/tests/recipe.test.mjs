@@ -157,5 +157,19 @@ check('paste replaces adjustments', JSON.stringify(pastedAdjust.steps.map((x) =>
 // cloneState copies the positions.
 const cl = R.cloneState(noir); cl.adjust.exposure = 0;
 check('clone copies adjust', noir.adjust.exposure === 0.42);
+// A preset (the portable steps of an edit) applied in the editor: the target keeps its RAW development and
+// geometry, its adjustments and look become the preset's; a preset's geometry or RAW step is ignored.
+const presetTarget = { ...R.emptyState(4000, 3000), raw: { inputEV: 0.3 }, turns: 1, crop: { x: 5, y: 6, w: 700, h: 800 }, adjust: { contrast: 0.5 }, filterIndex: 1, t: 1 };
+const applied = R.applyLook(presetTarget, noirRecipe.steps, fullCatalog, panel);
+check('preset applied', applied && applied.filterIndex === 5 && applied.t === 0.4 && JSON.stringify(applied.adjust) === JSON.stringify(noir.adjust)
+  && applied.turns === 1 && applied.crop.w === 700 && applied.raw.inputEV === 0.3 && presetTarget.adjust.contrast === 0.5, JSON.stringify(applied));
+const appliedRecipe = R.buildRecipe(applied, fullCatalog, panel);
+check('preset applied = pasted', R.sameRecipe(appliedRecipe, R.pasteInto(R.buildRecipe(presetTarget, fullCatalog, panel), asset, fullCatalog, R.portableSteps(noirRecipe), panel)), JSON.stringify(appliedRecipe));
+const withGeometry = R.applyLook(presetTarget, [{ filter: 'CICrop', parameters: { inputRectangle: [0, 0, 10, 10] } }, ...copied], fullCatalog, panel);
+check('preset geometry ignored', withGeometry && withGeometry.crop.w === 700 && withGeometry.filterIndex === 5, JSON.stringify(withGeometry));
+const onlyAdjust = R.applyLook(presetTarget, copied.slice(0, 2), fullCatalog, panel);
+check('preset without a look', onlyAdjust && onlyAdjust.filterIndex === 0 && Object.keys(onlyAdjust.adjust).length === 2, JSON.stringify(onlyAdjust));
+check('unknown preset step', R.applyLook(presetTarget, [{ filter: 'CIBloom', parameters: { inputRadius: 3 } }], fullCatalog, panel) === null);
+check('readLook empty', JSON.stringify(R.readLook([], fullCatalog, panel)) === JSON.stringify({ adjust: {}, filterIndex: 0, t: R.DEFAULT_INTENSITY }));
 console.log(`${ok} passed, ${bad} failed`);
 if (bad) process.exitCode = 1;

@@ -1,6 +1,7 @@
 // AdjustPanel: the editor's Adjust mode, Photos' layout — Light, Color, Black & White and Detail, a slider
 // for each adjustment (GET /api/v1/filters/adjustments: −1…1, or 0…1 for those that go one way), Auto, and
-// a live histogram of the preview. Positions are by slider id; a slider at 0 is left out.
+// a live histogram of the preview, and Save as Preset (the editor keeps the look and these adjustments as
+// one of the user's presets). Positions are by slider id; a slider at 0 is left out.
 import { h } from '../util.js';
 import { icon } from '../icons.js';
 
@@ -12,13 +13,13 @@ export function formatPosition(v) {
 }
 
 /**
- * new AdjustPanel({ panel, onInput(id, position), onCommit(), onAuto(), onReset() })
+ * new AdjustPanel({ panel, onInput(id, position), onCommit(), onAuto(), onReset(), onSavePreset() })
  * .el, .setValues(adjust), .setAutoBusy(busy), .drawHistogram(img)
  * onInput is called while a slider moves; onCommit(id, {amend}) once a change is done (a release, a key, a
  * double-click's reset, which amends the step its two clicks made).
  */
 export class AdjustPanel {
-  constructor({ panel, onInput, onCommit, onAuto, onReset }) {
+  constructor({ panel, onInput, onCommit, onAuto, onReset, onSavePreset }) {
     this.onInput = onInput;
     this.onCommit = onCommit;
     this.values = {};
@@ -27,6 +28,9 @@ export class AdjustPanel {
 
     this.autoBtn = h('button', { type: 'button', class: 'btn small', 'data-testid': 'adjust-auto', title: 'Auto: set the sliders from the photo\u2019s histogram', onclick: () => onAuto?.() }, icon('wand'), 'Auto');
     this.resetBtn = h('button', { type: 'button', class: 'btn small ghost', 'data-testid': 'adjust-reset', disabled: true, onclick: () => onReset?.() }, 'Reset');
+    this.savePresetBtn = onSavePreset
+      ? h('button', { type: 'button', class: 'btn small ghost', 'data-testid': 'adjust-save-preset', title: 'Save the look and these adjustments as a preset', onclick: () => onSavePreset() }, icon('preset'), 'Save as Preset')
+      : null;
     this.canvas = h('canvas', { class: 'histogram', width: '256', height: '64', 'data-testid': 'histogram', role: 'img', aria: { label: 'Histogram of the preview' } });
 
     const sections = (panel?.sections || []).map((section) => {
@@ -36,7 +40,7 @@ export class AdjustPanel {
         ...(section.adjustments || []).map((s) => this.sliderRow(s, section, suffix)));
     });
     this.el = h('div', { class: 'panel-adjust', hidden: true, 'data-testid': 'adjust-panel', role: 'group', aria: { label: 'Adjust' } },
-      h('div', { class: 'adjust-top' }, this.canvas, h('div', { class: 'adjust-buttons' }, this.autoBtn, this.resetBtn)),
+      h('div', { class: 'adjust-top' }, this.canvas, h('div', { class: 'adjust-buttons' }, this.autoBtn, this.resetBtn, this.savePresetBtn)),
       ...sections,
       h('p', { class: 'adjust-hint hint' }, 'Double-click a slider to reset it. Hold \\ or press and hold the photo to see the original.'));
   }

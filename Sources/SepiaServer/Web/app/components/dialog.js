@@ -67,12 +67,16 @@ export function confirmDialog({ title, message, confirmLabel = 'OK', cancelLabel
   return d.closed.then((v) => v === true);
 }
 
-/** Resolves with the entered text, or null when cancelled. */
-export function promptDialog({ title, label, value = '', confirmLabel = 'OK', placeholder = '', maxLength = 200, testid = 'prompt-dialog', validate }) {
+/**
+ * Resolves with the entered text, or null when cancelled. `error` shows a problem at once (a server's answer
+ * to the text given before, which is then `value`).
+ */
+export function promptDialog({ title, label, description, value = '', confirmLabel = 'OK', placeholder = '', maxLength = 200, testid = 'prompt-dialog', validate, error: problemText = null }) {
   let d;
   const inputId = 'prompt-' + Math.random().toString(36).slice(2, 8);
   const input = h('input', { id: inputId, class: 'input', type: 'text', value, placeholder, maxlength: String(maxLength), autocomplete: 'off', 'data-testid': 'prompt-input' });
-  const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'prompt-error', hidden: !problemText }, problemText || '');
+  if (problemText) input.setAttribute('aria-invalid', 'true');
   const submit = () => {
     const text = input.value.trim();
     const problem = !text ? 'Enter a name.' : validate?.(text);
@@ -83,7 +87,7 @@ export function promptDialog({ title, label, value = '', confirmLabel = 'OK', pl
     h('div', { class: 'field' }, h('label', { for: inputId }, label), input), error);
   const cancel = h('button', { type: 'button', class: 'btn', onclick: () => d.close(null) }, 'Cancel');
   const ok = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'prompt-ok', onclick: submit }, confirmLabel);
-  d = openDialog({ title, body: form, actions: [cancel, ok], testid, initialFocus: () => input });
+  d = openDialog({ title, description, body: form, actions: [cancel, ok], testid, initialFocus: () => input });
   input.select();
   return d.closed.then((v) => (typeof v === 'string' ? v : null));
 }

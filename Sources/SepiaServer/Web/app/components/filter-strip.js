@@ -2,12 +2,18 @@
 // image (GET …/strip?size=N, tile i at x = i×N) by CSS background-position on a blob URL, each with its
 // name under it. Tap/Enter applies; the chosen one is aria-pressed. Arrow keys move between tiles.
 //
+// After the catalog's looks, a "Presets" group: one tile per preset of the user's (cut from GET
+// …/preset-strip, whose X-Sepia-Strip-Presets header names the tiles in order), Save Preset, and Manage
+// (to delete them). Choosing a preset applies its steps (the editor does that); it is not a lasting choice,
+// so a preset tile is a plain button.
+//
 // Each filter shows once: an entry that renders what an earlier one does (the same Core Image filter with
 // the same preset parameters, the slider's keys aside — Instafilter's "Sepia Tone" is LetsEat's "Sepia")
 // has no tile of its own; choosing the earlier one gives the same recipe, and a saved recipe reads back as
 // the earlier one anyway (recipe.js matches the first entry).
 import { api } from '../api.js';
 import { h, dpr, clamp } from '../util.js';
+import { icon } from '../icons.js';
 
 /**
  * The catalog positions the strip shows, and for every position the one shown in its place:
@@ -28,8 +34,13 @@ export function distinctEntries(catalog) {
 }
 
 export class FilterStrip {
-  constructor({ assetId, catalog, selected = 0, onSelect }) {
+  constructor({ assetId, catalog, selected = 0, onSelect, presets = null }) {
     this.assetId = assetId;
+    this.presetActions = presets; // {onApply(preset), onSave(), onManage()}, or null for no Presets group
+    this.presets = [];
+    this.presetTiles = [];
+    this.presetURL = null;
+    this.presetGroup = null;
     this.catalog = catalog;
     this.onSelect = onSelect;
     const { shown, shownFor } = distinctEntries(catalog);
@@ -49,26 +60,93 @@ export class FilterStrip {
       return { b, img, index: i };
     });
     this.el.append(...this.tiles.map((t) => t.b));
+    if (presets) {
+      this.presetGroup = h('div', { class: 'strip-group', role: 'group', 'data-testid': 'preset-group', aria: { label: 'Presets' } });
+      this.el.append(this.presetGroup);
+      this.setPresets([]);
+    }
     this.el.addEventListener('keydown', (e) => {
-      const i = this.tiles.findIndex((t) => t.b === document.activeElement);
+      const list = this.buttons();
+      const i = list.indexOf(document.activeElement);
       if (i < 0) return;
       let j = null;
       if (e.key === 'ArrowRight') j = i + 1;
       else if (e.key === 'ArrowLeft') j = i - 1;
       else if (e.key === 'Home') j = 0;
-      else if (e.key === 'End') j = this.tiles.length - 1;
+      else if (e.key === 'End') j = list.length - 1;
       if (j == null) return;
       e.preventDefault();
-      j = clamp(j, 0, this.tiles.length - 1);
+      j = clamp(j, 0, list.length - 1);
       this.focusTile(j);
     });
     this.mark();
   }
 
+  /** Every button of the strip in order (the looks, then the Presets group's), for the arrow keys. */
+  buttons() {
+    return [...this.tiles.map((t) => t.b), ...(this.presetGroup ? this.presetGroup.querySelectorAll('button') : [])];
+  }
+
   focusTile(j) {
-    this.tiles.forEach((t, k) => { t.b.tabIndex = k === j ? 0 : -1; });
-    this.tiles[j].b.focus();
-    this.tiles[j].b.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const list = this.buttons();
+    list.forEach((b, k) => { b.tabIndex = k === j ? 0 : -1; });
+    list[j].focus();
+    list[j].scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+
+  /** Shows the user's presets ({id, name, recipe}, by name) in the Presets group; load their tiles with loadPresets(). */
+  setPresets(presets) {
+    if (!this.presetGroup) return;
+    const focused = this.presetGroup.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+    this.presets = presets || [];
+    const { onApply, onSave, onManage } = this.presetActions;
+    this.presetTiles = this.presets.map((p) => {
+      const img = h('span', { class: 'tile-img skeleton', 'aria-hidden': 'true' });
+      const b = h('button', {
+        type: 'button', class: 'filter-tile preset-tile', 'data-testid': 'preset-tile', 'data-preset-id': p.id,
+        'data-name': p.name, tabindex: '-1', onclick: () => onApply?.(p),
+      }, img, h('span', { class: 'tile-name' }, p.name));
+      b.title = `Apply the preset “${p.name}”`;
+      return { b, img, preset: p };
+    });
+    const saveTile = h('button', { type: 'button', class: 'filter-tile strip-action', 'data-testid': 'save-preset', tabindex: '-1', onclick: () => onSave?.() },
+      h('span', { class: 'tile-img tile-icon', 'aria-hidden': 'true' }, icon('plus')), h('span', { class: 'tile-name' }, 'Save as Preset'));
+    saveTile.title = 'Save this look and these adjustments as a preset';
+    const manageTile = h('button', { type: 'button', class: 'filter-tile strip-action', 'data-testid': 'manage-presets', tabindex: '-1', onclick: () => onManage?.() },
+      h('span', { class: 'tile-img tile-icon', 'aria-hidden': 'true' }, icon('sliders')), h('span', { class: 'tile-name' }, 'Manage Presets'));
+    manageTile.hidden = !this.presets.length;
+    this.presetGroup.replaceChildren(
+      h('span', { class: 'strip-group-label', 'aria-hidden': 'true' }, 'Presets'),
+      ...this.presetTiles.map((t) => t.b), saveTile, manageTile);
+    if (focused) (this.presetGroup.querySelector(`[data-testid="${focused}"]`) || saveTile).focus();
+    // One button of the strip stays reachable by Tab (the chosen look's).
+    if (!this.buttons().some((b) => b.tabIndex === 0)) this.mark();
+  }
+
+  /** The presets' tiles, cut from one image of this photo with each preset applied. */
+  async loadPresets() {
+    if (!this.presetTiles.length) return;
+    const size = clamp(Math.round(this.tileCSS() * dpr()), 32, 512);
+    const tiles = this.presetTiles;
+    try {
+      const { blob, ids } = await api.presetStrip(this.assetId, size);
+      if (tiles !== this.presetTiles) return; // the list changed meanwhile; a newer load follows
+      if (this.presetURL) URL.revokeObjectURL(this.presetURL);
+      this.presetURL = URL.createObjectURL(blob);
+      const n = ids.length;
+      for (const t of tiles) {
+        const i = ids.indexOf(t.preset.id);
+        t.img.classList.remove('skeleton');
+        if (i < 0) { t.img.classList.add('failed'); continue; }
+        t.img.style.backgroundImage = `url("${this.presetURL}")`;
+        t.img.style.backgroundSize = `${n * 100}% 100%`;
+        t.img.style.backgroundPosition = n > 1 ? `${(i / (n - 1)) * 100}% 0` : '0 0';
+      }
+      this.presetGroup.classList.add('loaded');
+    } catch (e) {
+      tiles.forEach((t) => { t.img.classList.remove('skeleton'); t.img.classList.add('failed'); });
+      throw e;
+    }
   }
 
   /** The tile of a catalog position (or of the entry shown in its place). */
@@ -94,6 +172,7 @@ export class FilterStrip {
       t.b.setAttribute('aria-pressed', String(t.index === this.selected));
       t.b.tabIndex = t.index === this.selected ? 0 : -1;
     });
+    this.presetGroup?.querySelectorAll('button').forEach((b) => { b.tabIndex = -1; });
   }
 
   /** Tile size in CSS pixels (from the stylesheet). */
@@ -129,5 +208,8 @@ export class FilterStrip {
     this.tileFor(this.selected)?.b.scrollIntoView({ block: 'nearest', inline: 'center' });
   }
 
-  destroy() { if (this.url) URL.revokeObjectURL(this.url); }
+  destroy() {
+    if (this.url) URL.revokeObjectURL(this.url);
+    if (this.presetURL) URL.revokeObjectURL(this.presetURL);
+  }
 }

@@ -8,6 +8,21 @@ import { icon } from '../icons.js';
  */
 export function menuButton({ label, iconName = 'more', testid, items, cls = 'btn icon ghost' }) {
   const button = h('button', { type: 'button', class: cls, 'data-testid': testid, aria: { label, haspopup: 'menu', expanded: 'false' }, title: label }, icon(iconName));
+  const popup = popupMenu(button, { label, items: () => items });
+  button.addEventListener('click', () => popup.toggle());
+  button.addEventListener('keydown', (e) => { if (e.key === 'ArrowDown' && !popup.isOpen) { e.preventDefault(); popup.open(); } });
+  button.closeMenu = popup.close;
+  return button;
+}
+
+/**
+ * A menu that opens from a button of the caller's (which gets aria-haspopup and aria-expanded):
+ * popupMenu(button, {label, items: () => [{label, icon, run, testid, danger, hidden?()}], testid})
+ * → {open(), close(focusButton), toggle(), isOpen}.
+ */
+export function popupMenu(button, { label, items, testid }) {
+  button.setAttribute('aria-haspopup', 'menu');
+  button.setAttribute('aria-expanded', 'false');
   let menu = null;
   const close = (focusButton = true) => {
     if (!menu) return;
@@ -19,10 +34,12 @@ export function menuButton({ label, iconName = 'more', testid, items, cls = 'btn
   };
   const outside = (e) => { if (menu && !menu.contains(e.target) && e.target !== button && !button.contains(e.target)) close(false); };
   const open = () => {
-    const visible = items.filter((it) => !it.hidden?.());
-    menu = h('div', { class: 'menu', role: 'menu', aria: { label } },
+    if (menu) return;
+    const visible = items().filter((it) => !it.hidden?.());
+    menu = h('div', { class: 'menu', role: 'menu', 'data-testid': testid, aria: { label } },
       visible.map((it) => h('button', {
         type: 'button', role: 'menuitem', tabindex: '-1', class: ['menu-item', it.danger && 'danger'], 'data-testid': it.testid,
+        ...(it.attrs || {}),
         onclick: () => { close(); it.run(); },
       }, it.icon ? icon(it.icon) : null, h('span', {}, typeof it.label === 'function' ? it.label() : it.label))));
     menu.addEventListener('keydown', (e) => {
@@ -47,8 +64,5 @@ export function menuButton({ label, iconName = 'more', testid, items, cls = 'btn
     document.addEventListener('pointerdown', outside, true);
     menu.querySelector('[role="menuitem"]')?.focus();
   };
-  button.addEventListener('click', () => (menu ? close() : open()));
-  button.addEventListener('keydown', (e) => { if (e.key === 'ArrowDown' && !menu) { e.preventDefault(); open(); } });
-  button.closeMenu = close;
-  return button;
+  return { open, close, toggle: () => (menu ? close() : open()), get isOpen() { return !!menu; } };
 }

@@ -2,6 +2,7 @@
 // in selection mode ("3 selected" + actions). Actions are given by the screen.
 import { h, createBus } from '../util.js';
 import { icon } from '../icons.js';
+import { popupMenu } from './menu.js';
 
 export class Selection {
   constructor() { this.ids = new Set(); this.active = false; this.bus = createBus(); }
@@ -21,7 +22,8 @@ export class Selection {
 }
 
 /**
- * actions: [{id, label, icon, run(ids), enabled?(ids) → bool, danger?}]
+ * actions: [{id, label, icon, run(ids), enabled?(ids) → bool, danger?}], or, for a menu of choices,
+ * {id, label, icon, menu: async (ids) → [menu items] (none: no menu), menuTestid} in place of run.
  */
 export function selectionBar(selection, actions) {
   const count = h('span', { class: 'selbar-count', 'data-testid': 'selection-count', role: 'status' }, '');
@@ -29,9 +31,18 @@ export function selectionBar(selection, actions) {
     const b = h('button', {
       type: 'button', class: ['btn', 'selbar-btn', a.danger && 'danger-text'],
       'data-testid': 'selection-' + a.id, aria: { label: a.label },
-      onclick: () => a.run([...selection.ids]),
+      onclick: a.menu ? null : () => a.run([...selection.ids]),
     }, icon(a.icon), h('span', { class: 'selbar-label' }, a.short || a.label));
     b.title = a.label;
+    if (a.menu) {
+      let items = [];
+      const popup = popupMenu(b, { label: a.label, items: () => items, testid: a.menuTestid });
+      b.addEventListener('click', async () => {
+        if (popup.isOpen) { popup.close(); return; }
+        items = (await a.menu([...selection.ids])) || [];
+        if (items.length && b.isConnected) popup.open();
+      });
+    }
     return { a, b };
   });
   const done = h('button', { type: 'button', class: 'btn selbar-done', 'data-testid': 'selection-done', onclick: () => selection.stop() }, 'Done');

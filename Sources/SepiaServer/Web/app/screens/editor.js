@@ -3,7 +3,9 @@
 // Light, Color, Black & White and Detail sliders, Auto, a live histogram), a crop-and-straighten mode, a RAW
 // mode for camera RAW photos (CIRAWFilter's development sliders), compare with the original (press and hold
 // the photo, or hold \), undo and redo, Save (non-destructive), Revert to Original, Cancel, Share and Copy
-// Edits.
+// Edits. Edit presets: the user's presets in the strip after the looks (choosing one applies its look and
+// adjustments as Paste Edits would, keeping the photo's crop, rotation and RAW development), Save as Preset
+// (in the strip and in the Adjust panel) and Manage Presets (delete).
 // The large image always comes from the server's preview endpoint (never CSS filters).
 import { api } from '../api.js';
 import { h, dpr, download, isTypingTarget, formatDate, isVideo } from '../util.js';
@@ -20,7 +22,7 @@ import { AdjustPanel } from '../components/adjust-panel.js';
 import * as actions from '../actions.js';
 import {
   parseRecipe, buildRecipe, cloneState, rotateClockwise, rotatedSize, isNone, sameRecipe,
-  isEmptyRecipe, emptyState, DEFAULT_INTENSITY, recipeOf,
+  isEmptyRecipe, emptyState, DEFAULT_INTENSITY, recipeOf, applyLook,
 } from '../recipe.js';
 
 export function mountEditor(container, params, ctx) {
@@ -278,6 +280,7 @@ export function mountEditor(container, params, ctx) {
           onCommit: (key, { amend = false } = {}) => commit({ source: `adjust-${key}`, amend }), // the slider's data-testid
           onAuto: auto,
           onReset: () => { state.adjust = {}; adjustPanel.setValues({}); changed(); commit(); },
+          onSavePreset: savePreset,
         });
         adjustPanel.setValues(state.adjust);
         adjustHolder.replaceChildren(adjustPanel.el);
@@ -324,10 +327,46 @@ export function mountEditor(container, params, ctx) {
         if (!isNone(item)) slider.input.focus({ preventScroll: true });
         strip.tileFor(i)?.b.focus();
       },
+      presets: { onApply: applyPreset, onSave: savePreset, onManage: () => actions.managePresets() },
     });
     stripHolder.replaceChildren(strip.el);
     strip.load().catch((e) => toast.error(e, 'The filter thumbnails could not be loaded.'));
     requestAnimationFrame(() => strip.scrollToSelected());
+    // Read afresh each time the editor opens (another device may have saved one meanwhile).
+    store.presets({ reload: true }).then(showPresets, (e) => {
+      // A server without presets (404) shows none; anything else is said.
+      if (e.status !== 404 && alive) toast.error(e, 'The presets could not be loaded.');
+    });
+  }
+
+  // ----- Presets
+  /** Shows the user's presets in the strip (and their tiles for this photo) when the list changed. */
+  function showPresets(list) {
+    if (!alive || !strip || strip.presets === list) return;
+    strip.setPresets(list);
+    strip.loadPresets().catch((e) => { if (alive) toast.error(e, 'The preset thumbnails could not be loaded.'); });
+  }
+  const offPresets = store.on('presets', showPresets);
+
+  /** A preset chosen in the strip: its look and adjustments in place of the photo's, one step of undo. */
+  function applyPreset(preset) {
+    if (!state || saving) return;
+    const next = applyLook(state, preset.recipe?.steps || [], catalog, adjustments);
+    if (!next) {
+      toast(`The preset “${preset.name}” has steps the editor cannot show. Apply it from the library instead: select photos and choose Apply Preset.`);
+      return;
+    }
+    state = next;
+    adjustPanel?.setValues(state.adjust);
+    strip.select(state.filterIndex);
+    changed();
+    commit();
+    toast(`Applied the preset “${preset.name}”.`);
+  }
+
+  function savePreset() {
+    if (!state) return;
+    actions.savePreset(currentRecipe());
   }
 
   // Show something at once: the current version, while the first preview renders.
@@ -647,6 +686,7 @@ export function mountEditor(container, params, ctx) {
       window.removeEventListener('blur', onBlur);
       window.removeEventListener('beforeunload', beforeUnload);
       strip?.destroy();
+      offPresets();
       if (previewURL) URL.revokeObjectURL(previewURL);
       if (originalURL) URL.revokeObjectURL(originalURL);
       el.remove();

@@ -146,6 +146,7 @@ export function mountLibrary(container, params, ctx) {
     { id: 'download', label: 'Download', icon: 'download', run: (ids) => actions.downloadPhotos(ids) },
     { id: 'copy-edits', label: 'Copy Edits', short: 'Copy', icon: 'copy', enabled: (ids) => ids.length === 1, run: (ids) => actions.copyEditsOf(ids[0]).then(() => bar.update()) },
     { id: 'paste-edits', label: 'Paste Edits', short: 'Paste', icon: 'paste', enabled: () => !!store.copiedEdit(), run: (ids) => actions.pasteEdits(ids, (id) => source.find(id)?.asset) },
+    { id: 'apply-preset', label: 'Apply Preset', short: 'Preset', icon: 'preset', menuTestid: 'preset-menu', menu: (ids) => actions.presetMenuItems(ids, (id) => source.find(id)?.asset) },
     { id: 'delete', label: 'Delete', icon: 'trash', danger: true, run: async (ids) => { if (await actions.deletePhotos(ids)) { source.removeIds(ids); selection.stop(); } } },
   ].filter(Boolean);
   const bar = selectionBar(selection, selActions);
