@@ -16,7 +16,7 @@ struct EditCommand: AsyncParsableCommand {
             after the current edit's steps.
 
             --adjust moves a slider of the editor's Adjust panel (exposure, brilliance, highlights, shadows, \
-            brightness, contrast, blackPoint, saturation, vibrance, warmth, tint, blackAndWhite, neutrals, tone, \
+            brightness, contrast, blackPoint, saturation, vibrance, warmth, tint, blackAndWhite, neutrals, tone, grain, \
             sharpness, definition, noiseReduction, vignette; -1 to 1, or 0 to 1): `--adjust exposure=0.3 \
             --adjust warmth=0.2`. --auto sets them as the editor's Auto does, from the photo's histogram; \
             --adjust then overrides single sliders. The adjustments come before the filter, as in the editor.
