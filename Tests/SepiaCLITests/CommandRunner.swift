@@ -55,19 +55,8 @@ struct CommandRunner {
     }
 
     static func runBlocking(_ arguments: [String], executable: URL = executable, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        let result = try ExternalProgram.run(executable.path, arguments, environment: environment)
+        return Result(status: result.status, stdout: result.output, stderr: result.errors)
     }
 
     /// A fresh temporary folder.

@@ -12,14 +12,7 @@ import Testing
 
     /// A file's tags as exiftool reads them (`-j -G1`), an independent reader of XMP.
     static func exiftool(_ path: String) throws -> [String: Any]? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-j", "-G1", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try ExternalProgram.run("/usr/bin/exiftool", ["-j", "-G1", path]).stdout
         return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first
     }
 

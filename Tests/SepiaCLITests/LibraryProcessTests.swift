@@ -6,50 +6,21 @@ import Synchronization
 import Testing
 
 /// A `sepia` child process whose output is collected as it comes, and which can be killed.
-final class ChildProcess: @unchecked Sendable {
-    let process = Process()
-    private final class Output: Sendable {
-        let data = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
-    }
-    private let output = Output()
+final class ChildProcess: Sendable {
+    private let running: ExternalProgram.Running
 
     init(_ arguments: [String]) throws {
-        process.executableURL = CommandRunner.executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            output.data.withLock { $0.stdout.append(data) }
-        }
-        err.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            output.data.withLock { $0.stderr.append(data) }
-        }
-        try process.run()
+        running = try ExternalProgram.launch(CommandRunner.executable.path, arguments)
     }
 
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        running.kill(SIGKILL)
     }
 
     /// Waits, on a thread of its own, for the process to end and returns its status and output.
-    func wait() async -> (status: Int32, reason: Process.TerminationReason, stdout: String, stderr: String) {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: self.waitBlocking()) }
-        }
-    }
-
-    private func waitBlocking() -> (status: Int32, reason: Process.TerminationReason, stdout: String, stderr: String) {
-        process.waitUntilExit()
-        usleep(50_000)  // let the readability handlers drain the pipes
-        (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
-        (process.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
-        let (stdout, stderr) = output.data.withLock { ($0.stdout, $0.stderr) }
-        return (
-            process.terminationStatus, process.terminationReason, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
-        )
+    func wait() async -> (status: Int32, killed: Bool, stdout: String, stderr: String) {
+        let result = await running.wait()
+        return (result.status, result.wasSignalled, result.output, result.errors)
     }
 }
 
@@ -112,7 +83,7 @@ final class ChildProcess: @unchecked Sendable {
             try await Task.sleep(for: .seconds(Double.random(in: 0...(isEdit ? editSpan : importSpan))))
             child.kill()
             let ended = await child.wait()
-            let killed = ended.reason == .uncaughtSignal
+            let killed = ended.killed
             if killed { interrupted += 1 }
             if isEdit { editSpan *= killed ? 1.1 : 0.7 } else { importSpan *= killed ? 1.1 : 0.7 }
             // Every photo the import reported as imported was committed before it said so.

@@ -41,12 +41,7 @@ import Testing
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        guard try ExternalProgram.run(executable, arguments).status == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
     @Test("info on a video: streams, duration, capture date, camera, location; --json has the probe under video")

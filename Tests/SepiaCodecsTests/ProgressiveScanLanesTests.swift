@@ -52,17 +52,14 @@ struct ProgressiveScanLanesTests {
             try script.write(to: scans, atomically: true, encoding: .utf8)
             all += ["-scans", scans.path]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
-        process.arguments = all + ["-outfile", output.path, input.path]
+        let result: ExternalProgram.Result
         do {
-            try process.run()
+            result = try ExternalProgram.run("/usr/bin/jpegtran", all + ["-outfile", output.path, input.path])
         } catch {
             Issue.record("jpegtran (Debian package libjpeg-turbo-progs, installed by scripts/setup) is needed: \(error)")
             throw error
         }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(result.status == 0, "jpegtran: \(result.errors)")
         return [UInt8](try Data(contentsOf: output))
     }
 

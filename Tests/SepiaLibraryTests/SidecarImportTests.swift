@@ -185,12 +185,9 @@ import Testing
         try FileManager.default.copyItem(atPath: TestLibrary.fixture("photos/xmp_test.jpg"), toPath: exported)
         let tagged = folder + "/tagged.jpg"
         try Self.write(jpeg: 9, to: tagged)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-q", "-overwrite_original", "-XMP-xmp:Rating=5", "-XMP-dc:Title=Harbour", "-XMP-dc:Subject=Boats", tagged]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let tagging = try ExternalProgram.run(
+            "/usr/bin/exiftool", ["-q", "-overwrite_original", "-XMP-xmp:Rating=5", "-XMP-dc:Title=Harbour", "-XMP-dc:Subject=Boats", tagged])
+        try #require(tagging.status == 0, "\(tagging.errors)")
 
         let library = try TestLibrary.open()
         let results = Mutex<[String: ImportItemResult]>([:])
@@ -279,14 +276,10 @@ import Testing
         try FileManager.default.copyItem(atPath: RAWFixtures.folder("raw") + "/rggb_16bit.dng", toPath: dng)
         try FileManager.default.copyItem(atPath: RAWFixtures.folder("tiff") + "/rgb8_lzw.tif", toPath: tiff)
         for (path, title) in [(dng, "Harbour wall"), (tiff, "Grandmother, 1962")] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-            process.arguments = [
-                "-q", "-overwrite_original", "-XMP-xmp:Rating=4", "-XMP-dc:Title=\(title)", "-XMP-lr:HierarchicalSubject=Family|Archive", path,
-            ]
-            try process.run()
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0)
+            let tagging = try ExternalProgram.run(
+                "/usr/bin/exiftool",
+                ["-q", "-overwrite_original", "-XMP-xmp:Rating=4", "-XMP-dc:Title=\(title)", "-XMP-lr:HierarchicalSubject=Family|Archive", path])
+            try #require(tagging.status == 0, "\(tagging.errors)")
         }
         let library = try TestLibrary.open()
         let results = Mutex<[String: ImportItemResult]>([:])

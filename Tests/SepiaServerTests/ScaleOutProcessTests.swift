@@ -35,17 +35,8 @@ struct ScaleOutProcessTests {
 
     /// Runs `sepia` with `arguments` and the environment merged with `extra`.
     static func sepia(_ arguments: [String], environment extra: [String: String]) throws -> (status: Int32, output: String) {
-        let command = Process()
-        command.executableURL = ServerProcess.executable
-        command.arguments = arguments
-        command.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
-        let pipe = Pipe()
-        command.standardOutput = pipe
-        command.standardError = pipe
-        try command.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        command.waitUntilExit()
-        return (command.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ExternalProgram.run(ServerProcess.executable.path, arguments, environment: extra)
+        return (result.status, result.output + result.errors)
     }
 
     @Test("docs/scaling.md's steps: an embedded library migrated with sepia library migrate, then served by two servers")

@@ -93,17 +93,9 @@ struct ServerProcessTests {
 
         /// Runs `sepia` with `arguments` on this server's library.
         func sepia(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let command = Process()
-            command.executableURL = Self.executable
-            command.arguments = arguments + ["--library", root + "/library"] + options
-            command.environment = process.environment
-            let pipe = Pipe()
-            command.standardOutput = pipe
-            command.standardError = pipe
-            try command.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            command.waitUntilExit()
-            return (command.terminationStatus, String(decoding: data, as: UTF8.self))
+            let result = try ExternalProgram.run(
+                Self.executable.path, arguments + ["--library", root + "/library"] + options, environment: process.environment ?? [:])
+            return (result.status, result.output + result.errors)
         }
     }
 
@@ -174,15 +166,13 @@ struct ServerProcessTests {
             // A clip long enough that its encode takes seconds: HEVC, which browsers do not play.
             let clip = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-kill-\(UUID().uuidString).mov").path
             defer { try? FileManager.default.removeItem(atPath: clip) }
-            let ffmpeg = Process()
-            ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            ffmpeg.arguments = [
-                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=30",
-                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1", clip,
-            ]
-            try ffmpeg.run()
-            ffmpeg.waitUntilExit()
-            try #require(ffmpeg.terminationStatus == 0, "ffmpeg (Debian's, installed by scripts/setup) could not make the clip")
+            let ffmpeg = try ExternalProgram.run(
+                "/usr/bin/ffmpeg",
+                [
+                    "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=30",
+                    "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1", clip,
+                ])
+            try #require(ffmpeg.status == 0, "ffmpeg (Debian's, installed by scripts/setup) could not make the clip: \(ffmpeg.errors)")
 
             let lease = ["--job-lease", "3"]
             let first = try ServerProcess(serveOptions: lease)

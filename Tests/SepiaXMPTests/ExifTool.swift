@@ -6,19 +6,9 @@ enum ExifTool {
     /// Runs exiftool with `arguments`; its standard output.
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "exiftool \(arguments): \(errorText)")
-        return String(decoding: data, as: UTF8.self)
+        let result = try ExternalProgram.run("/usr/bin/exiftool", arguments)
+        #expect(result.status == 0, "exiftool \(arguments): \(result.errors)")
+        return result.output
     }
 
     /// A new sidecar at `path` with the tag assignments `-GROUP:TAG=VALUE`.

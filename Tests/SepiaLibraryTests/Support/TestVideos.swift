@@ -40,13 +40,11 @@ enum TestVideos {
             Issue.record("\(ffmpeg) is missing: the video tests make their clips with Debian's ffmpeg; run scripts/setup to install it")
             throw CocoaError(.fileNoSuchFile)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "ffmpeg \(arguments.joined(separator: " ")) failed"])
+        let result = try ExternalProgram.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
+        guard result.status == 0 else {
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "ffmpeg \(arguments.joined(separator: " ")) failed: \(result.errors)"])
         }
     }
 

@@ -52,39 +52,12 @@ enum Clips {
             Issue.record(Comment(rawValue: message))
             throw Failure(description: message)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes while the process runs, so neither fills up and blocks it.
-        let errors = Mutex<Data>(Data())
-        let errorDescriptor = err.fileHandleForReading.fileDescriptor
-        let reader = Thread { errors.withLock { $0 = readAll(errorDescriptor) } }
-        reader.start()
-        let output = readAll(out.fileHandleForReading.fileDescriptor)
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: errors.withLock { $0 }, as: UTF8.self)
-            throw Failure(description: "\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
+        let result = try ExternalProgram.run(executable, arguments)
+        guard result.status == 0 else {
+            throw Failure(
+                description: "\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(result.errors)")
         }
-        return output
-    }
-
-    /// Everything readable from `fd` until its end (a signal interrupting a read is retried).
-    static func readAll(_ fd: Int32) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return data }
-            data.append(contentsOf: buffer[0..<n])
-        }
+        return result.stdout
     }
 
     /// ffmpeg's own decode of the frame at `time` (seconds from the start) as packed RGB at `width`×`height`
