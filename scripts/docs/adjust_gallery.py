@@ -41,8 +41,9 @@ def describe(mapping):
 
 def end_parameters(mapping, distances, scale):
     """The mapping's values at the slider's end; distances in pixels scaled to the picture, as the editor's
-    preview scales them (`sepia strip` applies parameters as they are, at thumbnail scale)."""
-    out = {}
+    preview scales them (`sepia strip` applies parameters as they are, at thumbnail scale), the defaults of
+    those the mapping leaves alone (a sharpening radius, a grain's size) included."""
+    out = {key: default * scale for (name, key), default in distances.items() if name == mapping["filter"] and default}
     for key, ends in mapping["parameters"].items():
         value = ends["at1"]
         out[key] = value * scale if (mapping["filter"], key) in distances else value
@@ -51,7 +52,8 @@ def end_parameters(mapping, distances, scale):
 
 def main():
     listing = json.loads(subprocess.check_output([SEPIA, "filters", "--json"]))
-    distances = {(f["coreImageName"], p["coreImageKey"]) for f in listing["filters"] for p in f["parameters"] if p["kind"] == "distance"}
+    distances = {(f["coreImageName"], p["coreImageKey"]): p.get("defaultValue") for f in listing["filters"] for p in f["parameters"]
+                 if p["kind"] == "distance"}
     width = int(subprocess.check_output(["vipsheader", "-f", "width", PHOTO]))
     scale = int(SIZE.split("x")[0]) / width
     os.makedirs(IMAGES, exist_ok=True)
