@@ -22,6 +22,10 @@ extension SQLLibraryStore {
     /// new recipe (it keeps its identifier and creation date) or to refuse with ``LibraryError/Code/duplicate``.
     func savePreset(_ preset: EditPreset, replacing: Bool) throws(LibraryError) -> EditPreset {
         let key = EditPreset.nameKey(preset.name)
+        // Dates as a read gives them back (seconds since 1970 in a double), so the answer equals what is read later.
+        var preset = preset
+        preset.creationDate = Date(timeIntervalSince1970: preset.creationDate.timeIntervalSince1970)
+        preset.modificationDate = Date(timeIntervalSince1970: preset.modificationDate.timeIntervalSince1970)
         return try write { db -> EditPreset in
             if let row = try db.fetchOne("SELECT localIdentifier, name, creationDate FROM preset WHERE nameKey = ?", [key]) {
                 let existingName: String = row[1]
