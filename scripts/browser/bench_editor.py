@@ -327,7 +327,7 @@ def analyse(name, data, resources, moved, before, after, seconds) -> dict:
     if inputs and not final_shown:
         dropped = len(inputs)  # the last value never shown: the whole drag counts as dropped
     # Stages of the painted previews.
-    stage = {k: [] for k in ("wait", "server", "download", "to_load", "handlers", "to_paint", "total")}
+    stage = {k: [] for k in ("wait", "server", "download", "to_load", "handlers", "to_frame", "frame", "to_paint", "total")}
     by_seq = {i["seq"]: i for i in inputs}
     for r in painted:
         newest = by_seq.get(r["tag"])
@@ -342,6 +342,8 @@ def analyse(name, data, resources, moved, before, after, seconds) -> dict:
             stage["to_paint"].append(r["painted"] - r["load"])
             if r.get("handled") is not None:
                 stage["handlers"].append(r["handled"] - r["load"])
+            stage["to_frame"].append(r["frame"] - r["load"])
+            stage["frame"].append(r["painted"] - r["frame"])
     n = after["count"] - before["count"]
     server_mean = (after["sum"] - before["sum"]) / n * 1000 if n else float("nan")
     return {
@@ -453,6 +455,7 @@ def main():
     labels = {"wait": "input → request sent (waiting for the one in flight)", "server": "request → first byte (server: render, encode)",
               "download": "first byte → last byte", "to_load": "blob → image loaded (object URL, decode for layout)",
               "handlers": "the app's load listeners (histogram)",
+              "to_frame": "image loaded → next animation frame", "frame": "that frame's style, layout and paint",
               "to_paint": "image loaded → painted (load listeners, next frame)", "total": "input → painted"}
     for key, label in labels.items():
         values = [v for r in results for v in r["stage"][key]]
