@@ -14,7 +14,7 @@ export function formatPosition(v) {
 
 /**
  * new AdjustPanel({ panel, onInput(id, position), onCommit(), onAuto(), onReset(), onSavePreset() })
- * .el, .setValues(adjust), .setAutoBusy(busy), .drawHistogram(img)
+ * .el, .setValues(adjust), .setAutoBusy(busy), .drawHistogram(img or ImageBitmap)
  * onInput is called while a slider moves; onCommit(id, {amend}) once a change is done (a release, a key, a
  * double-click's reset, which amends the step its two clicks made).
  */
@@ -105,12 +105,14 @@ export class AdjustPanel {
     this.autoBtn.setAttribute('aria-busy', String(busy));
   }
 
-  /** Draws the RGB histogram of an image (same-origin, so its pixels can be read), with luma on top. */
+  /** Draws the RGB histogram of an image or an ImageBitmap (same-origin, so its pixels can be read), with luma on top. */
   drawHistogram(img) {
-    if (!img?.naturalWidth) return;
-    const scale = Math.min(1, 256 / Math.max(img.naturalWidth, img.naturalHeight));
-    const w = Math.max(1, Math.round(img.naturalWidth * scale));
-    const hh = Math.max(1, Math.round(img.naturalHeight * scale));
+    const iw = img?.naturalWidth ?? img?.width;
+    const ih = img?.naturalHeight ?? img?.height;
+    if (!iw) return;
+    const scale = Math.min(1, 256 / Math.max(iw, ih));
+    const w = Math.max(1, Math.round(iw * scale));
+    const hh = Math.max(1, Math.round(ih * scale));
     const work = document.createElement('canvas');
     work.width = w; work.height = hh;
     const g = work.getContext('2d', { willReadFrequently: true });

@@ -134,6 +134,7 @@ export function mountEditor(container, params, ctx) {
         img.onload = () => {
           if (old) URL.revokeObjectURL(old);
           img.classList.add('ready');
+          drawHistogramOf(blob);
           if (cropMode) { placeCropBox(); cropBox?.el.classList.remove('waiting'); }
         };
         img.src = url;
@@ -157,8 +158,18 @@ export function mountEditor(container, params, ctx) {
     return `${w}x${hgt}`;
   }
 
-  // The histogram follows the picture shown: recomputed whenever a preview has loaded.
-  img.addEventListener('load', () => { if (adjustPanel && !adjustPanel.el.hidden) adjustPanel.drawHistogram(img); });
+  // The histogram follows the picture shown: recomputed whenever a preview has loaded, from a 256-pixel-wide
+  // copy decoded off the main thread (drawing the full preview into a canvas decoded it on the main thread
+  // and held back the frame that shows it, 8 ms a preview while a slider moves).
+  let histogramOf = 0;
+  function drawHistogramOf(blob) {
+    if (!adjustPanel || adjustPanel.el.hidden) return;
+    const n = ++histogramOf;
+    const current = () => n === histogramOf && alive && adjustPanel && !adjustPanel.el.hidden;
+    createImageBitmap(blob, { resizeWidth: 256, resizeQuality: 'medium' })
+      .then((bitmap) => { if (current()) adjustPanel.drawHistogram(bitmap); bitmap.close(); })
+      .catch(() => { if (current()) adjustPanel.drawHistogram(img); });
+  }
 
   function currentRecipe() { return buildRecipe(state, catalog, adjustments); }
 
