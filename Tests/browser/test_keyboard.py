@@ -93,7 +93,10 @@ def test_grid_arrows_enter_escape_then_edit_with_keys(app, photos, browser_api):
     assert focused(app)["name"] == "Mono"
     press(app, Keys.ENTER)
     app.wait(lambda: app.find(tid("filter-tile", **{"data-name": "Mono"})).get_attribute("aria-pressed") == "true", "Mono chosen")
+    # End reaches the strip's last tile: Save as Preset, after the looks (Manage Presets shows once there are presets).
     press(app, Keys.END)
+    assert focused(app)["testid"] == "save-preset", focused(app)
+    press(app, Keys.ARROW_LEFT)
     assert focused(app)["name"] == "Vignette"
     press(app, Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
     assert focused(app)["name"] == "Sepia"

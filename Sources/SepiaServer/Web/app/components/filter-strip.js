@@ -82,9 +82,11 @@ export class FilterStrip {
     this.mark();
   }
 
-  /** Every button of the strip in order (the looks, then the Presets group's), for the arrow keys. */
+  /** Every shown button of the strip in order (the looks, then the Presets group's), for the arrow keys; a hidden
+   * one (Manage Presets while there are none) cannot take the focus. */
   buttons() {
-    return [...this.tiles.map((t) => t.b), ...(this.presetGroup ? this.presetGroup.querySelectorAll('button') : [])];
+    const group = this.presetGroup ? [...this.presetGroup.querySelectorAll('button')].filter((b) => !b.hidden) : [];
+    return [...this.tiles.map((t) => t.b), ...group];
   }
 
   focusTile(j) {
