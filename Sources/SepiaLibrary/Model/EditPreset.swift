@@ -7,8 +7,9 @@ public import SepiaImage
 /// A preset keeps only the *portable* steps of the recipe it was made from: its Adjust sliders, its look and
 /// their intensities. A crop, a straighten or a turn (geometry, which depends on one photo's framing) and a
 /// RAW development (which depends on one camera file) are left out, and applying a preset keeps the target's
-/// own (``applied(to:)``).
-public struct EditPreset: Sendable, Hashable, Identifiable {
+/// own (``applied(to:)``). It encodes as `{"id", "name", "recipe", "creationDate", "modificationDate"}`, as the API
+/// and `sepia presets list --json` show it.
+public struct EditPreset: Sendable, Hashable, Identifiable, Encodable {
     /// The stable identifier, a UUID string.
     public var id: String
     /// The name the user gave it, unique in the library whatever its case.

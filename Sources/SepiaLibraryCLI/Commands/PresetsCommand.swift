@@ -33,7 +33,7 @@ struct PresetsCommand: AsyncParsableCommand {
                 defer { photos.close() }
                 let presets = try photos.presets()
                 if json {
-                    Terminal.print(String(decoding: try PresetJSON.encoder.encode(presets.map(PresetJSON.init)), as: UTF8.self))
+                    Terminal.print(String(decoding: try PresetJSON.encoder.encode(presets), as: UTF8.self))
                     return
                 }
                 if presets.isEmpty { Terminal.print("No presets; save one with: sepia presets save NAME --from PHOTO") }
@@ -170,22 +170,8 @@ struct PresetsCommand: AsyncParsableCommand {
     }
 }
 
-/// A preset as `sepia presets list --json` prints it.
-struct PresetJSON: Encodable {
-    let id: String
-    let name: String
-    let recipe: EditRecipe
-    let creationDate: Date
-    let modificationDate: Date
-
-    init(_ preset: EditPreset) {
-        id = preset.id
-        name = preset.name
-        recipe = preset.recipe
-        creationDate = preset.creationDate
-        modificationDate = preset.modificationDate
-    }
-
+/// How `sepia presets` prints presets and recipes.
+enum PresetJSON {
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -20,20 +20,13 @@ struct PresetController {
         return routes
     }
 
+    /// A preset as the API shows it: `{"id", "name", "recipe", "creationDate", "modificationDate"}`.
     struct PresetResponse: ResponseEncodable {
-        var id: String
-        var name: String
-        var recipe: EditRecipe
-        var creationDate: Date
-        var modificationDate: Date
+        var preset: EditPreset
 
-        init(_ preset: EditPreset) {
-            id = preset.id
-            name = preset.name
-            recipe = preset.recipe
-            creationDate = preset.creationDate
-            modificationDate = preset.modificationDate
-        }
+        init(_ preset: EditPreset) { self.preset = preset }
+
+        func encode(to encoder: any Encoder) throws { try preset.encode(to: encoder) }
     }
 
     struct PresetList: ResponseEncodable {
