@@ -14,7 +14,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from sepia_browser import Api, photo_bytes, sepia_binary, tid
-from test_editor import PIXEL_SHA, PIXELS, choose, open_editor, pressed, set_intensity, wait_preview_settled
+from test_editor import PIXEL_SHA, PIXELS, choose, open_editor, open_editor_from_photo, pressed, set_intensity, wait_preview_settled
 
 # Every preview request's body, to find the one the compare view showed.
 RECORD_PREVIEWS = """
@@ -280,12 +280,7 @@ def test_adjust_panel_on_a_phone(app, photos):
     (asset_id,) = photos.upload(1)
     app.set_viewport(375, 812, mobile=True)
     try:
-        app.open_app(f"#/photo/{asset_id}")
-        app.wait_image(tid("detail-image"))
-        app.click(tid("detail-edit"))
-        app.wait_visible(tid("editor"))
-        app.wait(lambda: app.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
-        wait_preview_settled(app)
+        open_editor_from_photo(app, asset_id)
         app.click(tid("adjust-mode"))
         app.wait_visible(tid("adjust-panel"))
         geometry = app.js("""
@@ -326,12 +321,7 @@ def test_press_and_hold_on_a_touch_screen_shows_the_original(app, photos):
     (asset_id,) = photos.upload(1)
     app.set_viewport(375, 812, mobile=True)
     try:
-        app.open_app(f"#/photo/{asset_id}")
-        app.wait_image(tid("detail-image"))
-        app.click(tid("detail-edit"))
-        app.wait_visible(tid("editor"))
-        app.wait(lambda: app.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
-        src = wait_preview_settled(app)
+        src = open_editor_from_photo(app, asset_id)
         src = choose(app, "Noir", src)
         edited, edited_pixels = brightness(app)
         assert edited_pixels["chroma"] < 3, edited_pixels

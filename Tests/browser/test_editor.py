@@ -49,6 +49,16 @@ def open_editor(b, asset_id):
     wait_preview_settled(b)
 
 
+def open_editor_from_photo(b, asset_id):
+    """From the photo's own page (a link to it, as on a phone): its image, then Edit; the settled preview's src."""
+    b.open_app(f"#/photo/{asset_id}")
+    b.wait_image(tid("detail-image"))
+    b.click(tid("detail-edit"))
+    b.wait_visible(tid("editor"))
+    b.wait(lambda: b.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
+    return wait_preview_settled(b)
+
+
 def wait_preview_settled(b, previous_src=None):
     def settled():
         busy = b.find(tid("preview-busy"))

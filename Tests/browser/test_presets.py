@@ -8,7 +8,7 @@ from selenium.webdriver.common.keys import Keys
 
 from sepia_browser import tid
 from test_adjust import same_step, set_adjust, shown_values, step_for
-from test_editor import choose, open_editor, pressed, set_intensity, wait_preview_settled
+from test_editor import choose, open_editor, open_editor_from_photo, pressed, set_intensity, wait_preview_settled
 
 NAME = "Warm Noir"
 
@@ -269,12 +269,7 @@ def test_presets_on_a_phone(app, photos, browser_api, no_presets, screenshot):
     (asset_id,) = photos.upload(1)
     app.set_viewport(375, 812, mobile=True)
     try:
-        app.open_app(f"#/photo/{asset_id}")
-        app.wait_image(tid("detail-image"))
-        app.click(tid("detail-edit"))
-        app.wait_visible(tid("editor"))
-        app.wait(lambda: app.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
-        src = wait_preview_settled(app)
+        src = open_editor_from_photo(app, asset_id)
         wait_preset_tiles(app, ["Morning"])
         # Scrolled to, the preset, Save as Preset and Manage are on screen and a finger's size.
         for control in ("preset-tile", "save-preset", "manage-presets"):
