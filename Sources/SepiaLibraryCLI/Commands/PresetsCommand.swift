@@ -81,7 +81,13 @@ struct PresetsCommand: AsyncParsableCommand {
                     }
                     source = current
                 }
-                let preset = try photos.savePreset(named: name, recipe: source, replacing: replace)
+                let preset: EditPreset
+                do throws(LibraryError) {
+                    preset = try photos.savePreset(named: name, recipe: source, replacing: replace)
+                } catch {
+                    if error.code == .duplicate { throw LibraryError(.duplicate, error.reason + " (--replace)", subject: error.subject) }
+                    throw error
+                }
                 let steps = preset.recipe.steps.map(PresetJSON.describe).joined(separator: " → ")
                 Terminal.print("saved preset “\(preset.name)” (\(preset.id.prefix(8))): \(steps)")
             }
