@@ -97,12 +97,45 @@ struct EditRoutesTests {
             #expect(decoded.format == .webp && decoded.pixelSize == IntSize(width: 24, height: 24))
             #expect(try await owner.json(AssetBody.self, .get, "/api/v1/assets/\(id)").hasAdjustments == false)
             let library = try services.libraries.openOwnerLibrary()
-            #expect(library.previews.cachedSourceCount == 1)
+            #expect(library.previews.decodeCount == 1)
             let empty = #"{"recipe": \#(Self.recipe(#"{"filter": "CICrop", "parameters": {"inputRectangle": [500, 500, 10, 10]}}"#))}"#
             #expect(try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: empty).status == .unprocessableContent)
             // An upscaling step is refused before any work, not rendered at its full size.
             let huge = #"{"recipe": \#(Self.recipe(#"{"filter": "CILanczosScaleTransform", "parameters": {"inputScale": 100000}}"#))}"#
             #expect(try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: huge).status == .unprocessableContent)
+        }
+    }
+
+    @Test("a preview that starts from the steps the previous one shared looks like one rendered from the start")
+    func previewFromRenderedPrefix() async throws {
+        try await TestServer().withOwnerAndServices { owner, services in
+            let bytes = TestImages.jpeg(11, width: 640, height: 400)
+            let id = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: try await owner.upload(bytes).body)).id
+            func preview(shadows: Double, look: String = #"{"filter": "CIPhotoEffectChrome", "intensity": 0.5}"#) async throws -> Bitmap {
+                let steps = """
+                    {"filter": "CICrop", "parameters": {"inputRectangle": [40, 20, 500, 360]}},
+                    {"filter": "CIExposureAdjust", "parameters": {"inputEV": 0.4}},
+                    {"filter": "CIHighlightShadowAdjust", "parameters": {"inputShadowAmount": \(shadows)}},
+                    \(look)
+                    """
+                let body = #"{"recipe": \#(Self.recipe(steps).replacingOccurrences(of: #""1""#, with: #""2""#)), "size": "300x300"}"#
+                let response = try await owner.request(.post, "/api/v1/assets/\(id)/preview", json: body)
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                return try await RenderContext().renderBitmap(ImageDecoding.open(data: Data(buffer: response.body)).image, layout: .rgb)
+            }
+            // A slider moving: the crop and the exposure stay, so the second and third previews start from them.
+            _ = try await preview(shadows: 0.2)
+            _ = try await preview(shadows: 0.4)
+            let warm = try await preview(shadows: 0.6)
+            let library = try services.libraries.openOwnerLibrary()
+            #expect(library.previews.previewsFromRenderedSteps == 1)
+            // Another recipe from the first step on, then the same one again: rendered from the source.
+            _ = try await preview(shadows: 0.6, look: #"{"filter": "CISepiaTone"}"#)
+            library.previews.forget(assetID: id)
+            let cold = try await preview(shadows: 0.6)
+            #expect(warm.size == IntSize(width: 300, height: 216) && warm.size == cold.size)
+            let differences = zip(warm.bytes, cold.bytes).map { abs(Int($0) - Int($1)) }
+            #expect(differences.max()! <= 2 && Double(differences.reduce(0, +)) / Double(differences.count) < 0.1)
         }
     }
 

@@ -34,6 +34,7 @@ final class PreviewRenderer: Sendable {
         var entries: [(key: Key, source: Source)] = []
         var inFlight: [Key: Task<Source, any Error>] = [:]
         var bytes = 0
+        var decodes = 0
     }
 
     private let state = Mutex(State())
@@ -50,6 +51,10 @@ final class PreviewRenderer: Sendable {
     }
 
     /// `recipe` applied to `asset`, fitted inside `size`, encoded as `format`.
+    ///
+    /// The recipe runs on a copy of the photo at the preview's own scale, so every filter handles the pixels
+    /// shown and no more; and the steps that stayed the same since the previous preview of the photo are not
+    /// run again while a slider moves (``RenderedPrefix``).
     func preview(of asset: Asset, recipe: EditRecipe, size: IntSize, format: ImageFormat) async throws -> Rendition {
         let input = try await editingInput(for: asset)
         let development = try recipe.rawDevelopment()
@@ -59,13 +64,72 @@ final class PreviewRenderer: Sendable {
         let needed = min(
             1, Double(size.width) / Double(output.width), Double(size.height) / Double(output.height))
         let long = max(full.extent.width, full.extent.height)
-        let source = try await self.source(
-            for: input, developed: development, recipe: recipe, longSide: Self.side(for: needed * Double(long), full: long))
-        let scaled = try filters.scaled(by: source.scale)
-        let image = try scaled.apply(to: Image(pixels: source.pixels)).thumbnail(size: size, mode: .aspectFit)
+        let side = min(long, max(1, Int((needed * Double(long)).rounded(.up))))
+        let source = try await self.source(for: input, developed: development, recipe: recipe, longSide: side)
+        let steps = try filters.scaled(by: source.scale).steps
+        let key = Self.key(for: input, developed: development, longSide: side)
+        let image = try await applying(steps, to: source, key: key).thumbnail(size: size, mode: .aspectFit)
         let bitmap = try await library.renderContext.renderBitmap(image, layout: .rgb)
         let data = try ImageEncoding.encode(bitmap, as: format == .webp ? .webp : .jpeg, options: EncodeOptions(quality: 85))
         return Rendition(data: data, pixelSize: bitmap.size, format: format == .webp ? .webp : .jpeg)
+    }
+
+    /// The steps a photo's previews shared with the one before, rendered: while a slider moves, only its own
+    /// step and those after it change from one preview to the next, so the steps before it are rendered once
+    /// and each preview starts from their result (as an editor's pixel pipeline caches each module's output).
+    private struct RenderedPrefix {
+        /// The source the steps ran on.
+        var key: Key
+        /// The steps of the last preview made from that source.
+        var lastSteps: [EditRecipe.Step]
+        /// How many of `lastSteps` `pixels` holds applied.
+        var count = 0
+        /// The source with the first `count` steps applied (nil: none are kept).
+        var pixels: PixelBuffer?
+    }
+
+    /// The sources previewed last, at most ``prefixLimit``, the newest last.
+    private let prefixes = Mutex<[RenderedPrefix]>([])
+    private static let prefixLimit = 2
+    private let prefixStarts = Mutex(0)
+
+    /// How many previews started from the rendered steps of the one before.
+    var previewsFromRenderedSteps: Int { prefixStarts.withLock { $0 } }
+
+    /// `steps` applied to `source`, starting from the rendered steps of the previous preview they begin with.
+    private func applying(_ steps: [EditRecipe.Step], to source: Source, key: Key) async throws -> Image {
+        let previous = prefixes.withLock { prefixes in prefixes.last { $0.key == key } }
+        // The kept pixels, when this preview begins with the steps they hold.
+        let reusable = previous.flatMap { previous -> (count: Int, pixels: PixelBuffer)? in
+            guard let pixels = previous.pixels, previous.count <= steps.count,
+                steps[..<previous.count] == previous.lastSteps[..<previous.count]
+            else { return nil }
+            return (previous.count, pixels)
+        }
+        var start = reusable.map { Image(pixels: $0.pixels) } ?? Image(pixels: source.pixels)
+        var done = reusable?.count ?? 0
+        if done > 0 { prefixStarts.withLock { $0 += 1 } }
+        // The steps this preview shares with the previous one: the next preview most likely shares them too.
+        var shared = 0
+        if let last = previous?.lastSteps {
+            while shared < min(last.count, steps.count), last[shared] == steps[shared] { shared += 1 }
+        }
+        var kept = reusable
+        if shared > done, shared < steps.count {
+            let prefix = try EditRecipe(steps: Array(steps[done..<shared])).apply(to: start)
+            if !prefix.extent.isInfinite, !prefix.extent.isEmpty, prefix.extent.area <= 4 * source.pixels.extent.area {
+                let pixels = try await library.renderContext.render(prefix)
+                kept = (shared, pixels)
+                start = Image(pixels: pixels)
+                done = shared
+            }
+        }
+        prefixes.withLock { prefixes in
+            prefixes.removeAll { $0.key == key }
+            prefixes.append(RenderedPrefix(key: key, lastSteps: steps, count: kept?.count ?? 0, pixels: kept?.pixels))
+            if prefixes.count > Self.prefixLimit { prefixes.removeFirst() }
+        }
+        return try EditRecipe(steps: Array(steps[done...])).apply(to: start)
     }
 
     /// Auto's Adjust positions for `asset` as `recipe` shows it, analysed on a proxy of
@@ -146,14 +210,20 @@ final class PreviewRenderer: Sendable {
         sourceSides.first { Double($0) >= needed.rounded(.up) && $0 < full } ?? full
     }
 
+    private static func key(for input: ContentEditingInput, developed development: RAWDevelopmentStep?, longSide: Int) -> Key {
+        let development = development?.isDefault == true ? nil : development
+        return Key(assetID: input.asset.id, base: input.fullSizeImagePath, development: development, longSide: longSide)
+    }
+
     /// The downscaled copy of the input's base with `longSide`, developed as `recipe` says when it is RAW, from
-    /// the cache or decoded once for all who ask at the same time. A RAW photo is developed in draft mode (at
-    /// half size when that is large enough), as Core Image's `CIRAWFilter` does for previews.
+    /// the cache or made once for all who ask at the same time. A copy at one of ``sourceSides`` (or the full
+    /// size) is decoded from the file; a RAW photo is developed in draft mode (at half size when that is large
+    /// enough), as Core Image's `CIRAWFilter` does for previews. A copy at any other side is resampled from the
+    /// next larger of those, so that a preview of a new size does not decode the photo again.
     private func source(
         for input: ContentEditingInput, developed development: RAWDevelopmentStep?, recipe: EditRecipe, longSide: Int
     ) async throws -> Source {
-        let development = development?.isDefault == true ? nil : development
-        let key = Key(assetID: input.asset.id, base: input.fullSizeImagePath, development: development, longSide: longSide)
+        let key = Self.key(for: input, developed: development, longSide: longSide)
         let task = state.withLock { state -> Task<Source, any Error> in
             if let index = state.entries.firstIndex(where: { $0.key == key }) {
                 let entry = state.entries.remove(at: index)
@@ -163,7 +233,19 @@ final class PreviewRenderer: Sendable {
             }
             if let running = state.inFlight[key] { return running }
             let context = library.renderContext
+            let full = input.baseImage.extent
+            let long = max(full.width, full.height)
             let task = Task<Source, any Error> {
+                let decodedSide = Self.side(for: Double(longSide), full: long)
+                if decodedSide != longSide {
+                    let larger = try await self.source(for: input, developed: development, recipe: recipe, longSide: decodedSide)
+                    let box = IntSize(width: longSide, height: longSide)
+                    let pixels = try await context.render(Image(pixels: larger.pixels).thumbnail(size: box, mode: .aspectFit))
+                    let from = larger.pixels.extent
+                    let shrink = Double(max(pixels.extent.width, pixels.extent.height)) / Double(max(1, from.width, from.height))
+                    return Source(pixels: pixels, scale: larger.scale * shrink)
+                }
+                self.state.withLock { $0.decodes += 1 }
                 let image = try input.baseImage(for: recipe, draft: true)
                 let long = max(image.extent.width, image.extent.height)
                 let fitted = longSide >= long ? image : image.thumbnail(size: IntSize(width: longSide, height: longSide), mode: .aspectFit)
@@ -195,12 +277,13 @@ final class PreviewRenderer: Sendable {
         }
     }
 
-    /// The number of decoded copies kept.
-    var cachedSourceCount: Int { state.withLock { $0.entries.count } }
+    /// How many copies were decoded from the photos' files (the others were resampled from those, or kept).
+    var decodeCount: Int { state.withLock { $0.decodes } }
 
     /// Forgets the copies of an asset (it was deleted or edited).
     func forget(assetID: String) {
         inputs.withLock { $0.removeAll { $0.key.hasPrefix(assetID + "/") } }
+        prefixes.withLock { $0.removeAll { $0.key.assetID == assetID } }
         state.withLock { state in
             state.entries.removeAll { entry in
                 guard entry.key.assetID == assetID else { return false }
