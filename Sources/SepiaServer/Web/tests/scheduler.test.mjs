@@ -43,4 +43,18 @@ const check = (name, cond, extra = '') => { if (cond) ok++; else { bad++; consol
   await sleep(60);
   check('error then latest', errors.length === 1 && sent.join() === '1,2', sent.join());
 }
+// A result still being shown (onResult's promise, 30 ms: the browser decoding the preview) keeps its request
+// in flight: the next one goes out when it is shown, not when the response arrived.
+{
+  const events = [];
+  const s = new LatestRequest(async (v) => { events.push(`send ${v}`); await sleep(5); return v; }, {
+    onResult: async (r) => { events.push(`got ${r}`); await sleep(30); events.push(`shown ${r}`); },
+  });
+  s.request(1);
+  await sleep(10);
+  s.request(2);
+  s.request(3);
+  await sleep(120);
+  check('next request after shown', events.join() === 'send 1,got 1,shown 1,send 3,got 3,shown 3', events.join());
+}
 console.log(`${ok} passed, ${bad} failed`);

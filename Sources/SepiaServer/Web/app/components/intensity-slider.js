@@ -1,10 +1,12 @@
 // IntensitySlider: Instafilter's single "Intensity" slider (0…1, default 0.5), and LatestRequest, the
 // scheduler behind live previews: at most one request in flight; while it runs, newer values replace
-// each other, and when it ends exactly one request goes out for the latest value.
+// each other, and when it ends exactly one request goes out for the latest value. A request ends when its
+// result is shown (onResult's promise settles): a preview the browser is still decoding when the next
+// one arrives would be thrown away unseen, and rendering it took the CPU the next one needed.
 import { h } from '../util.js';
 
 export class LatestRequest {
-  /** run(value) → Promise; onResult(result, value); onError(error, value). */
+  /** run(value) → Promise; onResult(result, value) → optional Promise (settled once shown); onError(error, value). */
   constructor(run, { onResult, onError, onBusy } = {}) {
     this.run = run;
     this.onResult = onResult;
@@ -30,7 +32,7 @@ export class LatestRequest {
     this.controller = new AbortController();
     try {
       const result = await this.run(value, this.controller.signal);
-      if (!this.stopped) this.onResult?.(result, value, this.hasPending);
+      if (!this.stopped) await this.onResult?.(result, value, this.hasPending);
     } catch (e) {
       if (!this.stopped && e?.name !== 'AbortError') this.onError?.(e, value);
     } finally {

@@ -126,8 +126,10 @@ export function mountEditor(container, params, ctx) {
   const scheduler = new LatestRequest(
     ({ recipe, size }, signal) => api.preview(id, recipe, { size, signal }),
     {
-      onResult: (blob) => {
-        if (!alive) return;
+      // Settles once the preview is decoded and about to be painted (or failed to load), so that the next
+      // request goes out then: see LatestRequest.
+      onResult: (blob) => new Promise((shown) => {
+        if (!alive) { shown(); return; }
         const url = URL.createObjectURL(blob);
         const old = previewURL;
         previewURL = url;
@@ -136,10 +138,12 @@ export function mountEditor(container, params, ctx) {
           img.classList.add('ready');
           drawHistogramOf(blob);
           if (cropMode) { placeCropBox(); cropBox?.el.classList.remove('waiting'); }
+          shown();
         };
+        img.onerror = () => shown();
         img.src = url;
         stageError.hidden = true;
-      },
+      }),
       onError: (e) => {
         cropBox?.el.classList.remove('waiting');
         stageError.hidden = false;
