@@ -54,11 +54,13 @@ struct GlobalToneKernel: PointKernel {
     func apply(_ pixels: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         let curve = TransferCurve.tables
         for i in 0..<count {
-            // The pixel is encoded once, for its luma and for the gain.
-            let e = curve.encode(pixels[i])
-            let luma = 0.2126 * e[0] + 0.7152 * e[1] + 0.0722 * e[2]
+            // The pixel is encoded once, for its luma and for the gain; channel by channel, which the compiler
+            // keeps inline (the same lookups as `curve.encode(pixels[i])`).
+            let p = pixels[i]
+            let r = curve.encode(p[0]), g = curve.encode(p[1]), b = curve.encode(p[2])
+            let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
             let gain = table.gain(luma)
-            pixels[i] = curve.decode(SIMD4(e[0] * gain, e[1] * gain, e[2] * gain, e[3]))
+            pixels[i] = SIMD4(curve.decode(r * gain), curve.decode(g * gain), curve.decode(b * gain), p[3])
         }
     }
 }

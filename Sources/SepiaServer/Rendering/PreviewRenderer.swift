@@ -69,9 +69,14 @@ final class PreviewRenderer: Sendable {
         let steps = try filters.scaled(by: source.scale).steps
         let key = Self.key(for: input, developed: development, longSide: side)
         let image = try await applying(steps, to: source, key: key).thumbnail(size: size, mode: .aspectFit)
-        let bitmap = try await library.renderContext.renderBitmap(image, layout: .rgb)
-        let data = try ImageEncoding.encode(bitmap, as: format == .webp ? .webp : .jpeg, options: EncodeOptions(quality: 85))
-        return Rendition(data: data, pixelSize: bitmap.size, format: format == .webp ? .webp : .jpeg)
+        let options = EncodeOptions(quality: 85)
+        if format == .webp {
+            let bitmap = try await library.renderContext.renderBitmap(image, layout: .rgb)
+            return Rendition(data: try ImageEncoding.encode(bitmap, as: .webp, options: options), pixelSize: bitmap.size, format: .webp)
+        }
+        // A JPEG's rows are encoded as they render, while the next rows render.
+        let data = try await ImageEncoding.encode(image, as: .jpeg, options: options, context: library.renderContext)
+        return Rendition(data: data, pixelSize: image.extent.size, format: .jpeg)
     }
 
     /// The steps a photo's previews shared with the one before, rendered: while a slider moves, only its own
