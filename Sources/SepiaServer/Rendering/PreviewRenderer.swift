@@ -16,9 +16,18 @@ final class PreviewRenderer: Sendable {
 
     /// A decoded, downscaled copy of one version of a photo.
     struct Source: Sendable {
-        var pixels: PixelBuffer
+        let pixels: PixelBuffer
         /// Its size over the full-size image's.
-        var scale: Double
+        let scale: Double
+        /// The pixels as an image, made once (making one looks at every pixel to learn whether it is opaque).
+        let image: Image
+
+        init(pixels: PixelBuffer, scale: Double) {
+            self.pixels = pixels
+            self.scale = scale
+            image = Image(pixels: pixels)
+        }
+
         var bytes: Int { pixels.pixels.count * MemoryLayout<SIMD4<Float>>.stride }
     }
 
@@ -89,11 +98,13 @@ final class PreviewRenderer: Sendable {
         var lastSteps: [EditRecipe.Step]
         /// How many of `lastSteps` `pixels` holds applied.
         var count = 0
-        /// The source with the first `count` steps applied (nil: none are kept).
-        var pixels: PixelBuffer?
+        /// The source with the first `count` steps applied, rendered (nil: none are kept).
+        var image: Image?
     }
 
-    /// The sources previewed last, at most ``prefixLimit``, the newest last.
+    /// The sources previewed last, at most ``prefixLimit``, the newest last. Each keeps at most half of
+    /// ``cacheBytes`` of pixels (a 3-megapixel preview with the default 96 MB), so together they hold no more
+    /// than the sources' cache does.
     private let prefixes = Mutex<[RenderedPrefix]>([])
     private static let prefixLimit = 2
     private let prefixStarts = Mutex(0)
@@ -105,13 +116,13 @@ final class PreviewRenderer: Sendable {
     private func applying(_ steps: [EditRecipe.Step], to source: Source, key: Key) async throws -> Image {
         let previous = prefixes.withLock { prefixes in prefixes.last { $0.key == key } }
         // The kept pixels, when this preview begins with the steps they hold.
-        let reusable = previous.flatMap { previous -> (count: Int, pixels: PixelBuffer)? in
-            guard let pixels = previous.pixels, previous.count <= steps.count,
+        let reusable = previous.flatMap { previous -> (count: Int, image: Image)? in
+            guard let image = previous.image, previous.count <= steps.count,
                 steps[..<previous.count] == previous.lastSteps[..<previous.count]
             else { return nil }
-            return (previous.count, pixels)
+            return (previous.count, image)
         }
-        var start = reusable.map { Image(pixels: $0.pixels) } ?? Image(pixels: source.pixels)
+        var start = reusable?.image ?? source.image
         var done = reusable?.count ?? 0
         if done > 0 { prefixStarts.withLock { $0 += 1 } }
         // The steps this preview shares with the previous one: the next preview most likely shares them too.
@@ -122,16 +133,16 @@ final class PreviewRenderer: Sendable {
         var kept = reusable
         if shared > done, shared < steps.count {
             let prefix = try EditRecipe(steps: Array(steps[done..<shared])).apply(to: start)
-            if !prefix.extent.isInfinite, !prefix.extent.isEmpty, prefix.extent.area <= 4 * source.pixels.extent.area {
-                let pixels = try await library.renderContext.render(prefix)
-                kept = (shared, pixels)
-                start = Image(pixels: pixels)
+            let budget = cacheBytes / 2 / MemoryLayout<SIMD4<Float>>.stride
+            if !prefix.extent.isInfinite, !prefix.extent.isEmpty, prefix.extent.area <= budget {
+                start = Image(pixels: try await library.renderContext.render(prefix))
+                kept = (shared, start)
                 done = shared
             }
         }
         prefixes.withLock { prefixes in
             prefixes.removeAll { $0.key == key }
-            prefixes.append(RenderedPrefix(key: key, lastSteps: steps, count: kept?.count ?? 0, pixels: kept?.pixels))
+            prefixes.append(RenderedPrefix(key: key, lastSteps: steps, count: kept?.count ?? 0, image: kept?.image))
             if prefixes.count > Self.prefixLimit { prefixes.removeFirst() }
         }
         return try EditRecipe(steps: Array(steps[done...])).apply(to: start)
@@ -149,7 +160,7 @@ final class PreviewRenderer: Sendable {
         let long = max(input.baseImage.extent.width, input.baseImage.extent.height)
         let source = try await self.source(
             for: input, developed: development, recipe: recipe, longSide: Self.side(for: needed * Double(long), full: long))
-        let image = try filters.scaled(by: source.scale).apply(to: Image(pixels: source.pixels))
+        let image = try filters.scaled(by: source.scale).apply(to: source.image)
         return try await AutoAdjustment.values(for: image, context: library.renderContext)
     }
 
@@ -170,7 +181,7 @@ final class PreviewRenderer: Sendable {
         let source = try await self.source(
             for: input, developed: nil, recipe: EditRecipe(steps: []), longSide: Self.side(for: min(1, needed) * Double(long), full: long))
         let square = IntSize(width: tile, height: tile)
-        let base = try await library.renderContext.render(Image(pixels: source.pixels).thumbnail(size: square, mode: .aspectFill))
+        let base = try await library.renderContext.render(source.image.thumbnail(size: square, mode: .aspectFill))
         let baseImage = Image(pixels: base)
         let tileScale = source.scale * Double(base.extent.width) / Double(max(1, min(source.pixels.extent.width, source.pixels.extent.height)))
         var sheet = Bitmap(width: tile * max(1, recipes.count), height: tile, layout: .rgb)
@@ -245,7 +256,7 @@ final class PreviewRenderer: Sendable {
                 if decodedSide != longSide {
                     let larger = try await self.source(for: input, developed: development, recipe: recipe, longSide: decodedSide)
                     let box = IntSize(width: longSide, height: longSide)
-                    let pixels = try await context.render(Image(pixels: larger.pixels).thumbnail(size: box, mode: .aspectFit))
+                    let pixels = try await context.render(larger.image.thumbnail(size: box, mode: .aspectFit))
                     let from = larger.pixels.extent
                     let shrink = Double(max(pixels.extent.width, pixels.extent.height)) / Double(max(1, from.width, from.height))
                     return Source(pixels: pixels, scale: larger.scale * shrink)
