@@ -96,7 +96,7 @@ final class PreviewRenderer: Sendable {
         var key: Key
         /// The steps of the last preview made from that source.
         var lastSteps: [EditRecipe.Step]
-        /// How many of `lastSteps` `pixels` holds applied.
+        /// How many of `lastSteps` `image` has applied.
         var count = 0
         /// The source with the first `count` steps applied, rendered (nil: none are kept).
         var image: Image?
