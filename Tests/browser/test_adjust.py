@@ -276,6 +276,79 @@ def test_double_click_puts_a_slider_back_to_0_in_one_step(app, photos, browser_a
     app.wait_gone(tid("editor"))
 
 
+# Records preview requests: the keyframes (priority 'low') and the others, and each blend drawn.
+RECORD_DRAG = """
+if (!window.__dragLog) {
+  const log = window.__dragLog = {keyframes: [], exact: [], blends: 0};
+  const original = window.fetch;
+  window.fetch = function (input, init) {
+    const url = typeof input === 'string' ? input : input.url;
+    if (url.includes('/preview') && init && init.body) (init.priority === 'low' ? log.keyframes : log.exact).push(JSON.parse(init.body));
+    return original.apply(this, arguments);
+  };
+  const draw = CanvasRenderingContext2D.prototype.drawImage;
+  CanvasRenderingContext2D.prototype.drawImage = function () {
+    if (this.canvas.dataset && this.canvas.dataset.testid === 'editor-blend') log.blends++;
+    return draw.apply(this, arguments);
+  };
+}
+"""
+
+# The blend canvas against the exact preview: the mean absolute difference per channel, 0…255.
+BLEND_AGAINST_PREVIEW = """
+const canvas = document.querySelector('[data-testid="editor-blend"]');
+const img = document.querySelector('[data-testid="editor-preview"]');
+if (canvas.width !== img.naturalWidth || canvas.height !== img.naturalHeight) return null;
+const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+const work = document.createElement('canvas');
+work.width = canvas.width; work.height = canvas.height;
+const g = work.getContext('2d');
+g.drawImage(img, 0, 0);
+const b = g.getImageData(0, 0, work.width, work.height).data;
+let sum = 0;
+for (let i = 0; i < a.length; i += 4) sum += Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]);
+return sum / (3 * a.length / 4);
+"""
+
+
+def test_dragging_a_slider_paints_blends_of_keyframes_then_the_exact_render(app, photos, browser_api):
+    (asset_id,) = photos.upload(1)
+    open_adjust(app, asset_id)
+    src = wait_preview_settled(app)
+    app.js(RECORD_DRAG)
+    slider = app.find(tid("adjust-exposure"))
+    # Press on the thumb (Exposure is at 0, the track's middle) and drag to the right in small steps.
+    hand = ActionChains(app.driver, duration=16)
+    hand.move_to_element(slider).click_and_hold()
+    for _ in range(12):
+        hand.move_by_offset(2, 0)
+    hand.perform()
+    # Each input is painted from keyframes: exact renders of Exposure at multiples of 0.1, fetched at a low priority.
+    app.wait(lambda: app.js("return window.__dragLog.blends > 0 && !document.querySelector(arguments[0]).hidden;", tid("editor-blend")),
+             "a blend to be painted while the slider is held")
+    log = app.js("return window.__dragLog;")
+    assert log["keyframes"], "no keyframe was fetched"
+    for body in log["keyframes"]:
+        steps = body["recipe"]["steps"]
+        ev = next((st["parameters"]["inputEV"] for st in steps if st["filter"] == "CIExposureAdjust"), 0.0)
+        assert math.isclose(ev / 2 * 10, round(ev / 2 * 10), abs_tol=1e-6), f"a keyframe off the grid: {steps}"
+    ActionChains(app.driver).release().perform()
+    value = float(slider.get_attribute("value"))
+    assert value > 0.05, f"the drag did not move Exposure: {value}"
+    # The release asks for the exact render of the last value; once it is shown, the blend is hidden.
+    wait_preview_settled(app, src)
+    app.wait(lambda: app.js("return document.querySelector(arguments[0]).hidden;", tid("editor-blend")), "the blend to give way to the exact render")
+    last = app.js("return window.__dragLog.exact[window.__dragLog.exact.length - 1];")
+    (step,) = [st for st in last["recipe"]["steps"] if st["filter"] == "CIExposureAdjust"]
+    assert math.isclose(step["parameters"]["inputEV"], 2 * value, abs_tol=1e-6), (step, value)
+    # The last blend showed the same value as the exact render, within what two JPEG encodings differ by.
+    difference_to_exact = app.js(BLEND_AGAINST_PREVIEW)
+    assert difference_to_exact is not None and difference_to_exact < 3, f"the last blend differs from the exact render by {difference_to_exact}"
+    # The drag is one step of the history.
+    app.click(tid("undo"))
+    app.wait(lambda: app.text(tid("adjust-exposure-value")) == "0.00", "one undo to bring Exposure back to 0")
+
+
 def test_adjust_panel_on_a_phone(app, photos):
     (asset_id,) = photos.upload(1)
     app.set_viewport(375, 812, mobile=True)

@@ -50,7 +50,7 @@ PHOTO_CACHE = REPO / ".build" / "bench-editor" / "photo-24mp.jpg"
 INSTRUMENT = r"""
 (() => {
   if (window.__drag) return;
-  const d = window.__drag = {on: false, seq: 0, inputs: [], requests: [], moves: 0};
+  const d = window.__drag = {on: false, seq: 0, inputs: [], requests: [], blends: [], keyframes: [], moves: 0};
   let lastMove = null;
   document.addEventListener('pointermove', (e) => { if (d.on) { d.moves++; lastMove = e.timeStamp; } }, true);
   document.addEventListener('input', (e) => {
@@ -66,6 +66,11 @@ INSTRUMENT = r"""
     const url = typeof input === 'string' ? input : input.url;
     const p = originalFetch.apply(this, arguments);
     if (!d.on || !/\/preview$/.test(url.split('?')[0])) return p;
+    if (init && init.priority === 'low') {  // a keyframe: shown only through blends
+      const k = {fetch: performance.now()};
+      d.keyframes.push(k);
+      return p.then((resp) => { k.headers = performance.now(); return resp; }, (e) => { k.error = String(e && e.name); throw e; });
+    }
     const slider = document.querySelector('input[type=range][data-bench-dragging]');
     const r = {tag: d.seq, value: slider ? Number(slider.value) : null, fetch: performance.now()};
     d.requests.push(r);
@@ -96,10 +101,54 @@ INSTRUMENT = r"""
       mc.port2.postMessage(0);
     });
   }, true);
+  // A blend painted on the editor's canvas while a slider is dragged reflects every input handled so far
+  // (it is drawn in the input's handler, or when the keyframe it waited for arrives).
+  const draw = CanvasRenderingContext2D.prototype.drawImage;
+  let drawing = null;
+  CanvasRenderingContext2D.prototype.drawImage = function () {
+    const result = draw.apply(this, arguments);
+    if (d.on && !drawing && this.canvas.dataset && this.canvas.dataset.testid === 'editor-blend') {
+      const b = drawing = {tag: d.seq, drawn: performance.now()};
+      d.blends.push(b);
+      Promise.resolve().then(() => { drawing = null; });
+      requestAnimationFrame(() => {
+        b.frame = performance.now();
+        const mc = new MessageChannel();
+        mc.port1.onmessage = () => { if (d.blends[d.blends.length - 1] === b) b.painted = performance.now(); else b.replaced = true; };
+        mc.port2.postMessage(0);
+      });
+    }
+    return result;
+  };
   // After the app's own load listeners on the preview (registered before this one): what they took.
   const preview = document.querySelector('[data-testid="editor-preview"]');
   preview.addEventListener('load', () => { const r = urls.get(preview.getAttribute('src')); if (r && r.load && r.handled == null) r.handled = performance.now(); });
 })();
+"""
+
+# The last blend painted against the exact preview that replaced it, when both show the last value: the
+# absolute difference of every channel of every pixel, in levels of 255.
+BLEND_ERROR = """
+const d = window.__drag;
+const last = d.blends[d.blends.length - 1];
+const canvas = document.querySelector('[data-testid="editor-blend"]');
+const img = document.querySelector('[data-testid="editor-preview"]');
+if (!last || !d.inputs.length || last.tag < d.inputs[d.inputs.length - 1].seq) return null;
+if (img.naturalWidth !== canvas.width || img.naturalHeight !== canvas.height) return null;
+const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+const work = document.createElement('canvas');
+work.width = canvas.width; work.height = canvas.height;
+const g = work.getContext('2d');
+g.drawImage(img, 0, 0);
+const b = g.getImageData(0, 0, work.width, work.height).data;
+const counts = new Uint32Array(256);
+let sum = 0, n = 0;
+for (let i = 0; i < a.length; i += 4) for (let c = 0; c < 3; c++) { const e = Math.abs(a[i + c] - b[i + c]); counts[e]++; sum += e; n++; }
+let p99 = 0, seen = 0;
+while (p99 < 255 && (seen += counts[p99]) < 0.99 * n) p99++;
+let max = 255;
+while (max > 0 && !counts[max]) max--;
+return {mean: sum / n, p99, max};
 """
 
 RESOURCES = """
@@ -291,7 +340,7 @@ return !busy && (!last || last.painted != null || last.error != null || last.rep
 
 def measure(b: Browser, dev: DevTools, server: Server, name: str, css: str, seconds: float, amplitude: float) -> dict:
     settle(b)
-    b.js("""const d = window.__drag; d.seq = 0; d.inputs = []; d.requests = []; d.moves = 0; d.on = true;
+    b.js("""const d = window.__drag; d.seq = 0; d.inputs = []; d.requests = []; d.blends = []; d.keyframes = []; d.moves = 0; d.on = true;
 performance.clearResourceTimings(); performance.setResourceTimingBufferSize(100000);""")
     before = preview_metrics(server.base)
     moved = drag(b, dev, css, seconds, amplitude)
@@ -299,22 +348,27 @@ performance.clearResourceTimings(); performance.setResourceTimingBufferSize(1000
     settle(b)
     time.sleep(2.0)  # the definition of a dropped input: nothing reflecting it painted 2 s after the release
     after = preview_metrics(server.base)
-    data = b.js("window.__drag.on = false; return {inputs: window.__drag.inputs, requests: window.__drag.requests, moves: window.__drag.moves, "
-                "final: Number(document.querySelector(arguments[0]).value)};", css)
+    data = b.js("window.__drag.on = false; return {inputs: window.__drag.inputs, requests: window.__drag.requests, blends: window.__drag.blends, "
+                "keyframes: window.__drag.keyframes, moves: window.__drag.moves, final: Number(document.querySelector(arguments[0]).value)};", css)
+    data["blend_error"] = b.js(BLEND_ERROR)
     resources = b.js(RESOURCES)
     return analyse(name, data, resources, moved, before, after, seconds)
 
 
 def analyse(name, data, resources, moved, before, after, seconds) -> dict:
-    inputs, requests = data["inputs"], data["requests"]
-    painted = sorted((r for r in requests if r.get("painted") is not None), key=lambda r: r["painted"])
+    inputs, requests, blends = data["inputs"], data["requests"], data["blends"]
+    exact = [r for r in requests if r.get("painted") is not None]
+    painted = sorted(exact + [b for b in blends if b.get("painted") is not None], key=lambda r: r["painted"])
     # Match each request to its Resource Timing entry (same order; the nearest start).
     for r in requests:
         near = min(resources, key=lambda e: abs(e["start"] - r["fetch"]), default=None)
         if near and abs(near["start"] - r["fetch"]) < 5:
             r["rt"] = near
-    latency, from_move, dropped = [], [], 0
+    latency, from_move, dropped, exact_latency = [], [], 0, []
     for i in inputs:
+        exact_shown = next((r for r in exact if r["tag"] >= i["seq"]), None)
+        if exact_shown is not None:
+            exact_latency.append(exact_shown["painted"] - i["t"])
         shown = next((r for r in painted if r["tag"] >= i["seq"]), None)
         if shown is None:
             dropped += 1
@@ -322,14 +376,15 @@ def analyse(name, data, resources, moved, before, after, seconds) -> dict:
         latency.append(shown["painted"] - i["t"])
         if i.get("move") is not None:
             from_move.append(shown["painted"] - i["move"])
-    last = painted[-1] if painted else None
+    # The last value on screen at the end is an exact render (a blend is replaced by one at the release).
+    last = max(exact, key=lambda r: r["painted"]) if exact else None
     final_shown = bool(last and inputs and last["tag"] >= inputs[-1]["seq"])
     if inputs and not final_shown:
         dropped = len(inputs)  # the last value never shown: the whole drag counts as dropped
     # Stages of the painted previews.
     stage = {k: [] for k in ("wait", "server", "download", "to_load", "handlers", "to_frame", "frame", "to_paint", "total")}
     by_seq = {i["seq"]: i for i in inputs}
-    for r in painted:
+    for r in exact:
         newest = by_seq.get(r["tag"])
         if newest:
             stage["wait"].append(r["fetch"] - newest["t"])
@@ -349,6 +404,8 @@ def analyse(name, data, resources, moved, before, after, seconds) -> dict:
     return {
         "name": name, "moves": moved["moves"], "interval": moved["interval"], "max_gap": moved["max_gap"],
         "received": data["moves"], "inputs": len(inputs), "requests": len(requests), "painted": len(painted),
+        "exact_painted": len(exact), "blends_painted": len(painted) - len(exact), "keyframes": len(data["keyframes"]),
+        "exact_p95": pct(exact_latency, 0.95), "blend_error": data.get("blend_error"),
         "errors": sum(1 for r in requests if r.get("error")), "dropped": dropped, "final_shown": final_shown,
         "p50": pct(latency, 0.5), "p95": pct(latency, 0.95), "max": max(latency, default=float("nan")),
         "move_p95": pct(from_move, 0.95), "over100": sum(1 for v in latency if v > 100),
@@ -448,7 +505,18 @@ def main():
               f"{r['p50']:.0f} | {r['p95']:.0f} | {r['max']:.0f} | {r['move_p95']:.0f} | {r['over100']} | {r['dropped']} | "
               f"{'yes' if r['final_shown'] else 'no'} | {r['server_mean']:.1f} |")
     print()
-    print("Where a painted preview's time goes (all sliders; from the newest input it reflects):")
+    print("Blends and exact renders (a blend of two keyframes is painted for an input at once; the exact render of the "
+          "value follows on a pause or the release):")
+    print()
+    print("| slider | painted: blends / exact | keyframes fetched | p95 input → exact render painted, ms | "
+          "last blend against the exact render: mean / p99 / max difference (levels of 255) |")
+    print("|---|---:|---:|---:|---|")
+    for r in results:
+        e = r["blend_error"]
+        error = f"{e['mean']:.2f} / {e['p99']} / {e['max']}" if e else "no blend of the last value"
+        print(f"| {r['name']} | {r['blends_painted']} / {r['exact_painted']} | {r['keyframes']} | {r['exact_p95']:.0f} | {error} |")
+    print()
+    print("Where an exact preview's time goes (all sliders; from the newest input it reflects):")
     print()
     print("| stage | median ms | p95 ms |")
     print("|---|---:|---:|")

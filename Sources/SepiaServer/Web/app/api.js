@@ -125,7 +125,7 @@ function query(params = {}) {
  * One request. `json` is sent as the JSON body; `body` as is. `as` chooses what is returned:
  * 'json' (default), 'blob', 'response'. A 401 calls the unauthorized handler (unless `quiet401`).
  */
-async function request(method, path, { json, body, headers = {}, signal, as = 'json', quiet401 = false } = {}) {
+async function request(method, path, { json, body, headers = {}, signal, as = 'json', quiet401 = false, priority } = {}) {
   const h = { Accept: as === 'json' ? 'application/json' : '*/*', ...headers };
   let payload = body;
   if (json !== undefined) {
@@ -136,7 +136,7 @@ async function request(method, path, { json, body, headers = {}, signal, as = 'j
   let response;
   try {
     response = await fetch(path.startsWith('/') ? path : BASE + '/' + path, {
-      method, headers: h, body: payload, signal, credentials: 'same-origin', cache: 'no-cache',
+      method, headers: h, body: payload, signal, credentials: 'same-origin', cache: 'no-cache', ...(priority ? { priority } : {}),
     });
   } catch (e) {
     if (e?.name === 'AbortError') throw e;
@@ -237,10 +237,10 @@ export const api = {
   edit: (id) => get(`${BASE}/assets/${enc(id)}/edit`),
   saveEdit: (id, recipe) => put(`${BASE}/assets/${enc(id)}/edit`, recipe),
   revertEdit: (id) => del(`${BASE}/assets/${enc(id)}/edit`),
-  /** Renders a recipe without saving; resolves to a Blob. */
-  preview: (id, recipe, { size, format = 'jpeg', signal } = {}) =>
+  /** Renders a recipe without saving; resolves to a Blob. `priority: 'low'` for renders not yet shown (keyframes). */
+  preview: (id, recipe, { size, format = 'jpeg', signal, priority } = {}) =>
     request('POST', `${BASE}/assets/${enc(id)}/preview`, {
-      json: { recipe, size, format }, as: 'blob', signal,
+      json: { recipe, size, format }, as: 'blob', signal, priority,
     }),
   /** The filter strip: one image with a tile per catalog entry. Resolves to {blob, count}. */
   async strip(id, size, signal) {

@@ -6,7 +6,9 @@
 // Edits. Edit presets: the user's presets in the strip after the looks (choosing one applies its look and
 // adjustments as Paste Edits would, keeping the photo's crop, rotation and RAW development), Save as Preset
 // (in the strip and in the Adjust panel) and Manage Presets (delete).
-// The large image always comes from the server's preview endpoint (never CSS filters).
+// The large image always comes from the server's preview endpoint (never CSS filters); while a slider is
+// dragged, each input is painted at once as a blend of two of the server's renders of that slider at
+// nearby positions (DragPreview), and the exact render follows when the hand pauses or lets go.
 import { api } from '../api.js';
 import { h, dpr, download, isTypingTarget, formatDate, isVideo } from '../util.js';
 import { icon } from '../icons.js';
@@ -19,6 +21,7 @@ import { intensitySlider, LatestRequest } from '../components/intensity-slider.j
 import { CropBox } from '../components/crop-box.js';
 import { RAWPanel } from '../components/raw-panel.js';
 import { AdjustPanel } from '../components/adjust-panel.js';
+import { DragPreview } from '../components/drag-preview.js';
 import * as actions from '../actions.js';
 import {
   parseRecipe, buildRecipe, cloneState, rotateClockwise, rotatedSize, isNone, sameRecipe,
@@ -51,6 +54,7 @@ export function mountEditor(container, params, ctx) {
   let saving = false;
   let previewURL = null;
   let lastPreviewKey = '';
+  let shownKey = ''; // the recipe and size of the exact preview on screen
   let alive = true;
 
   // ----- Top bar
@@ -77,7 +81,9 @@ export function mountEditor(container, params, ctx) {
   // Toasts sit over the preview's bottom edge (toast.js), clear of the toolbar, the strip and the slider.
   const originalImg = h('img', { class: 'editor-img editor-original', alt: 'The original photo', 'data-testid': 'editor-original', draggable: 'false', hidden: true });
   const originalBadge = h('div', { class: 'original-badge', 'data-testid': 'original-badge', hidden: true }, 'Original');
-  const stage = h('div', { class: 'editor-stage', 'data-testid': 'editor-stage', 'data-toast-anchor': '12' }, img, originalImg, busy, originalBadge, stageError);
+  // While a slider is dragged: the blend of the two keyframes around its value (see DragPreview).
+  const blend = h('canvas', { class: 'editor-img editor-blend', 'data-testid': 'editor-blend', aria: { hidden: 'true' }, hidden: true });
+  const stage = h('div', { class: 'editor-stage', 'data-testid': 'editor-stage', 'data-toast-anchor': '12' }, img, blend, originalImg, busy, originalBadge, stageError);
   const notice = h('p', { class: 'editor-notice', role: 'note', 'data-testid': 'other-edits-notice', hidden: true },
     icon('info'), 'This photo has other edits; they are kept.');
 
@@ -128,7 +134,7 @@ export function mountEditor(container, params, ctx) {
     {
       // Settles once the preview is decoded and about to be painted (or failed to load), so that the next
       // request goes out then: see LatestRequest.
-      onResult: (blob) => new Promise((shown) => {
+      onResult: (blob, { key }) => new Promise((shown) => {
         if (!alive) { shown(); return; }
         const url = URL.createObjectURL(blob);
         const old = previewURL;
@@ -136,6 +142,10 @@ export function mountEditor(container, params, ctx) {
         img.onload = () => {
           if (old) URL.revokeObjectURL(old);
           img.classList.add('ready');
+          shownKey = key;
+          // The blend gives way once the exact render of the edit as it is now is shown; over an older
+          // render (one a moving slider has already left), it stays on top.
+          if (key === previewKey()) blend.hidden = true;
           drawHistogramOf(blob);
           if (cropMode) { placeCropBox(); cropBox?.el.classList.remove('waiting'); }
           shown();
@@ -177,20 +187,87 @@ export function mountEditor(container, params, ctx) {
 
   function currentRecipe() { return buildRecipe(state, catalog, adjustments); }
 
+  function previewRecipe() { return buildRecipe(state, catalog, adjustments, { includeCrop: !cropMode }); }
+  function previewKey() { return state ? JSON.stringify(previewRecipe()) + previewSize() : ''; }
+
   function requestPreview() {
     if (!state) return;
-    const recipe = buildRecipe(state, catalog, adjustments, { includeCrop: !cropMode });
+    const recipe = previewRecipe();
     const size = previewSize();
     const key = JSON.stringify(recipe) + size;
     if (key === lastPreviewKey) return;
     lastPreviewKey = key;
-    scheduler.request({ recipe, size });
+    scheduler.request({ recipe, size, key });
   }
 
   function changed() {
     updateControls();
+    if (dragging && showDragged()) return;
     requestPreview();
   }
+
+  // ----- Dragging a slider: keyframes and blends (DragPreview), the exact render on a pause or the release.
+  const PAUSE_MS = 150;
+  let dragging = null; // {name, min, max, read(), set(state, value)}
+  let pauseTimer = null;
+  const dragPreview = new DragPreview({
+    canvas: blend,
+    onFallback: () => { if (alive) requestPreview(); },
+  });
+  /** The slider a press starts a drag on: an Adjust slider or the look's Intensity. */
+  function dragTarget(input) {
+    if (!state || cropMode || !(input instanceof HTMLInputElement) || input.type !== 'range' || input.disabled) return null;
+    const key = input.dataset.adjust;
+    const bounds = { min: Number(input.min), max: Number(input.max) };
+    if (key) return { name: `adjust:${key}`, ...bounds, read: () => state.adjust[key] ?? 0, set: (s, v) => { if (v) s.adjust[key] = v; else delete s.adjust[key]; } };
+    if (input === slider.input) return { name: 'intensity', ...bounds, read: () => state.t, set: (s, v) => { s.t = v; } };
+    return null;
+  }
+  function recipeWith(target, value) {
+    const s = cloneState(state);
+    target.set(s, value);
+    return buildRecipe(s, catalog, adjustments, { includeCrop: !cropMode });
+  }
+  /** Everything but the dragged slider's value: the rest of the edit and the preview's size. */
+  function identityOf(target) {
+    const s = cloneState(state);
+    target.set(s, 0);
+    return JSON.stringify([target.name, s, previewSize()]);
+  }
+  function beginDrag(input) {
+    const target = dragTarget(input);
+    if (!target) return;
+    dragging = target;
+    const size = previewSize();
+    const value = target.read();
+    const exactShown = shownKey === JSON.stringify(recipeWith(target, value)) + size && img.complete && img.naturalWidth > 0;
+    dragPreview.begin({
+      identity: identityOf(target), min: target.min, max: target.max, value,
+      frameAt: (v, signal) => api.preview(id, recipeWith(target, v), { size, signal, priority: 'low' }),
+      current: exactShown ? img : null,
+    });
+  }
+  /** Paints the dragged slider's value from keyframes; false when the value must be rendered instead. */
+  function showDragged() {
+    if (identityOf(dragging) !== dragPreview.identity) return false; // something else changed too
+    if (dragPreview.show(dragging.read()) === 'unavailable') return false;
+    clearTimeout(pauseTimer);
+    pauseTimer = setTimeout(requestPreview, PAUSE_MS);
+    return true;
+  }
+  function endDrag() {
+    if (!dragging) return;
+    dragging = null;
+    dragPreview.end();
+    clearTimeout(pauseTimer);
+    // Already shown exactly (a pause rendered the last value, and a blend of it was painted over it since)?
+    if (shownKey === previewKey()) blend.hidden = true;
+    else requestPreview();
+  }
+  panel.addEventListener('pointerdown', (e) => { if (e.button <= 0) beginDrag(e.target); }, true);
+  const onPointerUp = () => endDrag();
+  window.addEventListener('pointerup', onPointerUp, true);
+  window.addEventListener('pointercancel', onPointerUp, true);
 
   function isDirty() { return !!state && !sameRecipe(currentRecipe(), savedRecipe); }
 
@@ -616,7 +693,7 @@ export function mountEditor(container, params, ctx) {
         });
         originalURL = await originalLoading;
       }
-      if (comparing && alive) { originalImg.hidden = false; img.classList.add('covered'); }
+      if (comparing && alive) { originalImg.hidden = false; img.classList.add('covered'); blend.classList.add('covered'); }
     } catch (e) {
       originalLoading = null;
       if (alive) toast.error(e, 'The original could not be shown.');
@@ -628,6 +705,7 @@ export function mountEditor(container, params, ctx) {
     originalImg.hidden = true;
     originalBadge.hidden = true;
     img.classList.remove('covered');
+    blend.classList.remove('covered');
     stage.classList.remove('comparing');
   }
   stage.addEventListener('pointerdown', (e) => {
@@ -694,6 +772,10 @@ export function mountEditor(container, params, ctx) {
     unmount() {
       alive = false;
       scheduler.stop();
+      dragPreview.clear();
+      clearTimeout(pauseTimer);
+      window.removeEventListener('pointerup', onPointerUp, true);
+      window.removeEventListener('pointercancel', onPointerUp, true);
       ro.disconnect();
       clearTimeout(resizeTimer);
       document.removeEventListener('keydown', onKey);
@@ -708,6 +790,7 @@ export function mountEditor(container, params, ctx) {
     },
     // For tests: how many preview requests went out.
     get previewRequests() { return scheduler.sent; },
+    get keyframesFetched() { return dragPreview.keyframesFetched; },
     cloneState: () => cloneState(state),
     get historyLength() { return history.length; },
   };
