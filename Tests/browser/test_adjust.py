@@ -315,6 +315,8 @@ def test_dragging_a_slider_paints_blends_of_keyframes_then_the_exact_render(app,
     (asset_id,) = photos.upload(1)
     open_adjust(app, asset_id)
     src = wait_preview_settled(app)
+    app.wait(lambda: app.find(tid("histogram")).get_attribute("data-mean"), "the histogram")
+    mean_before = float(app.find(tid("histogram")).get_attribute("data-mean"))
     app.js(RECORD_DRAG)
     slider = app.find(tid("adjust-exposure"))
     # Press on the thumb (Exposure is at 0, the track's middle) and drag to the right in small steps.
@@ -328,6 +330,8 @@ def test_dragging_a_slider_paints_blends_of_keyframes_then_the_exact_render(app,
              "a blend to be painted while the slider is held")
     log = app.js("return window.__dragLog;")
     assert log["keyframes"], "no keyframe was fetched"
+    # The histogram follows the blends: brighter as Exposure goes up.
+    app.wait(lambda: float(app.find(tid("histogram")).get_attribute("data-mean")) > mean_before + 2, "the histogram to follow the drag")
     for body in log["keyframes"]:
         steps = body["recipe"]["steps"]
         ev = next((st["parameters"]["inputEV"] for st in steps if st["filter"] == "CIExposureAdjust"), 0.0)

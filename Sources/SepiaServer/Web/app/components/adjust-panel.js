@@ -14,7 +14,7 @@ export function formatPosition(v) {
 
 /**
  * new AdjustPanel({ panel, onInput(id, position), onCommit(), onAuto(), onReset(), onSavePreset() })
- * .el, .setValues(adjust), .setAutoBusy(busy), .drawHistogram(img or ImageBitmap)
+ * .el, .setValues(adjust), .setAutoBusy(busy), .drawHistogram(img or ImageBitmap), .drawHistogramOfPixels(rgba)
  * onInput is called while a slider moves; onCommit(id, {amend}) once a change is done (a release, a key, a
  * double-click's reset, which amends the step its two clicks made).
  */
@@ -107,20 +107,12 @@ export class AdjustPanel {
 
   /** Draws the RGB histogram of an image or an ImageBitmap (same-origin, so its pixels can be read), with luma on top. */
   drawHistogram(img) {
-    const iw = img?.naturalWidth ?? img?.width;
-    const ih = img?.naturalHeight ?? img?.height;
-    if (!iw) return;
-    const scale = Math.min(1, 256 / Math.max(iw, ih));
-    const w = Math.max(1, Math.round(iw * scale));
-    const hh = Math.max(1, Math.round(ih * scale));
-    const work = document.createElement('canvas');
-    work.width = w; work.height = hh;
-    const g = work.getContext('2d', { willReadFrequently: true });
-    let data;
-    try {
-      g.drawImage(img, 0, 0, w, hh);
-      data = g.getImageData(0, 0, w, hh).data;
-    } catch { return; }
+    const data = histogramPixels(img);
+    if (data) this.drawHistogramOfPixels(data);
+  }
+
+  /** Draws the histogram of RGBA pixels (as getImageData gives them). */
+  drawHistogramOfPixels(data) {
     const bins = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
     let sum = 0;
     for (let i = 0; i < data.length; i += 4) {
@@ -153,4 +145,21 @@ export class AdjustPanel {
     path(bins[3]);
     c.stroke();
   }
+}
+
+/** An image's pixels at most 256 wide or high, RGBA (what the histogram is counted from); null if unreadable. */
+export function histogramPixels(img) {
+  const iw = img?.naturalWidth ?? img?.width;
+  const ih = img?.naturalHeight ?? img?.height;
+  if (!iw) return null;
+  const scale = Math.min(1, 256 / Math.max(iw, ih));
+  const w = Math.max(1, Math.round(iw * scale));
+  const hh = Math.max(1, Math.round(ih * scale));
+  const work = document.createElement('canvas');
+  work.width = w; work.height = hh;
+  const g = work.getContext('2d', { willReadFrequently: true });
+  try {
+    g.drawImage(img, 0, 0, w, hh);
+    return g.getImageData(0, 0, w, hh).data;
+  } catch { return null; }
 }

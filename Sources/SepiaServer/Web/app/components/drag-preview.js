@@ -60,7 +60,7 @@ export function fetchOrder(positions, v, direction = 1, reach = KEYFRAME_REACH) 
 }
 
 /**
- * new DragPreview({ canvas, budget, onFallback(value) })
+ * new DragPreview({ canvas, budget, onFallback(value), onPaint({a, b, t}) })
  * .begin({ identity, min, max, value, frameAt(value, signal) → Promise<Blob>, current })
  *   a press on a slider; `identity` names everything but the slider's value (the rest of the edit and the
  *   preview's size): keyframes of another identity are dropped. `current` (an image or bitmap of the exact
@@ -70,9 +70,10 @@ export function fetchOrder(positions, v, direction = 1, reach = KEYFRAME_REACH) 
  * .end() the release; .clear() drops every frame; .paints counts the blends painted.
  */
 export class DragPreview {
-  constructor({ canvas, budget = 48 * 1024 * 1024, onFallback }) {
+  constructor({ canvas, budget = 48 * 1024 * 1024, onFallback, onPaint }) {
     this.canvas = canvas;
     this.onFallback = onFallback;
+    this.onPaint = onPaint;
     this.budget = budget;
     this.frames = []; // {value, bitmap, bytes}, sorted by value
     this.failed = new Set();
@@ -145,6 +146,7 @@ export class DragPreview {
     }
     c.hidden = false;
     this.paints++;
+    this.onPaint?.({ a, b, t });
   }
 
   add(value, bitmap) {

@@ -20,7 +20,7 @@ import { FilterStrip } from '../components/filter-strip.js';
 import { intensitySlider, LatestRequest } from '../components/intensity-slider.js';
 import { CropBox } from '../components/crop-box.js';
 import { RAWPanel } from '../components/raw-panel.js';
-import { AdjustPanel } from '../components/adjust-panel.js';
+import { AdjustPanel, histogramPixels } from '../components/adjust-panel.js';
 import { DragPreview } from '../components/drag-preview.js';
 import * as actions from '../actions.js';
 import {
@@ -213,7 +213,27 @@ export function mountEditor(container, params, ctx) {
   const dragPreview = new DragPreview({
     canvas: blend,
     onFallback: () => { if (alive) requestPreview(); },
+    onPaint: drawHistogramOfBlend,
   });
+  // The histogram of a blend: the same blend of the keyframes' pixels at 256 wide (each read once).
+  const keyframePixels = new WeakMap();
+  function drawHistogramOfBlend({ a, b, t }) {
+    if (!adjustPanel || adjustPanel.el.hidden) return;
+    histogramOf++; // a histogram of an older exact preview still being decoded must not replace this one
+    const pixels = (frame) => {
+      if (!keyframePixels.has(frame.bitmap)) keyframePixels.set(frame.bitmap, histogramPixels(frame.bitmap));
+      return keyframePixels.get(frame.bitmap);
+    };
+    const pa = pixels(a);
+    const pb = b === a ? pa : pixels(b);
+    if (!pa || !pb || pa.length !== pb.length) return;
+    let data = pa;
+    if (pb !== pa && t > 0) {
+      data = new Uint8ClampedArray(pa.length);
+      for (let i = 0; i < pa.length; i++) data[i] = pa[i] + (pb[i] - pa[i]) * t;
+    }
+    adjustPanel.drawHistogramOfPixels(data);
+  }
   /** The slider a press starts a drag on: an Adjust slider or the look's Intensity. */
   function dragTarget(input) {
     if (!state || cropMode || !(input instanceof HTMLInputElement) || input.type !== 'range' || input.disabled) return null;
