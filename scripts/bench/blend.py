@@ -69,7 +69,7 @@ class Renderer:
 
 def compare(render, steps_at, lo, hi, step):
     """The blend half-way between each two keyframes against the exact render there."""
-    errors, worst = [], (0.0, None)
+    errors, worst = [], (-1.0, None)
     points = keyframes(lo, hi, step)
     for a, b in zip(points, points[1:]):
         mid = round((a + b) / 2, 6)
@@ -114,8 +114,9 @@ def main():
             lines += [f"### {name}, {image.size[0]}×{image.size[1]}, keyframes every {args.step:g}", "",
                       "| slider | mean | p99 | p99.9 | max | worst interval's mean (at) |", "|---|---:|---:|---:|---:|---|"]
             for s in sliders:
+                name = "Black & White Intensity" if s["id"] == "blackAndWhite" else s["name"]
                 r = compare(render, lambda v, s=s: [] if v == 0 else [step_of(s, v)], s.get("minimum", -1), 1, args.step)
-                lines.append(f"| {s['name']} | {r['mean']:.2f} | {r['p99']:.0f} | {r['p999']:.0f} | {r['max']:.0f} | {r['worst'][0]:.2f} ({r['worst'][1]:+.2f}) |")
+                lines.append(f"| {name} | {r['mean']:.2f} | {r['p99']:.0f} | {r['p999']:.0f} | {r['max']:.0f} | {r['worst'][0]:.2f} ({r['worst'][1]:+.2f}) |")
                 print(lines[-1], flush=True)
             for look in LOOKS:
                 r = compare(render, lambda v, f=looks[look]: [{"filter": f, "intensity": v}] if v else [], 0, 1, args.step)
