@@ -9,6 +9,7 @@ import math
 import subprocess
 import urllib.parse
 
+import pytest
 from PIL import Image, ImageEnhance
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -107,8 +108,21 @@ def open_adjust(b, asset_id):
     assert b.find(tid("filters-mode")).get_attribute("aria-pressed") == "false"
 
 
-def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser_api, server, tmp_path):
-    asset_id = owner.upload(dark_photo(), "dark-evening.jpg")["id"]
+@pytest.mark.parametrize("size", ["1440x900", "375x812"])
+def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser_api, server, tmp_path, size):
+    """The issue's walkthrough, at a desktop's size and at a phone's."""
+    width, height = map(int, size.split("x"))
+    if width < 760:
+        app.set_viewport(width, height, mobile=True)
+    try:
+        # A photo of its own at each size (the same bytes would be the photo the other run edited).
+        walkthrough(app, owner, browser_api, server, tmp_path, dark_photo(seed=4242 + width))
+    finally:
+        app.set_viewport(1440, 900)
+
+
+def walkthrough(app, owner, browser_api, server, tmp_path, photo):
+    asset_id = owner.upload(photo, "dark-evening.jpg")["id"]
     app.wait_cell_thumbnail(asset_id)
     original_src = app.cell_src(asset_id)
     panel = browser_api.json("GET", "/api/v1/filters/adjustments")
@@ -228,7 +242,7 @@ def test_auto_shadows_warmth_noir_compare_undo_redo_and_save(app, owner, browser
     saved = browser_api.call("GET", f"/api/v1/assets/{asset_id}/current", headers={"Accept": "*/*"})
     assert saved.status == 200, saved.status
     saved_small, saved_square = small(saved.body), small(saved.body, square=True)
-    assert difference(saved_small, small(dark_photo())) > 10, "the saved version is the original"
+    assert difference(saved_small, small(photo)) > 10, "the saved version is the original"
     thumb_src = app.cell_src(asset_id)  # the library stays under the editor
     thumb = browser_api.call("GET", thumb_src, headers={"Accept": "*/*"})
     assert thumb.status == 200 and "mode=fill" in thumb_src, (thumb.status, thumb_src)
