@@ -55,9 +55,12 @@ function fakeCanvas() {
   let most = 0;
   const drag = new DragPreview({ canvas });
   const frameAt = async (v) => { asked.push(v); inFlight++; most = Math.max(most, inFlight); await sleep(5); inFlight--; return { value: v }; };
+  const waits = [];
+  drag.onWaiting = (w) => waits.push(w);
   drag.begin({ identity: 'a', min: -1, max: 1, value: 0, frameAt });
-  check('pending before its keyframes', drag.show(0.05) === 'pending');
+  check('pending before its keyframes', drag.show(0.05) === 'pending' && drag.waiting);
   await sleep(40);
+  check('waiting told, then done', JSON.stringify(waits) === '[true,false]' && !drag.waiting, JSON.stringify(waits));
   check('the two around it fetched first', JSON.stringify(asked.slice(0, 2).sort()) === '[0,0.1]', JSON.stringify(asked));
   check('one request at a time', most === 1);
   const drawn = canvas.draws.find((d) => d.value === 0.1);
@@ -88,7 +91,7 @@ function fakeCanvas() {
   drag.begin({ identity: 'x', min: 0, max: 1, value: 0, frameAt: async () => { throw new Error('429'); } });
   check('pending first', drag.show(0.45) === 'pending');
   await sleep(20);
-  check('handed back', fallbacks.length === 1 && fallbacks[0] === 0.45, JSON.stringify(fallbacks));
+  check('handed back', fallbacks.length === 1 && fallbacks[0] === 0.45 && !drag.waiting, JSON.stringify(fallbacks));
   check('then unavailable at once', drag.show(0.46) === 'unavailable');
   drag.clear();
 }

@@ -60,18 +60,21 @@ export function fetchOrder(positions, v, direction = 1, reach = KEYFRAME_REACH) 
 }
 
 /**
- * new DragPreview({ canvas, budget, onFallback(value), onPaint({a, b, t}) })
+ * new DragPreview({ canvas, budget, onFallback(value), onPaint({a, b, t}), onWaiting(waiting) })
  * .begin({ identity, min, max, value, frameAt(value, signal) → Promise<Blob>, current })
  *   a press on a slider; `identity` names everything but the slider's value (the rest of the edit and the
  *   preview's size): keyframes of another identity are dropped. `current` (an image or bitmap of the exact
  *   render at `value`, or null) is kept as a frame.
  * .show(value) → 'painted' | 'pending' (painted once its keyframe arrives) | 'unavailable' (no keyframes:
  *   the caller renders the value itself; onFallback(value) says so for a value that was pending)
- * .end() the release; .clear() drops every frame; .paints counts the blends painted.
+ * .end() the release; .clear() drops every frame; .paints counts the blends painted; .waiting is true while
+ *   a value waits for its keyframes (onWaiting is told each change).
  */
 export class DragPreview {
-  constructor({ canvas, budget = 48 * 1024 * 1024, onFallback, onPaint }) {
+  constructor({ canvas, budget = 48 * 1024 * 1024, onFallback, onPaint, onWaiting }) {
     this.canvas = canvas;
+    this.onWaiting = onWaiting;
+    this.waiting = false;
     this.onFallback = onFallback;
     this.onPaint = onPaint;
     this.budget = budget;
@@ -85,6 +88,13 @@ export class DragPreview {
   }
 
   get active() { return !!this.session; }
+
+  /** The value waiting for its keyframes (null for none). */
+  wait(value) {
+    if (this.session) this.session.wanted = value;
+    const waiting = value != null && !!this.session;
+    if (waiting !== this.waiting) { this.waiting = waiting; this.onWaiting?.(waiting); }
+  }
 
   begin({ identity, min, max, value, frameAt, current = null }) {
     if (identity !== this.identity) this.clear();
@@ -108,7 +118,7 @@ export class DragPreview {
     s.value = value;
     const pair = bracket(this.frames, value);
     if (pair) {
-      s.wanted = null;
+      this.wait(null);
       this.paint(pair);
       this.pump();
       return 'painted';
@@ -116,13 +126,13 @@ export class DragPreview {
     const onKeyframe = s.positions.some((p) => Math.abs(p - value) <= EPSILON);
     const needed = fetchOrder(s.positions, value, s.direction).slice(0, onKeyframe ? 1 : 2);
     if (needed.some((p) => this.failed.has(p))) return 'unavailable';
-    s.wanted = value;
+    this.wait(value);
     this.pump();
     return 'pending';
   }
 
   /** The release: the keyframe in flight is still kept, for the next drag. */
-  end() { this.session = null; }
+  end() { this.wait(null); this.session = null; }
 
   clear() {
     this.end();
@@ -197,6 +207,6 @@ export class DragPreview {
     const s = this.session;
     if (s?.wanted == null) { this.pump(); return; }
     const value = s.wanted;
-    if (this.show(value) === 'unavailable') { s.wanted = null; this.onFallback?.(value); }
+    if (this.show(value) === 'unavailable') { this.wait(null); this.onFallback?.(value); }
   }
 }

@@ -160,9 +160,17 @@ export function mountEditor(container, params, ctx) {
         stageError.replaceChildren(...errorContent(e, { prefix: 'The preview could not be rendered: ' }).filter(Boolean));
         lastPreviewKey = '';
       },
-      onBusy: (b) => { busy.hidden = !b; stage.classList.toggle('busy', b); },
+      onBusy: (b) => { rendering = b; syncBusy(); },
     },
   );
+
+  // "Rendering…": while a preview is in flight, or a dragged slider's value waits for its keyframes.
+  let rendering = false;
+  function syncBusy() {
+    const b = rendering || dragPreview.waiting;
+    busy.hidden = !b;
+    stage.classList.toggle('busy', b);
+  }
 
   function previewSize() {
     const r = stage.getBoundingClientRect();
@@ -214,6 +222,7 @@ export function mountEditor(container, params, ctx) {
     canvas: blend,
     onFallback: () => { if (alive) requestPreview(); },
     onPaint: drawHistogramOfBlend,
+    onWaiting: syncBusy,
   });
   // The histogram of a blend: the same blend of the keyframes' pixels at 256 wide (each read once).
   const keyframePixels = new WeakMap();
