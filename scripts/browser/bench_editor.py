@@ -13,13 +13,18 @@ Measured in the page, with the app unchanged (hooks installed with DevTools, out
   that moment), its Resource Timing entry, the blob, the object URL the app made of it, the preview
   image's `load`, and its paint: the first animation frame after `load`, timed after that frame's
   rendering steps (a message posted from requestAnimationFrame);
-- an input's latency: from its `timeStamp` to the first paint of a preview that reflects it or a later
-  input.
+- every blend the editor draws on its `editor-blend` canvas while a slider is dragged (drawImage, hooked the
+  same way): it reflects every input handled when it is drawn, and is painted at the next animation frame
+  unless a newer blend is drawn first; keyframe requests (fetch with priority 'low') are counted apart and
+  are never a painted preview;
+- an input's latency: from its `timeStamp` to the first paint of a preview (an exact render or a blend)
+  that reflects it or a later input.
 
 Definitions printed with the table:
 - dropped input: an `input` event that no painted preview ever reflects (neither it nor a later input is
-  shown) by 2 s after the release, or any input at all when the last painted preview does not show the
-  slider's final value. A drag with no dropped input ends with its last value on screen.
+  shown) by 2 s after the release, or any input at all when the last exact render painted does not show the
+  slider's final value. A drag with no dropped input ends with the exact render of its last value on screen.
+- the last blend against the exact render that replaces it, when both show the last value.
 - moves coalesced: mouse moves sent that reached the page as no pointermove of their own (Chromium merges
   moves that arrive within one frame; many of them mean a busy main thread).
 - server: the preview render time the server records itself (`sepia_render_duration_seconds{kind="preview"}`
