@@ -14,8 +14,9 @@ the corpus's largest photo, enlarged to 6000 × 4000 by libvips (Lanczos) and sa
    highlights −0.4, shadows 0.5, contrast 0.2, saturation 0.2, vibrance 0.3, warmth 0.3, vignette 0.4. Wall
    time and peak RSS are the child processes' own (wait4); pyvips' includes the interpreter's start, which
    is measured too and reported.
-2. **Auto**: `POST /assets/{id}/auto-adjust` on the 24 MP photo through `sepia serve`: the first request
-   (decodes the photo at the proxy's size) and the next ones (the decoded copy is kept), time to the values.
+2. **Auto**: `POST /assets/{id}/auto-adjust` on the 24 MP photo through `sepia serve`, once the upload's own
+   jobs (its thumbnails) are done: the first request (decodes the photo at the proxy's size) and the next ones
+   (the decoded copy is kept), time to the values.
 
 Targets (issue 25): Save ≤ 0.5× libvips' wall time with memory ≤ 1.0×; Auto ≤ 100 ms.
 """
@@ -23,6 +24,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -134,6 +136,18 @@ def main():
             status, body = server.upload(photo)
             assert status in (200, 201), body
             asset = body["asset"]["id"]
+            # Auto is pressed in the editor, on a photo in the library: the import's own work (its thumbnails,
+            # made by the job queue right after the upload) is done first, or Auto would be timed sharing the
+            # two cores with it.
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                status, _, data = server.request("GET", "/metrics")
+                waiting = re.search(rb"^sepia_jobs_waiting\S*\s+([0-9.]+)", data, re.M)
+                if status == 200 and waiting and float(waiting.group(1)) == 0:
+                    break
+                time.sleep(0.1)
+            else:
+                raise SystemExit("the import's jobs did not finish within 60 s")
 
             def auto():
                 start = time.perf_counter()
