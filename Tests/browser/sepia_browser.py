@@ -295,6 +295,29 @@ def chromium_paths() -> tuple[str, str]:
 
 # True when no finite animation is running on the element or any of its ancestors (an endless one, such as
 # a spinner's, never settles and is not one the element moves with).
+# A canvas's pixels against an image's of the same size (arguments: their CSS selectors): the absolute
+# difference of every channel of every pixel, in levels of 255 ({mean, p99, max}); null if the sizes differ.
+CANVAS_AGAINST_IMAGE = """
+const canvas = document.querySelector(arguments[0]);
+const img = document.querySelector(arguments[1]);
+if (img.naturalWidth !== canvas.width || img.naturalHeight !== canvas.height) return null;
+const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+const work = document.createElement('canvas');
+work.width = canvas.width; work.height = canvas.height;
+const g = work.getContext('2d');
+g.drawImage(img, 0, 0);
+const b = g.getImageData(0, 0, work.width, work.height).data;
+const counts = new Uint32Array(256);
+let sum = 0, n = 0;
+for (let i = 0; i < a.length; i += 4) for (let c = 0; c < 3; c++) { const e = Math.abs(a[i + c] - b[i + c]); counts[e]++; sum += e; n++; }
+let p99 = 0, seen = 0;
+while (p99 < 255 && (seen += counts[p99]) < 0.99 * n) p99++;
+let max = 255;
+while (max > 0 && !counts[max]) max--;
+return {mean: sum / n, p99, max};
+"""
+
+
 SETTLED_JS = """
 const el = arguments[0];
 return document.getAnimations().every((a) => {

@@ -14,7 +14,7 @@ from PIL import Image, ImageEnhance
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from sepia_browser import Api, photo_bytes, sepia_binary, tid
+from sepia_browser import CANVAS_AGAINST_IMAGE, Api, photo_bytes, sepia_binary, tid
 from test_editor import PIXEL_SHA, PIXELS, choose, open_editor, open_editor_from_photo, pressed, set_intensity, wait_preview_settled
 
 # Every preview request's body, to find the one the compare view showed.
@@ -308,23 +308,6 @@ if (!window.__dragLog) {
 }
 """
 
-# The blend canvas against the exact preview: the mean absolute difference per channel, 0…255.
-BLEND_AGAINST_PREVIEW = """
-const canvas = document.querySelector('[data-testid="editor-blend"]');
-const img = document.querySelector('[data-testid="editor-preview"]');
-if (canvas.width !== img.naturalWidth || canvas.height !== img.naturalHeight) return null;
-const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-const work = document.createElement('canvas');
-work.width = canvas.width; work.height = canvas.height;
-const g = work.getContext('2d');
-g.drawImage(img, 0, 0);
-const b = g.getImageData(0, 0, work.width, work.height).data;
-let sum = 0;
-for (let i = 0; i < a.length; i += 4) sum += Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]);
-return sum / (3 * a.length / 4);
-"""
-
-
 def test_dragging_a_slider_paints_blends_of_keyframes_then_the_exact_render(app, photos, browser_api):
     (asset_id,) = photos.upload(1)
     open_adjust(app, asset_id)
@@ -360,8 +343,8 @@ def test_dragging_a_slider_paints_blends_of_keyframes_then_the_exact_render(app,
     (step,) = [st for st in last["recipe"]["steps"] if st["filter"] == "CIExposureAdjust"]
     assert math.isclose(step["parameters"]["inputEV"], 2 * value, abs_tol=1e-6), (step, value)
     # The last blend showed the same value as the exact render, within what two JPEG encodings differ by.
-    difference_to_exact = app.js(BLEND_AGAINST_PREVIEW)
-    assert difference_to_exact is not None and difference_to_exact < 3, f"the last blend differs from the exact render by {difference_to_exact}"
+    difference_to_exact = app.js(CANVAS_AGAINST_IMAGE, tid("editor-blend"), tid("editor-preview"))
+    assert difference_to_exact is not None and difference_to_exact["mean"] < 3, f"the last blend differs from the exact render by {difference_to_exact}"
     # The drag is one step of the history.
     app.click(tid("undo"))
     app.wait(lambda: app.text(tid("adjust-exposure-value")) == "0.00", "one undo to bring Exposure back to 0")

@@ -95,14 +95,19 @@ def adjustment_steps(panel):
             p = POSITIONS.get(slider["id"], 0)
             if p == 0:
                 continue
-            mapping = slider["positive"] if p > 0 else slider["negative"]
-            t = abs(p)
-            params = {}
-            for key, ends in mapping["parameters"].items():
-                a, b = ends["at0"], ends["at1"]
-                params[key] = [x + (y - x) * t for x, y in zip(a, b)] if isinstance(a, list) else a + (b - a) * t
-            steps.append({"filter": mapping["filter"], "parameters": params})
+            steps.append(slider_step(slider, p))
     return steps
+
+
+def slider_step(slider, p):
+    """The recipe step of an Adjust slider (as GET /filters/adjustments describes it) at position p ≠ 0."""
+    mapping = slider["positive"] if p > 0 else slider["negative"]
+    t = abs(p)
+    params = {}
+    for key, ends in mapping["parameters"].items():
+        a, b = ends["at0"], ends["at1"]
+        params[key] = [x + (y - x) * t for x, y in zip(a, b)] if isinstance(a, list) else a + (b - a) * t
+    return {"filter": mapping["filter"], "parameters": params}
 
 
 def main():

@@ -31,6 +31,8 @@ from PIL import Image
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "browser"))
+sys.path.insert(0, HERE)
+from adjust import slider_step  # noqa: E402  the editor's mapping of a slider to its step
 SEPIA = os.path.join(ROOT, ".build", "release", "sepia")
 LOOKS = ("Chrome", "Noir", "Instant")
 
@@ -38,17 +40,6 @@ LOOKS = ("Chrome", "Noir", "Instant")
 def keyframes(lo, hi, step):
     n = round((hi - lo) / step)
     return [round(lo + k * step, 6) for k in range(n + 1)]
-
-
-def step_of(slider, v):
-    """The recipe step of an Adjust slider at position v, as the editor builds it (recipe.js)."""
-    side = slider["positive"] if v > 0 else slider["negative"]
-    t = abs(v)
-    params = {}
-    for key, ends in side["parameters"].items():
-        a, z = ends["at0"], ends["at1"]
-        params[key] = [x + (y - x) * t for x, y in zip(a, z)] if isinstance(a, list) else a + (z - a) * t
-    return {"filter": side["filter"], "parameters": params}
 
 
 class Renderer:
@@ -115,7 +106,7 @@ def main():
                       "| slider | mean | p99 | p99.9 | max | worst interval's mean (at) |", "|---|---:|---:|---:|---:|---|"]
             for s in sliders:
                 name = "Black & White Intensity" if s["id"] == "blackAndWhite" else s["name"]
-                r = compare(render, lambda v, s=s: [] if v == 0 else [step_of(s, v)], s.get("minimum", -1), 1, args.step)
+                r = compare(render, lambda v, s=s: [] if v == 0 else [slider_step(s, v)], s.get("minimum", -1), 1, args.step)
                 lines.append(f"| {name} | {r['mean']:.2f} | {r['p99']:.0f} | {r['p999']:.0f} | {r['max']:.0f} | {r['worst'][0]:.2f} ({r['worst'][1]:+.2f}) |")
                 print(lines[-1], flush=True)
             for look in LOOKS:

@@ -47,7 +47,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "browser"))
 
-from sepia_browser import Browser, Server, sepia_binary, stop_server, tid  # noqa: E402
+from sepia_browser import CANVAS_AGAINST_IMAGE, Browser, Server, sepia_binary, stop_server, tid  # noqa: E402
 
 PHOTO_CACHE = REPO / ".build" / "bench-editor" / "photo-24mp.jpg"
 
@@ -131,29 +131,12 @@ INSTRUMENT = r"""
 })();
 """
 
-# The last blend painted against the exact preview that replaced it, when both show the last value: the
-# absolute difference of every channel of every pixel, in levels of 255.
-BLEND_ERROR = """
+# Whether the last blend painted shows the last input (then it is compared with the exact render that
+# replaced it: sepia_browser.CANVAS_AGAINST_IMAGE).
+LAST_BLEND_IS_LAST_INPUT = """
 const d = window.__drag;
 const last = d.blends[d.blends.length - 1];
-const canvas = document.querySelector('[data-testid="editor-blend"]');
-const img = document.querySelector('[data-testid="editor-preview"]');
-if (!last || !d.inputs.length || last.tag < d.inputs[d.inputs.length - 1].seq) return null;
-if (img.naturalWidth !== canvas.width || img.naturalHeight !== canvas.height) return null;
-const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-const work = document.createElement('canvas');
-work.width = canvas.width; work.height = canvas.height;
-const g = work.getContext('2d');
-g.drawImage(img, 0, 0);
-const b = g.getImageData(0, 0, work.width, work.height).data;
-const counts = new Uint32Array(256);
-let sum = 0, n = 0;
-for (let i = 0; i < a.length; i += 4) for (let c = 0; c < 3; c++) { const e = Math.abs(a[i + c] - b[i + c]); counts[e]++; sum += e; n++; }
-let p99 = 0, seen = 0;
-while (p99 < 255 && (seen += counts[p99]) < 0.99 * n) p99++;
-let max = 255;
-while (max > 0 && !counts[max]) max--;
-return {mean: sum / n, p99, max};
+return !!last && d.inputs.length > 0 && last.tag >= d.inputs[d.inputs.length - 1].seq;
 """
 
 RESOURCES = """
@@ -355,7 +338,7 @@ performance.clearResourceTimings(); performance.setResourceTimingBufferSize(1000
     after = preview_metrics(server.base)
     data = b.js("window.__drag.on = false; return {inputs: window.__drag.inputs, requests: window.__drag.requests, blends: window.__drag.blends, "
                 "keyframes: window.__drag.keyframes, moves: window.__drag.moves, final: Number(document.querySelector(arguments[0]).value)};", css)
-    data["blend_error"] = b.js(BLEND_ERROR)
+    data["blend_error"] = b.js(CANVAS_AGAINST_IMAGE, tid("editor-blend"), tid("editor-preview")) if b.js(LAST_BLEND_IS_LAST_INPUT) else None
     resources = b.js(RESOURCES)
     return analyse(name, data, resources, moved, before, after, seconds)
 
