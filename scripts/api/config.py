@@ -34,7 +34,9 @@ def main():
         "assets", "scratch-assets", "albums", "scratch-albums", "shares", "scratch-shares", "scratch-tokens",
         "users", "setup-tokens", "app-files", "style-files", "versions",
     ):
-        parser.add_argument("--" + name, nargs="+", required=True)
+        # One value per option, spelled --name=value: a token may start with "-", which argparse would
+        # otherwise take for an option of its own.
+        parser.add_argument("--" + name, action="append", required=True, metavar="VALUE")
     parser.add_argument("--password", required=True)
     args = parser.parse_args()
 
