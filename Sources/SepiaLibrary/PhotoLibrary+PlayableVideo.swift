@@ -82,10 +82,19 @@ extension PhotoLibrary {
         return true
     }
 
-    /// Runs `work` on a new thread and waits for it without holding a thread of the cooperative pool.
+    /// Runs `work` on a new thread and waits for it without holding a thread of the cooperative pool. Asked
+    /// for at ``RenderPriority/background``, the thread (and the encoder's threads it starts) runs at a nice
+    /// value of ``backgroundNiceness``, so that an encode nobody waits for leaves the cores to the renders
+    /// someone does.
     static func onOwnThread(_ work: @escaping @Sendable () throws(CodecError) -> Void) async throws(CodecError) {
+        let background = RenderPriority.current == .background
         let result: Result<Void, CodecError> = await withCheckedContinuation { continuation in
             let thread = Thread {
+                #if canImport(Glibc)
+                // A Linux thread has a nice value of its own (`who` 0 is the calling thread), and the threads it
+                // creates inherit it.
+                if background { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, backgroundNiceness) }
+                #endif
                 do throws(CodecError) {
                     try work()
                     continuation.resume(returning: .success(()))
@@ -98,4 +107,7 @@ extension PhotoLibrary {
         }
         try result.get()
     }
+
+    /// The nice value of a background encode's threads: scheduled after every thread at the default 0.
+    static let backgroundNiceness: Int32 = 10
 }

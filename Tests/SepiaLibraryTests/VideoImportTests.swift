@@ -12,6 +12,19 @@ import Testing
 @Suite struct VideoImportTests {
     static let identifier = "8A4E21C9-3B7F-4D25-9C61-2E5F0A7B3D19"
 
+    @Test("an encode asked for in the background runs at a nice value of 10 on its thread; an interactive one at the process's own")
+    func backgroundEncodeIsNiced() async throws {
+        @Sendable func niceness() -> Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+        let own = niceness()
+        let seen = Mutex<[Int32]>([])
+        try await PhotoLibrary.onOwnThread { () throws(CodecError) in seen.withLock { $0.append(niceness()) } }
+        try await RenderPriority.$current.withValue(.background) {
+            try await PhotoLibrary.onOwnThread { () throws(CodecError) in seen.withLock { $0.append(niceness()) } }
+        }
+        #expect(seen.withLock { $0 } == [own, max(own, PhotoLibrary.backgroundNiceness)])
+        #expect(niceness() == own, "the caller's thread keeps its nice value")
+    }
+
     @Test("a folder of clips, a Live Photo pair and a damaged clip: videos, one Live Photo, a clear refusal, nothing half-stored")
     func cameraRoll() async throws {
         let source = TestLibrary.temporaryFolder("roll")

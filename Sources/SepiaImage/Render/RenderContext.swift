@@ -26,6 +26,9 @@ public final class RenderContext: Sendable {
         pool.shutdown()
     }
 
+    /// How many renders are queued or in progress on the workers.
+    var queuedJobCount: Int { pool.queuedCount }
+
     // MARK: - Rendering
 
     /// Renders `region` (default: the image's extent) in the working space: linear light, premultiplied.

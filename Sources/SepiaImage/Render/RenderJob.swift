@@ -18,6 +18,8 @@ final class RenderJob: @unchecked Sendable {
     let region: IntRect
     let tiles: [IntRect]
     let output: Output
+    /// How urgently the task that asked for the render wants it: the pool serves higher priorities first.
+    let priority: RenderPriority
     private let background: SIMD3<Float>
     private let opaque: Bool
     private let maxAhead: Int
@@ -42,6 +44,7 @@ final class RenderJob: @unchecked Sendable {
         self.graph = graph
         self.region = region
         self.output = output
+        priority = RenderPriority.current
         background = options.background
         opaque = graph.root.extent.contains(region) && graph.isOpaque
         maxAhead = 2 * options.threadCount + 2
@@ -127,11 +130,12 @@ final class RenderJob: @unchecked Sendable {
         return failure != nil || cancelled || nextTile >= tiles.count
     }
 
-    /// Renders tiles until none is left; called by each pool worker.
-    func work() {
+    /// Renders tiles until none is left, or until `leave` says, between two tiles, that the worker is wanted
+    /// elsewhere; called by each pool worker.
+    func work(until leave: () -> Bool = { false }) {
         let scratch = WorkerScratch(slots: graph.scratchSlotCount)
         let tileStorage = TileStorage(capacity: min(tiles.first?.area ?? 1, Self.pieceWidth * 64))
-        while let index = claim() {
+        while !leave(), let index = claim() {
             var rows: [UInt8]?
             do {
                 rows = try compute(index, scratch: scratch, storage: tileStorage)

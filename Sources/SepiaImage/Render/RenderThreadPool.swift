@@ -1,20 +1,28 @@
 import Foundation
+import Synchronization
 
 /// Dedicated worker threads (never the Swift concurrency pool or an event loop) that render jobs' tiles.
 ///
-/// Jobs are served in order of arrival, spread over the workers: with one job queued every worker cooperates on
-/// it; with several, worker `i` takes job `i` (modulo their number) and joins an older one when its own has no
-/// tiles left. Spreading matters because a job's tiles often wait on one decode (libpng, libwebp and libheif
-/// decode a whole frame on one thread): workers all queued on the oldest job would wait in turn on that
-/// decode, while spread over the jobs each decodes its own file.
+/// Jobs of the highest priority queued are served first (``RenderPriority``), so that background work, such as
+/// a server's thumbnails after an import, makes way for the render a person is waiting for. A worker on a
+/// lower-priority job leaves it after its current tile when a higher one arrives, and comes back to it when
+/// nothing higher is left.
 ///
-/// Sendable: mutable state is guarded by `condition`.
+/// Among jobs of one priority, workers spread in order of arrival: with one job queued every worker
+/// cooperates on it; with several, worker `i` takes job `i` (modulo their number) and joins an older one when
+/// its own has no tiles left. Spreading matters because a job's tiles often wait on one decode (libpng,
+/// libwebp and libheif decode a whole frame on one thread): workers all queued on the oldest job would wait
+/// in turn on that decode, while spread over the jobs each decodes its own file.
+///
+/// Sendable: mutable state is guarded by `condition`; `topPriority` is read without it between tiles.
 final class RenderThreadPool: @unchecked Sendable {
     let threadCount: Int
     private let condition = NSCondition()
     private var queue: [RenderJob] = []
     private var started = false
     private var stopping = false
+    /// The highest ``RenderPriority`` raw value among the queued jobs (-1 when none is queued).
+    private let topPriority = Atomic(-1)
 
     init(threadCount: Int) {
         self.threadCount = threadCount
@@ -32,8 +40,18 @@ final class RenderThreadPool: @unchecked Sendable {
             }
         }
         queue.append(job)
+        if job.priority.rawValue > topPriority.load(ordering: .relaxed) {
+            topPriority.store(job.priority.rawValue, ordering: .relaxed)
+        }
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// How many jobs have tiles left or in progress.
+    var queuedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return queue.count
     }
 
     /// Lets the workers exit once the queue is empty.
@@ -54,16 +72,33 @@ final class RenderThreadPool: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let job = queue[index % queue.count]
+            let job = pick(for: index)
             condition.unlock()
 
-            job.work()
+            let priority = job.priority.rawValue
+            job.work(until: { self.topPriority.load(ordering: .relaxed) > priority })
 
             condition.lock()
             if job.isExhausted, let index = queue.firstIndex(where: { $0 === job }) {
                 queue.remove(at: index)
+                topPriority.store(queue.map(\.priority.rawValue).max() ?? -1, ordering: .relaxed)
             }
             condition.unlock()
         }
+    }
+
+    /// Worker `index`'s job: among the queued jobs of the highest priority, the `index`-th (modulo their
+    /// number) in order of arrival. Call with `condition` locked and the queue not empty.
+    private func pick(for index: Int) -> RenderJob {
+        let top = topPriority.load(ordering: .relaxed)
+        var count = 0
+        for job in queue where job.priority.rawValue == top { count += 1 }
+        guard count > 0 else { return queue[index % queue.count] }
+        var position = index % count
+        for job in queue where job.priority.rawValue == top {
+            if position == 0 { return job }
+            position -= 1
+        }
+        return queue[index % queue.count]
     }
 }

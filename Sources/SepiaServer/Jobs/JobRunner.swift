@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SepiaImage
 import SepiaLibrary
 import ServiceLifecycle
 import Synchronization
@@ -7,7 +8,8 @@ import Synchronization
 /// Takes jobs from the deployment's queue and does them, on `workers` tasks, until the server shuts down.
 /// Every server runs one; between them each job is done once (``JobQueue``). A worker with nothing to do
 /// looks again every `pollInterval`, or at once when this server adds a job. On shutdown a worker finishes
-/// the job in hand (a render, seconds at most) and takes no other.
+/// the job in hand (a render, seconds at most) and takes no other. Jobs render at ``RenderPriority/background``:
+/// the renders people are waiting for (previews, Auto, a thumbnail not made yet) go first.
 struct JobRunner: Service {
     let queue: JobQueue
     let accounts: AccountStore
@@ -47,7 +49,7 @@ struct JobRunner: Service {
                 await wakeUps.wait(upTo: pollInterval)
                 continue
             }
-            await perform(job)
+            await RenderPriority.$current.withValue(.background) { await perform(job) }
         }
     }
 
