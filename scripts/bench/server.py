@@ -41,7 +41,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SEPIA = os.path.join(ROOT, ".build", "release", "sepia")
+# The build measured: the release build, or SEPIA_BIN (another build, to compare two).
+SEPIA = os.environ.get("SEPIA_BIN") or os.path.join(ROOT, ".build", "release", "sepia")
 
 
 def free_port():
