@@ -75,7 +75,8 @@ image.jpegsave(dst, Q=85)
 '''
 
 
-def ensure_photo(folder, work):
+def bench_photo(folder):
+    """The folder's *24mp.jpg; without a folder, the corpus's largest photo."""
     if folder:
         found = sorted(glob.glob(os.path.join(folder, "*24mp.jpg")))
         if not found:
@@ -84,8 +85,16 @@ def ensure_photo(folder, work):
     corpus = sorted(glob.glob(os.path.join(ROOT, ".build", "testdata", "photos", "*.jpg")), key=os.path.getsize)
     if not corpus:
         raise SystemExit("no corpus photos: run scripts/testdata, or give PHOTOS_DIR")
+    return corpus[-1]
+
+
+def ensure_photo(folder, work):
+    """The folder's *24mp.jpg; without a folder, the corpus's largest photo enlarged to 24 MP."""
+    if folder:
+        return bench_photo(folder)
+    largest = bench_photo(None)
     path = os.path.join(work, "made-24mp.jpg")
-    subprocess.run(["vips", "thumbnail", corpus[-1], path + "[Q=90]", "6000", "--height", "4000", "--size", "force"], check=True)
+    subprocess.run(["vips", "thumbnail", largest, path + "[Q=90]", "6000", "--height", "4000", "--size", "force"], check=True)
     return path
 
 

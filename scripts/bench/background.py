@@ -21,7 +21,6 @@ renders a person waits for (RenderPriority), so the busy numbers stay close to t
 still empties.
 """
 import argparse
-import glob
 import json
 import os
 import shutil
@@ -33,19 +32,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+from adjust import bench_photo  # noqa: E402
 from server import SEPIA, Server  # noqa: E402
-
-
-def find_photo(folder):
-    if folder:
-        found = sorted(glob.glob(os.path.join(folder, "*24mp.jpg")))
-        if not found:
-            raise SystemExit("no *24mp.jpg in %s" % folder)
-        return found[0]
-    corpus = sorted(glob.glob(os.path.join(ROOT, ".build", "testdata", "photos", "*.jpg")), key=os.path.getsize)
-    if not corpus:
-        raise SystemExit("no corpus photos: run scripts/testdata, or give PHOTOS_DIR")
-    return corpus[-1]
 
 
 def percentile(samples, p):
@@ -62,7 +50,7 @@ def main():
     args = parser.parse_args()
     if not os.access(SEPIA, os.X_OK):
         raise SystemExit("build sepia first: scripts/build-release")
-    photo = find_photo(args.photos)
+    photo = bench_photo(args.photos)
     with open(photo, "rb") as f:
         original = f.read()
     work = tempfile.mkdtemp(prefix="sepia-bench-background-")
