@@ -9,6 +9,8 @@ public struct IntegrityReport: Sendable, Hashable, Codable {
     public var notes: [String] = []
     /// Assets in the library.
     public var assets = 0
+    /// How many of the assets are videos.
+    public var videos = 0
     /// Stored files checked.
     public var files = 0
     /// Bytes read to verify hashes.
@@ -16,6 +18,8 @@ public struct IntegrityReport: Sendable, Hashable, Codable {
 
     /// Whether nothing is wrong.
     public var isSound: Bool { problems.isEmpty }
+    /// The assets as photos and videos: "12 photos, 16 videos".
+    public var media: MediaCount { MediaCount(photos: assets - videos, videos: videos) }
 }
 
 extension PhotoLibrary {
@@ -35,7 +39,9 @@ extension PhotoLibrary {
                     + "\(openingReport.removedTemporaryFiles) temporary files, left by an interrupted process")
         }
         report.problems += try store.integrityProblems()
-        report.assets = try store.allAssetIDs().count
+        let counts = try store.assetCounts()
+        report.assets = counts.all
+        report.videos = counts.videos
         let references = try store.allFileReferences()
         report.files = references.count
         for (done, file) in references.enumerated() {

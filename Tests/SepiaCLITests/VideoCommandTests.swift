@@ -170,6 +170,45 @@ import Testing
         #expect(files == ["IMG_0002.JPG", "IMG_0002.JPG.xmp", "IMG_0002.MOV"], "\(files)")
     }
 
+    @Test("check counts photos and videos apart: 2 photos and 3 videos, and a library of one video says 1 video")
+    func checkCountsPhotosAndVideos() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let roll = folder.appendingPathComponent("roll")
+        try FileManager.default.createDirectory(at: roll, withIntermediateDirectories: true)
+        for name in ["flower.jpg", "gps-datetime.jpg"] {
+            try FileManager.default.copyItem(atPath: CommandRunner.fixture("photos/" + name), toPath: roll.appendingPathComponent(name).path)
+        }
+        for clip in 1...3 {
+            try Self.run(
+                "/usr/bin/ffmpeg",
+                [
+                    "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=15:duration=1",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-metadata", "comment=clip \(clip)",
+                    roll.appendingPathComponent("clip-\(clip).mp4").path,
+                ])
+        }
+        let library = folder.appendingPathComponent("library").path
+        let imported = try await CommandRunner.run(["import", roll.path, "--library", library])
+        #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
+
+        let check = try await CommandRunner.run(["check", "--library", library])
+        #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        #expect(check.stdout.contains("ok: 2 photos, 3 videos, "), "\(check.stdout)")
+        let json = try await CommandRunner.run(["check", "--json", "--library", library])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["assets"] as? Int == 5 && report["videos"] as? Int == 3, "\(json.stdout)")
+
+        let alone = folder.appendingPathComponent("alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: roll.appendingPathComponent("clip-1.mp4").path, toPath: alone.appendingPathComponent("clip.mp4").path)
+        let single = folder.appendingPathComponent("single").path
+        #expect(try await CommandRunner.run(["import", alone.path, "--library", single]).status == 0)
+        let one = try await CommandRunner.run(["check", "--quick", "--library", single])
+        #expect(one.stdout.contains("ok: 1 video, "), "\(one.stdout)")
+    }
+
     @Test("playable makes an H.264 MP4 of an HEVC movie and leaves a browser-playable one alone")
     func playable() async throws {
         let folder = try CommandRunner.temporaryFolder()

@@ -83,7 +83,13 @@ import Testing
         var resources = 0
         for asset in try library.fetchAssets().allObjects() { resources += try library.resources(for: asset).count }
         #expect(stored == resources)
-        #expect(try await library.check().isSound)
+        let report = try await library.check()
+        #expect(report.isSound)
+
+        // The timeline's months and the check count the videos apart from the photos.
+        let months = try library.years().flatMap { try library.months(in: $0.year) }
+        #expect(months.map(\.videoCount).reduce(0, +) == 2 && months.map(\.assetCount).reduce(0, +) == 3, "\(months)")
+        #expect(report.media == MediaCount(photos: 1, videos: 2) && report.media.description == "1 photo, 2 videos")
 
         // Importing again reads nothing; the same clip under another name is a duplicate.
         try FileManager.default.copyItem(atPath: portrait, toPath: source + "/copy.mov")

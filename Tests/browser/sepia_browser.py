@@ -35,7 +35,9 @@ from selenium.common.exceptions import (
     TimeoutException,
 )
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 REPO = Path(__file__).resolve().parents[2]
@@ -291,6 +293,56 @@ LIVE_BROWSERS: list["Browser"] = []
 
 def chromium_paths() -> tuple[str, str]:
     return os.environ.get("CHROMIUM", "/usr/bin/chromium"), os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+# Logs every fetch of the page in window.__requests (see Browser.record_requests). An answer counts as read
+# when its body has been (a clone of it), so the app's own reading of it comes right after.
+RECORD_REQUESTS_JS = """
+if (!window.__requests) {
+  window.__requests = [];
+  const original = window.fetch;
+  window.fetch = function (input, init) {
+    const entry = {method: ((init && init.method) || 'GET').toUpperCase(), url: String(input && input.url || input),
+                   start: performance.now(), end: null, status: null, aborted: false};
+    window.__requests.push(entry);
+    return original.apply(this, arguments).then(async (response) => {
+      try { await response.clone().arrayBuffer(); } catch (e) { entry.aborted = e && e.name === 'AbortError'; }
+      entry.status = response.status;
+      entry.end = performance.now();
+      return response;
+    }, (e) => { entry.end = performance.now(); entry.aborted = !!e && e.name === 'AbortError'; throw e; });
+  };
+}"""
+
+
+# Whether a person sees an element (argument: its CSS selector, the first one shown): its box inside the
+# viewport, and the element itself (or something inside it) on top at its centre.
+SEEN_JS = """
+const el = [...document.querySelectorAll(arguments[0])].find((e) => e.getClientRects().length > 0);
+if (!el) return {shown: false};
+const r = el.getBoundingClientRect();
+// A disabled button lets the pointer through (pointer-events: none): for this look it takes it.
+const before = el.style.pointerEvents;
+el.style.pointerEvents = 'auto';
+const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+el.style.pointerEvents = before;
+const inside = r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+const cs = getComputedStyle(el);
+return {shown: cs.visibility !== 'hidden' && Number(cs.opacity) > 0 && r.width > 0 && r.height > 0, inside,
+        onTop: !!top && (top === el || el.contains(top)),
+        coveredBy: top && !(top === el || el.contains(top)) ? (top.dataset.testid || top.className || top.tagName) : null,
+        box: [r.left, r.top, r.right, r.bottom], text: el.innerText.trim()};"""
+
+
+# The selection bar's box, whether it (or a part of it) scrolls sideways, and its controls that are shown.
+SELECTION_BAR_JS = """
+const bar = document.querySelector('[data-testid="selection-bar"]');
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const parts = [bar, ...bar.querySelectorAll('*')];
+return {bar: box(bar),
+        scrolls: parts.some((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible') || bar.scrollWidth > bar.clientWidth + 1,
+        controls: [...bar.querySelectorAll('[data-testid]')].filter((e) => e.getClientRects().length > 0)
+          .map((e) => ({testid: e.dataset.testid, box: box(e), text: e.innerText.trim()}))};"""
 
 
 # True when no finite animation is running on the element or any of its ancestors (an endless one, such as
@@ -649,6 +701,83 @@ class Browser:
             window.__gridObserver = new MutationObserver(() => { window.__gridChanged = performance.now(); });
             if (g) window.__gridObserver.observe(g, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-key', 'src']});""")
         self.wait(lambda: self.js("return performance.now() - window.__gridChanged") > quiet * 1000, "the grid to settle", timeout)
+
+    def record_requests(self):
+        """From now on (until the next page load), every request the app makes with fetch is logged in the page:
+        its method, URL, when it started and when its answer had been read, and whether it was cancelled."""
+        self.js(RECORD_REQUESTS_JS)
+
+    def requests(self, method: str | None = None, contains: str = "") -> list[dict]:
+        """The requests logged since record_requests(), oldest first: {method, url, start, end, status, aborted}."""
+        return [r for r in self.js("return window.__requests || []")
+                if (method is None or r["method"] == method) and contains in r["url"]]
+
+    def wait_answered(self, method: str, contains: str, after: float = 0, timeout: float | None = None) -> dict:
+        """Waits until a request started after `after` (performance.now() ms) has been answered and the page has
+        handled the answer (two animation frames later); returns it."""
+        def f():
+            return next((r for r in self.requests(method, contains) if r["start"] > after and r["end"] is not None), None)
+        r = self.wait(f, f"a {method} of {contains} to be answered", timeout)
+        self.next_frames()
+        return r
+
+    def next_frames(self, n: int = 2):
+        """Waits until the page has drawn `n` more frames (what a handled answer changed is on screen)."""
+        self.js_async("for (let i = 0; i < arguments[0]; i++) await new Promise((r) => requestAnimationFrame(r));", n)
+
+    def now(self) -> float:
+        return self.js("return performance.now()")
+
+    def focused(self) -> dict | None:
+        """What has the keyboard's focus: its data-testid, tag and value."""
+        return self.js("""const e = document.activeElement; return e && e !== document.body
+            ? {testid: e.dataset.testid || null, tag: e.tagName, value: 'value' in e ? e.value : null} : null;""")
+
+    def seen(self, css: str) -> dict:
+        """Whether a person sees the element: shown, inside the viewport and on top at its centre (not covered
+        by something else), with its box and text."""
+        return self.js(SEEN_JS, css)
+
+    def selection_bar_fits(self) -> dict:
+        """Checks that the selection bar fits as a person sees it: in the viewport, not scrolled sideways, each of
+        its controls inside it, shown whole on top (nothing drawn over it) and clear of the others. Returns
+        {'shown': [data-testid of its controls, in order], 'more': the actions in its More menu, 'labels': the
+        controls' visible text}."""
+        layout = self.js(SELECTION_BAR_JS)
+        bar = layout["bar"]
+        assert bar[0] >= -0.5 and bar[1] >= -0.5 and bar[2] <= self.width + 0.5 and bar[3] <= self.height + 0.5, f"the bar is off screen: {layout}"
+        assert not layout["scrolls"], f"the bar scrolls sideways: {layout}"
+        controls = layout["controls"]
+        for c in controls:
+            seen = self.seen(tid(c["testid"]))
+            assert seen["shown"] and seen["inside"] and seen["onTop"], f"{c['testid']} is not seen whole: {seen}"
+            b = c["box"]
+            assert b[0] >= bar[0] - 0.5 and b[2] <= bar[2] + 0.5 and b[1] >= bar[1] - 0.5 and b[3] <= bar[3] + 0.5, \
+                f"{c['testid']} {b} leaves the bar {bar}"
+        for i, c in enumerate(controls):
+            for d in controls[i + 1:]:
+                a, b = c["box"], d["box"]
+                assert not (a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5), \
+                    f"{c['testid']} {a} overlaps {d['testid']} {b}"
+        more = []
+        if any(c["testid"] == "selection-more" for c in controls):
+            self.click(tid("selection-more"))
+            menu = self.wait_visible(tid("selection-more-menu"))
+            seen = self.seen(tid("selection-more-menu"))
+            assert seen["inside"], f"the More menu leaves the screen: {seen}"
+            more = [e.get_attribute("data-testid").removeprefix("selection-more-") for e in self.find_all("[role=menuitem]", menu)]
+            ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+            self.wait_gone(tid("selection-more-menu"))
+        return {"shown": [c["testid"] for c in controls], "more": more, "labels": {c["testid"]: c["text"] for c in controls}}
+
+    def selection_action(self, action: str):
+        """Chooses a selection bar's action (`delete`, `apply-preset`, …): its button, or through More when the
+        bar has moved it there."""
+        if self.visible(tid(f"selection-{action}")):
+            return self.click(tid(f"selection-{action}"))
+        self.click(tid("selection-more"))
+        self.wait_visible(tid("selection-more-menu"))
+        return self.click(tid(f"selection-more-{action}"))
 
     def toast_texts(self) -> list[str]:
         return self.js("return [...document.querySelectorAll('.toast')].map((t) => t.querySelector('.toast-text')?.textContent || '')")

@@ -100,6 +100,16 @@ def difference(a, b):
     return sum(abs(x - y) for p, q in zip(a, b) for x, y in zip(p, q)) / (3 * len(a))
 
 
+def mode_buttons(b):
+    """The editor's mode buttons shown (Filters, Adjust, RAW, Crop & Straighten): each one's box within their row
+    (which scrolls with the panel) and the row's height."""
+    return b.js("""const row = document.querySelector('.editor-modes').getBoundingClientRect();
+        return [...document.querySelectorAll('.editor-modes .btn')].filter((e) => e.offsetParent).map((e) => {
+          const r = e.getBoundingClientRect();
+          return {testid: e.dataset.testid, top: Math.round(r.top - row.top), left: Math.round(r.left - row.left),
+                  width: Math.round(r.width), height: Math.round(r.height), row: Math.round(row.height)}; });""")
+
+
 def open_adjust(b, asset_id):
     open_editor(b, asset_id)
     b.click(tid("adjust-mode"))
@@ -357,6 +367,8 @@ def test_adjust_panel_on_a_phone(app, photos):
         open_editor_from_photo(app, asset_id)
         app.click(tid("adjust-mode"))
         app.wait_visible(tid("adjust-panel"))
+        modes = mode_buttons(app)
+        assert len({m["top"] for m in modes}) == 1, f"the modes take two rows: {modes}"
         geometry = app.js("""
             const r = (css) => { const b = document.querySelector(css).getBoundingClientRect(); return {top: b.top, bottom: b.bottom, left: b.left, right: b.right, height: b.height}; };
             const p = document.querySelector('[data-testid="editor-panel"]');
@@ -381,6 +393,9 @@ def test_adjust_panel_on_a_phone(app, photos):
         app.find(tid("adjust-vignette")).send_keys(Keys.ARROW_LEFT * 20)
         app.wait(lambda: app.text(tid("adjust-vignette-value")) == "−0.20", "the keys to move Vignette")
         wait_preview_settled(app, src)
+        # Adjust is marked as changed, and the modes stay where they were, on one row: nothing jumps.
+        assert "has-changes" in app.find(tid("adjust-mode")).get_attribute("class")
+        assert mode_buttons(app) == modes, f"the modes moved when Adjust was marked: {modes} → {mode_buttons(app)}"
         assert app.find(tid("save-edit")).is_enabled()
         assert app.js("return document.documentElement.scrollWidth <= innerWidth")
         app.click(tid("cancel-edit"))

@@ -3,6 +3,9 @@ Adjust Date & Time for a selection; on a desktop window and on a phone."""
 
 import re
 
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
 from sepia_browser import tid
 
 
@@ -143,3 +146,93 @@ def test_metadata_on_a_phone(app, photos, browser_api, screenshot):
         find_by_keyword(app, asset_id, "PhoneKeyword")
     finally:
         app.set_viewport(1440, 900)
+
+
+def type_keys(b, text: str):
+    """Keys typed into whatever has the focus, as a person types them (no element chosen first)."""
+    ActionChains(b.driver).send_keys(text).perform()
+
+
+def test_typing_in_info_stays_in_its_field_and_never_reaches_the_viewers_shortcuts(app, photos, browser_api):
+    (asset_id,) = photos.upload(1)
+    open_info(app, asset_id)
+    app.record_requests()
+    history = browser_api.edit(asset_id)
+    asset_url = f"/api/v1/assets/{asset_id}"
+
+    def saved_and_echoed():
+        """The save's answer, then the change stream's echo of it (the view reads the photo again), handled."""
+        patch = app.wait_answered("PATCH", asset_url)
+        app.wait_answered("GET", asset_url, after=patch["end"])
+
+    def nothing_triggered():
+        assert app.find(tid("detail-info")).get_attribute("aria-pressed") == "true", "I closed Info"
+        assert not app.present(".detail-screen.rotating") and not any("Rotated" in t for t in app.toast_texts()), "R rotated the photo"
+
+    # A keyword added with Enter, and typing on at once: the next letters go on into the field — not to R
+    # (rotate) and I (Info) — while it is saved and after the server's change comes back.
+    app.click(tid("info-keyword-input"))
+    type_keys(app, "beach\nriver")
+    app.wait(lambda: browser_api.asset(asset_id)["keywords"] == ["beach"], "the keyword saved")
+    saved_and_echoed()
+    nothing_triggered()
+    assert app.focused() == {"testid": "info-keyword-input", "tag": "INPUT", "value": "river"}, app.focused()
+    type_keys(app, "s")
+    assert app.focused()["value"] == "rivers"
+    nothing_triggered()
+
+    # The title: Enter saves it and the field keeps the focus; what is typed next goes into it.
+    app.click(tid("info-title"))
+    type_keys(app, "Harbour\n")
+    app.wait(lambda: browser_api.asset(asset_id)["title"] == "Harbour", "the title saved")
+    saved_and_echoed()
+    type_keys(app, " in fog")
+    assert app.focused() == {"testid": "info-title", "tag": "INPUT", "value": "Harbour in fog"}, app.focused()
+    nothing_triggered()
+
+    # A star pressed: the focus stays on it, and letters typed there are no shortcut either.
+    app.click(tid("info-star-3"))
+    app.wait(lambda: browser_api.asset(asset_id)["rating"] == 3, "the rating saved")
+    saved_and_echoed()
+    assert app.focused()["testid"] == "info-star-3", app.focused()
+    type_keys(app, "rif")
+    nothing_triggered()
+    assert app.find(tid("detail-favorite")).get_attribute("aria-pressed") == "false", "F made it a favourite"
+
+    # The photo was neither rotated nor made a favourite: its edit history is as it was.
+    asset = browser_api.asset(asset_id)
+    assert not asset["hasAdjustments"] and not asset["isFavorite"] and asset["rating"] == 3, asset
+    assert browser_api.edit(asset_id) == history
+
+
+def test_search_follows_the_typing(app, photos, browser_api):
+    harbour, hill, other = photos.upload(3)
+    browser_api.json("PATCH", f"/api/v1/assets/{harbour}", {"addKeywords": ["Quillon Harbour"]})
+    browser_api.json("PATCH", f"/api/v1/assets/{hill}", {"addKeywords": ["Quillon Hill"]})
+    app.click(tid("search-open"))
+    app.wait_visible(tid("search-input"))
+    # Nothing typed yet: a word on what to type, not the whole library as if everything matched.
+    app.wait(lambda: app.visible(tid("empty-state")) and "Search" in app.text(tid("empty-state")), "what to type")
+    assert app.grid_cell_ids() == []
+    assert app.focused()["testid"] == "search-input"
+
+    # The results follow the typing, without Enter, and the address keeps the words (a reload shows the same).
+    app.record_requests()
+    type_keys(app, "quillon h")
+    app.wait(lambda: sorted(app.grid_cell_ids()) == sorted([harbour, hill]), "both photos while typing")
+    type_keys(app, "ar")
+    app.wait(lambda: app.grid_cell_ids() == [harbour], "only the harbour")
+    app.wait(lambda: app.driver.current_url.endswith("#/search/quillon%20har"), "the words in the address")
+    assert app.focused() == {"testid": "search-input", "tag": "INPUT", "value": "quillon har"}, "the field keeps the focus"
+    # Typing quickly sends fewer searches than keys, and no answer to older words arrives after newer words
+    # were asked for, unless it was cancelled.
+    searches = [r for r in app.requests("GET", "search=") if "mediaType=" not in r["url"]]
+    assert 1 <= len(searches) < len("quillon har"), searches
+    for older, newer in zip(searches, searches[1:]):
+        assert older["aborted"] or older["end"] <= newer["start"], (older, newer)
+    assert "search=quillon%20har" in searches[-1]["url"], searches[-1]
+
+    # Emptied: back to the word on what to type.
+    type_keys(app, Keys.BACKSPACE * len("quillon har"))
+    app.wait(lambda: app.visible(tid("empty-state")) and app.grid_cell_ids() == [], "the empty search")
+    assert other not in app.grid_cell_ids()

@@ -247,3 +247,62 @@ def test_a_damaged_file_is_named_as_given_and_the_decoders_words_stay_in_details
     app.wait(lambda: app.find(f'{tid("error-detail")} .error-detail-text').is_displayed(), "the details to open")
     app.click(tid("upload-close"))
     app.wait_gone(tid("upload-panel"))
+
+
+# What toasts are on view (not on their way out) right after each navigation: the app handles the hashchange
+# first (its listener was added when it started), then this one looks.
+TOASTS_AT_NAVIGATION = """
+if (!window.__toastsAtNavigation) {
+  window.__toastsAtNavigation = [];
+  addEventListener('hashchange', () => window.__toastsAtNavigation.push({hash: location.hash,
+    showing: [...document.querySelectorAll('.toast:not([data-state="leaving"]) .toast-text')].map((t) => t.textContent)}));
+}"""
+
+
+def navigations(b) -> int:
+    """How many navigations the page has seen so far."""
+    return b.js("return window.__toastsAtNavigation.length")
+
+
+def toasts_when_arriving(b, hash_end: str, after: int) -> list[str]:
+    """The toasts on view when the app arrived at the address ending with `hash_end`, in a navigation after the
+    first `after` ones (the address changes at once; the navigation's event comes a moment later)."""
+    def arrival():
+        return next((a for a in b.js("return window.__toastsAtNavigation")[after:] if a["hash"].endswith(hash_end)), None)
+    return b.wait(arrival, f"the navigation to {hash_end}")["showing"]
+
+
+def test_a_message_belongs_to_the_screen_that_raised_it(app, photos):
+    ids = photos.upload(4)  # Recently Added shows the last first
+    app.open_app("#/recents")
+    app.js(TOASTS_AT_NAVIGATION)
+    app.click(app.cell_css(ids[3]))
+    app.wait_image(tid("detail-image"))
+
+    # Saved in the editor: "Saved" comes along to the photo it speaks of, and stays there.
+    app.click(tid("detail-edit"))
+    wait_editor(app)
+    app.click(tid("filter-tile", **{"data-name": "Chrome"}))
+    app.wait(lambda: app.find(tid("save-edit")).is_enabled(), "Save to be possible")
+    mark = navigations(app)
+    app.click(tid("save-edit"))
+    assert any(t.startswith("Saved") for t in toasts_when_arriving(app, f"#/photo/{ids[3]}", mark))
+    # The next photo (the arrow key) is another screen: the message is not about it.
+    mark = navigations(app)
+    ActionChains(app.driver).send_keys(Keys.ARROW_RIGHT).perform()
+    assert not any(t.startswith("Saved") for t in toasts_when_arriving(app, f"#/photo/{ids[2]}", mark))
+
+    # Deleted: the view moves on to the next photo with the message and its Undo; a second deletion's message
+    # replaces the first's, which belonged to the photo before.
+    deleted = "1 photo moved to Recently Deleted."
+    for gone, shown in ((ids[2], ids[1]), (ids[1], ids[0])):
+        app.wait(lambda: app.driver.current_url.endswith(f"#/photo/{gone}"), "the photo to delete")
+        app.click(tid("detail-delete"))
+        mark = navigations(app)
+        app.click(f'{tid("delete-dialog")} {tid("confirm-ok")}')
+        assert toasts_when_arriving(app, f"#/photo/{shown}", mark).count(deleted) == 1
+    # Recently Deleted, from a link: none of the photos' messages follow.
+    mark = navigations(app)
+    app.go("#/recently-deleted")
+    assert toasts_when_arriving(app, "#/recently-deleted", mark) == []
+    app.wait(lambda: app.toast_texts() == [], "the photos' messages to go")

@@ -25,6 +25,13 @@ def cell_days(b, asset_id: str) -> str | None:
         const d = c && c.querySelector('[data-testid="cell-days-left"]'); return d && d.textContent;""", b.cell_css(asset_id))
 
 
+def in_red(b, css: str) -> bool:
+    """Whether the element's text is in the app's red (--danger-text), the colour of the last days."""
+    return b.js("""const probe = document.createElement('span'); probe.style.color = 'var(--danger-text)';
+        document.body.append(probe); const red = getComputedStyle(probe).color; probe.remove();
+        return getComputedStyle(document.querySelector(arguments[0])).color === red;""", css)
+
+
 def confirm(b, dialog: str) -> str:
     """Waits for a confirmation dialog, says yes, and returns what it said."""
     text = b.wait_visible(tid(dialog)).text
@@ -87,6 +94,7 @@ def test_delete_recover_into_its_album_and_delete_now(app, photos, browser_api):
     app.click(app.cell_css(ids[1]))
     app.wait_visible(tid("detail-recover"))
     assert app.text(tid("detail-days-left")) == "30 days left"
+    assert not in_red(app, tid("detail-days-left")), "30 days left is no warning"
     for control in ("detail-edit", "detail-favorite", "detail-delete", "detail-rotate"):
         assert not app.visible(tid(control)), f"{control} is offered for a deleted photo"
     app.click(tid("detail-recover"))
@@ -179,13 +187,14 @@ def wait_thumbnails(b, ids):
     time.sleep(0.4)  # their fade-in
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+SIZES = {"desktop": (1440, 900, False), "laptop": (1280, 800, False), "phone": (375, 812, True)}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
 def test_recently_deleted_on_a_desktop_and_a_phone(bin_of_photos, size, screenshot):
     b, ids, ages = bin_of_photos["browser"], bin_of_photos["ids"], bin_of_photos["ages"]
-    if size == "phone":
-        b.set_viewport(375, 812, mobile=True)
-    else:
-        b.set_viewport(1440, 900)
+    w, h, mobile = SIZES[size]
+    b.set_viewport(w, h, mobile=mobile)
     try:
         b.open_app("#/recently-deleted")
         # Newest deletion first, each with the days it has left; the last few days in red.
@@ -200,8 +209,10 @@ def test_recently_deleted_on_a_desktop_and_a_phone(bin_of_photos, size, screensh
         if size == "desktop":
             screenshot(b, "web-recently-deleted")
         select(b, ids[:2])
-        for control in ("selection-recover", "selection-delete-now", "selection-done"):
-            on_screen(b, tid(control))
+        # Recover and Delete Now say what they do in words, beside the count, at every size.
+        bar = b.selection_bar_fits()
+        assert bar["shown"] == ["selection-count", "selection-recover", "selection-delete-now", "selection-done"], bar
+        assert [bar["labels"][t] for t in bar["shown"]] == ["2 selected", "Recover", "Delete Now", "Done"], bar
         assert b.js("return document.documentElement.scrollWidth <= innerWidth"), "the selection bar overflows sideways"
         if size == "desktop":
             screenshot(b, "web-recently-deleted-selection")
@@ -212,11 +223,18 @@ def test_recently_deleted_on_a_desktop_and_a_phone(bin_of_photos, size, screensh
         b.wait_visible(tid("detail-recover"))
         b.wait_image(tid("detail-image"))
         assert b.text(tid("detail-days-left")) == f"{30 - ages[3]} days left"
+        assert not in_red(b, tid("detail-days-left")), "21 days left is no warning"
         for control in ("detail-recover", "detail-delete-now", "detail-close"):
             on_screen(b, tid(control))
         assert b.js("return document.documentElement.scrollWidth <= innerWidth")
         if size == "desktop":
             screenshot(b, "web-recently-deleted-item")
+        b.click(tid("detail-close"))
+        b.wait_gone(tid("detail"))
+        # The one with two days left says so in red, as its cell does.
+        b.click(b.cell_css(ids[-1]))
+        b.wait(lambda: b.text(tid("detail-days-left")) == f"{30 - ages[-1]} days left", "the item with two days left")
+        assert in_red(b, tid("detail-days-left")), "2 days left is said in red"
         b.click(tid("detail-close"))
         b.wait_gone(tid("detail"))
     finally:

@@ -250,6 +250,30 @@ def test_add_photos_takes_a_clip_and_a_live_photo_which_is_one_item(app, clips, 
     assert all(a["id"] in ids or a["originalFilename"] != movie.name for a in browser_api.assets(limit=500)["assets"])
 
 
+def month_header(b, title: str) -> str | None:
+    """The count under a month's header in the grid, if that header is in the page."""
+    return b.js("""const h = [...document.querySelectorAll('.vgrid-header')].find((e) => e.querySelector('.vgrid-title').textContent === arguments[0]);
+        return h ? h.querySelector('.vgrid-count').textContent : null;""", title)
+
+
+def test_month_headers_count_photos_and_videos_as_the_top_bar_does(app, clips, photos, owner, browser_api):
+    # Far back, at the end of the timeline: a month of two videos, and one of a photo and a video.
+    for n, day in enumerate(("1999-03-10", "1999-03-12", "1999-02-12")):
+        owner.upload(make_clip(clips.folder / f"month-{n}.mp4", 7000 + n, seconds=1, created=f"{day}T10:00:00Z", audio=False))
+    (photo,) = photos.upload(1)
+    owner.json("PATCH", f"/api/v1/assets/{photo}", {"creationDate": "1999-02-10T10:00:00Z"})
+    app.open_app("#/library")
+    app.js("const s = document.querySelector('[data-testid=\"grid-scroller\"]'); s.scrollTop = s.scrollHeight;")
+    app.wait(lambda: month_header(app, "March 1999") == "2 videos", "March 1999 to say 2 videos")
+    assert month_header(app, "February 1999") == "1 photo, 1 video"
+    # The top bar counts the same way, the months added up.
+    videos = browser_api.assets(limit=1, mediaType="video")["total"]
+    total = browser_api.assets(limit=1)["total"]
+    photos_count = total - videos
+    expected = f"{photos_count} photo{'' if photos_count == 1 else 's'}, {videos} video{'' if videos == 1 else 's'}"
+    app.wait(lambda: app.text(tid("photo-count")) == expected, f"the top bar to say {expected}")
+
+
 def test_a_video_plays_space_pauses_and_leaving_drops_it(app, clips, photos, owner):
     (photo_id,) = photos.upload(1)
     video_id = owner.upload(clips.clip(seconds=4))["id"]

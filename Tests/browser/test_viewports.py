@@ -185,3 +185,46 @@ def test_camera_prompt_then_live(view, gallery):
     b.click(tid("camera-close"))
     b.wait_gone(tid("camera"))
     b.set_camera_permission("prompt")
+
+
+# The selection bar at a phone's size, a 13-inch laptop's (1280×800, where it used to hide Delete behind Done)
+# and a desktop's.
+BAR_SIZES = {"phone": (375, 812, True), "laptop": (1280, 800, False), "desktop": (1440, 900, False)}
+LIBRARY_ACTIONS = ["favorite", "add-to-album", "hide", "adjust-date", "download", "copy-edits", "paste-edits", "apply-preset", "delete"]
+
+
+@pytest.mark.parametrize("size", list(BAR_SIZES))
+def test_selection_bar_fits_with_delete_in_view(gallery, size):
+    w, h, mobile = BAR_SIZES[size]
+    b = gallery["browser"]
+    b.set_viewport(w, h, mobile=mobile)
+    try:
+        b.open_app("#/library")
+        first = gallery["assets"][0]["id"]
+        b.wait_cell(first)
+        b.click(tid("selection-toggle"))
+        b.click(b.cell_css(first))
+        b.wait(lambda: b.text(tid("selection-count")) == "1 selected", "one photo selected")
+        bar = b.selection_bar_fits()
+        shown = [t.removeprefix("selection-") for t in bar["shown"]]
+        # The count, Delete and Done are always in view; every other action is in the bar or in its More menu,
+        # in the bar's order.
+        assert shown[0] == "count" and shown[-1] == "done" and "delete" in shown, bar
+        in_bar = [a for a in shown if a not in ("count", "done", "more")]
+        assert sorted(in_bar + bar["more"]) == sorted(LIBRARY_ACTIONS) and len(in_bar + bar["more"]) == len(LIBRARY_ACTIONS), bar
+        assert [a for a in LIBRARY_ACTIONS if a in bar["more"]] == bar["more"], bar
+        assert bar["labels"]["selection-count"] == "1 selected", bar
+        if size == "desktop":
+            assert not bar["more"], f"a desktop has room for every action: {bar}"
+        # An action works from where it is, the bar or More: each of these opens its dialog.
+        dialogs = {"add-to-album": "album-picker", "download": "download-dialog", "adjust-date": "adjust-date-dialog"}
+        action = next((a for a in bar["more"] if a in dialogs), "add-to-album")
+        b.selection_action(action)
+        b.wait_visible(tid(dialogs[action]))
+        b.click(f'{tid(dialogs[action])} .dialog-x')
+        b.wait_gone(tid(dialogs[action]))
+        no_sideways_overflow(b)
+        b.click(tid("selection-done"))
+        b.wait_gone(tid("selection-bar"))
+    finally:
+        b.set_viewport(1440, 900)

@@ -21,6 +21,9 @@ public struct CollectionList: Sendable, Hashable, Codable, Identifiable {
     public var month: Int?
     /// The number of visible assets.
     public var assetCount: Int
+    /// How many of them are videos (the rest are photos), so that the group is counted as Photos counts it:
+    /// "12 photos, 3 videos".
+    public var videoCount = 0
     /// The earliest creation date in the group.
     public var startDate: Date
     /// The latest creation date in the group.

@@ -84,6 +84,8 @@ protocol LibraryStore: Sendable {
     func purgeRecentlyDeleted(deletedBefore cutoff: Date) throws(LibraryError) -> CommitResult
     /// Every asset identifier.
     func allAssetIDs() throws(LibraryError) -> Set<String>
+    /// How many assets there are (in Recently Deleted and hidden too), and how many of them are videos.
+    func assetCounts() throws(LibraryError) -> (all: Int, videos: Int)
     /// The database's own consistency check; empty when it is sound.
     func integrityProblems() throws(LibraryError) -> [String]
     /// What was imported from `path` before, if anything.

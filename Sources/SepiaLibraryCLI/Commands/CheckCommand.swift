@@ -44,7 +44,7 @@ struct CheckCommand: AsyncParsableCommand {
                 for problem in report.problems { Terminal.print("problem: \(problem)") }
                 let verified = quick ? "" : String(format: ", %.1f MB verified", Double(report.bytesVerified) / 1e6)
                 Terminal.print(
-                    (report.isSound ? "ok: " : "NOT SOUND: ") + "\(report.assets) photos, \(report.files) files\(verified)"
+                    (report.isSound ? "ok: " : "NOT SOUND: ") + "\(report.media), \(report.files) files\(verified)"
                         + (report.isSound ? "" : ", \(report.problems.count) problems"))
             }
             if !report.isSound { throw ReportedFailure(code: ExitStatus.dataError) }

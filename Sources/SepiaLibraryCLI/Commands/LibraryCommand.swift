@@ -72,7 +72,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 let verified = String(format: "%.1f MB verified", Double(report.check.bytesVerified) / 1e6)
                 Terminal.print(
                     report.check.isSound
-                        ? "ok: \(report.check.assets) photos, \(report.check.files) files, \(verified)"
+                        ? "ok: \(report.check.media), \(report.check.files) files, \(verified)"
                         : "NOT DONE: \(report.check.problems.count) problems; fix them and run it again")
             }
             if !report.check.isSound { throw ReportedFailure(code: ExitStatus.dataError) }

@@ -21,6 +21,7 @@ struct CollectionController {
         var month: Int?
         var title: String
         var assetCount: Int
+        var videoCount: Int
         var startDate: Date
         var endDate: Date
 
@@ -31,6 +32,7 @@ struct CollectionController {
             month = list.month
             title = list.title
             assetCount = list.assetCount
+            videoCount = list.videoCount
             startDate = list.startDate
             endDate = list.endDate
         }
@@ -43,11 +45,12 @@ struct CollectionController {
             try c.encode(month, forKey: .month)
             try c.encode(title, forKey: .title)
             try c.encode(assetCount, forKey: .assetCount)
+            try c.encode(videoCount, forKey: .videoCount)
             try c.encode(startDate, forKey: .startDate)
             try c.encode(endDate, forKey: .endDate)
         }
 
-        enum CodingKeys: String, CodingKey { case id, kind, year, month, title, assetCount, startDate, endDate }
+        enum CodingKeys: String, CodingKey { case id, kind, year, month, title, assetCount, videoCount, startDate, endDate }
     }
 
     struct CollectionListResponse: ResponseEncodable {

@@ -361,28 +361,29 @@ extension SQLLibraryStore {
     }
 
     func collectionLists(year: Int?) throws(LibraryError) -> [CollectionList] {
-        try read { db in
+        let videos = "sum(CASE WHEN mediaType = \(MediaType.video.rawValue) THEN 1 ELSE 0 END)"
+        return try read { db in
             if let year {
                 return try db.fetch(
                     """
-                    SELECT localMonth, count(*), min(creationDate), max(creationDate) FROM asset
+                    SELECT localMonth, count(*), min(creationDate), max(creationDate), \(videos) FROM asset
                     WHERE isHidden = FALSE AND trashedDate IS NULL AND localYear = ? GROUP BY localMonth ORDER BY localMonth
                     """, [year]
                 ).map { row in
                     CollectionList(
-                        kind: .month, year: year, month: row[0], assetCount: row[1], startDate: Date(timeIntervalSince1970: row[2]),
-                        endDate: Date(timeIntervalSince1970: row[3]))
+                        kind: .month, year: year, month: row[0], assetCount: row[1], videoCount: row[4],
+                        startDate: Date(timeIntervalSince1970: row[2]), endDate: Date(timeIntervalSince1970: row[3]))
                 }
             }
             return try db.fetch(
                 """
-                SELECT localYear, count(*), min(creationDate), max(creationDate) FROM asset
+                SELECT localYear, count(*), min(creationDate), max(creationDate), \(videos) FROM asset
                 WHERE isHidden = FALSE AND trashedDate IS NULL GROUP BY localYear ORDER BY localYear
                 """
             ).map { row in
                 CollectionList(
-                    kind: .year, year: row[0], month: nil, assetCount: row[1], startDate: Date(timeIntervalSince1970: row[2]),
-                    endDate: Date(timeIntervalSince1970: row[3]))
+                    kind: .year, year: row[0], month: nil, assetCount: row[1], videoCount: row[4],
+                    startDate: Date(timeIntervalSince1970: row[2]), endDate: Date(timeIntervalSince1970: row[3]))
             }
         }
     }

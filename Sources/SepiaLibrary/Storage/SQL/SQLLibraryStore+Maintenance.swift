@@ -86,6 +86,14 @@ extension SQLLibraryStore {
         try read { db in Set(try db.values("SELECT localIdentifier FROM asset", as: String.self)) }
     }
 
+    func assetCounts() throws(LibraryError) -> (all: Int, videos: Int) {
+        try read { db in
+            let all: Int = try db.value("SELECT count(*) FROM asset") ?? 0
+            let videos: Int = try db.value("SELECT count(*) FROM asset WHERE mediaType = \(MediaType.video.rawValue)") ?? 0
+            return (all, videos)
+        }
+    }
+
     func integrityProblems() throws(LibraryError) -> [String] {
         var problems: [String]
         do {

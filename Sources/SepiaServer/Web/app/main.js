@@ -9,7 +9,7 @@ import { api } from './api.js';
 import { h, clear, debounce } from './util.js';
 import { store } from './store.js';
 import { createShell } from './components/sidebar.js';
-import { toast } from './components/toast.js';
+import { toast, carryMessagesTo, messagesNavigated } from './components/toast.js';
 import { fileInput, uploads } from './components/upload-queue.js';
 import { mountLibrary } from './screens/library.js';
 import { mountAlbums } from './screens/albums.js';
@@ -46,15 +46,43 @@ const ctx = {
   get shell() { return shell; },
   get base() { return base?.screen; },
   overlayActive: () => !!overlay,
-  /** Leaves an overlay: back in history when we came from inside the app, else to `fallback`. */
-  back(fallback) {
+  /**
+   * Leaves an overlay: back in history when we came from inside the app, else to `fallback`. With
+   * `keepMessages` the screen's toasts go along (the leaving is what they speak of: "Saved").
+   */
+  back(fallback, { keepMessages = false } = {}) {
+    const target = stack.length > 1 ? stack[stack.length - 2] : fallback || baseHashFor();
+    if (keepMessages) carryMessagesTo(target);
     if (stack.length > 1) history.back();
-    else location.replace(fallback || baseHashFor());
+    else location.replace(target);
   },
-  replace(hash) { pendingReplace = true; location.replace(hash); },
+  /** Goes to `hash` in place of this entry of history (the next photo); `keepMessages` as for back(). */
+  replace(hash, { keepMessages = false } = {}) {
+    if (keepMessages) carryMessagesTo(hash);
+    pendingReplace = true;
+    location.replace(hash);
+  },
+  /**
+   * The base screen now shows what `hash` names (a search's words, as they are typed): the address changes in
+   * place and is no navigation — nothing is mounted again, history gets no entry, the toasts stay.
+   */
+  renameBase(hash) {
+    history.replaceState(null, '', hash);
+    lastHash = location.hash;
+    stack[stack.length - 1] = location.hash;
+    if (base) base.key = baseKey(parseHash());
+  },
+  /** Goes to `hash` (a new entry of history); `keepMessages` as for back(). */
+  go(hash, { keepMessages = false } = {}) {
+    if (keepMessages) carryMessagesTo(hash);
+    location.hash = hash;
+  },
   start: () => startApp(),
   signOut: () => signOut(),
 };
+
+/** What tells base screens apart: the route, and for an album or a search its id or words. */
+const baseKey = ({ name, id }) => (name === 'album' || name === 'search' ? `${name}/${id || ''}` : name);
 
 function baseHashFor() {
   const q = parseHash().query;
@@ -192,6 +220,7 @@ async function onHashChange() {
   else stack.push(hash);
   if (stack.length > 200) stack = stack.slice(-200);
   lastHash = hash;
+  messagesNavigated(hash);
   route(false);
 }
 
@@ -201,6 +230,7 @@ function route(initial) {
   const isOverlay = OVERLAY_ROUTES.has(r.name);
   if (!isOverlay && !BASE_ROUTES.has(r.name)) {
     toast.error(`There is no page “${r.raw}”. Showing the library.`);
+    carryMessagesTo('#/library');
     location.replace('#/library');
     return;
   }
@@ -238,7 +268,7 @@ function route(initial) {
     document.body.classList.remove('has-overlay');
     uploads.setDocked(false);
   }
-  const key = r.name === 'album' || r.name === 'search' ? `${r.name}/${r.id || ''}` : r.name;
+  const key = baseKey(r);
   if (!base || base.key !== key) {
     base?.screen.unmount();
     base = null;
@@ -253,7 +283,7 @@ function route(initial) {
 }
 
 function mountBase({ name, id }) {
-  const key = name === 'album' || name === 'search' ? `${name}/${id || ''}` : name;
+  const key = baseKey({ name, id });
   let screen;
   if (name === 'albums') screen = mountAlbums(shell.main, {}, ctx);
   else if (name === 'settings') screen = mountSettings(shell.main, {}, ctx);

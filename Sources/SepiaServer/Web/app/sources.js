@@ -19,7 +19,16 @@ class BaseSource {
   on(name, fn) { return this.bus.on(name, fn); }
   get total() { return this.sections.reduce((n, s) => n + s.count, 0); }
   /** A page of assets for `params` (a cursor among them): `GET /assets` unless a source reads elsewhere. */
-  fetchAssets(params) { return api.assets(params); }
+  fetchAssets(params, signal) { return api.assets(params, signal); }
+
+  /** A new generation of requests: what the previous one still has in flight is cancelled. */
+  restart() {
+    this.generation++;
+    this.loading = 0;
+    this.requests?.abort();
+    this.requests = new AbortController();
+    return this.generation;
+  }
 
   /** Asks for the items of section `si` up to index `upTo` (inclusive). */
   ensure(si, upTo) {
@@ -36,7 +45,7 @@ class BaseSource {
     try {
       const params = { ...this.paramsFor(s), limit: PAGE };
       if (s.cursor) params.cursor = s.cursor;
-      const page = await this.fetchAssets(params);
+      const page = await this.fetchAssets(params, this.requests?.signal);
       if (generation !== this.generation) return;
       for (const a of page.assets || []) s.items.push(a);
       s.cursor = page.nextCursor || null;
@@ -131,15 +140,15 @@ export class MonthSource extends BaseSource {
   paramsFor(s) { return { year: s.year, month: s.month }; }
 
   async load() {
-    this.generation++;
-    this.loading = 0;
+    this.restart();
     const res = await api.months();
     const old = new Map(this.sections.map((s) => [s.key, s]));
     this.sections = (res.collections || [])
       .filter((c) => c.assetCount > 0)
       .map((c) => {
         const prev = old.get(c.id);
-        const s = { key: c.id, title: c.title, year: c.year, month: c.month, count: c.assetCount, items: [], cursor: null, done: false };
+        // videoCount: how many of the month's items are videos (its header and the top bar count them apart).
+        const s = { key: c.id, title: c.title, year: c.year, month: c.month, count: c.assetCount, videos: c.videoCount || 0, items: [], cursor: null, done: false };
         // Keep what was loaded when nothing changed in that month.
         if (prev && prev.count === c.assetCount && prev.done) { s.items = prev.items; s.done = true; }
         return s;
@@ -168,11 +177,21 @@ export class ListSource extends BaseSource {
   }
   paramsFor() { return this.params; }
 
+  /**
+   * Reads the list's first page. A newer load (or show/clear) cancels it: its answer, if it still comes, is
+   * dropped, so the list shows what was asked last (a search's latest words).
+   */
   async load() {
-    this.generation++;
-    this.loading = 0;
+    const generation = this.restart();
     const s = { key: 'all', title: this.title, count: 0, items: [], cursor: null, done: false };
-    const page = await this.fetchAssets({ ...this.params, limit: PAGE });
+    let page;
+    try {
+      page = await this.fetchAssets({ ...this.params, limit: PAGE }, this.requests.signal);
+    } catch (e) {
+      if (generation !== this.generation) return;
+      throw e;
+    }
+    if (generation !== this.generation) return;
     s.items = page.assets || [];
     s.cursor = page.nextCursor || null;
     s.done = !page.nextCursor;
@@ -184,6 +203,21 @@ export class ListSource extends BaseSource {
     this.bus.emit('layout');
   }
   async refresh() { await this.load(); }
+
+  /** Shows another list in place (a search's new words): what the old one asked for is cancelled. */
+  show(params) {
+    this.params = params;
+    return this.load();
+  }
+
+  /** Empty, without asking the server (a search with no words yet); cancels what was asked. */
+  clear() {
+    this.restart();
+    this.sections = [];
+    this.loaded = true;
+    this.error = null;
+    this.bus.emit('layout');
+  }
 
   /** Local reorder (album views), before the server confirms. */
   moveLocal(ids, index) {

@@ -127,9 +127,33 @@ export function daysLeftText(days) {
   return days >= 1 ? plural(days, 'day') : 'under a day';
 }
 
-/** "3 photos", "2 photos, 1 video", "1 video", as Photos counts a mix. */
+/** Whether an item of Recently Deleted is in its last days, which are said in red (the grid's badge, the photo's title). */
+export const inLastDays = (days) => days <= 3;
+
+/**
+ * Counted nouns in each plural form of the language (the categories of Intl.PluralRules: English has "one" and
+ * "other"; a language with more, "few" and "many", lists them too). The app speaks English.
+ */
+const LANGUAGE = 'en';
+const COUNTED = {
+  photo: { one: '# photo', other: '# photos' },
+  video: { one: '# video', other: '# videos' },
+};
+const pluralRules = new Intl.PluralRules(LANGUAGE);
+const countList = new Intl.ListFormat(LANGUAGE, { type: 'unit', style: 'short' });
+
+/** "1 photo", "12 photos": a count with its noun in the form the count takes. */
+export function counted(n, noun) {
+  const forms = COUNTED[noun];
+  return (forms[pluralRules.select(n)] ?? forms.other).replace('#', n.toLocaleString());
+}
+
+/**
+ * What a view holds, as Photos counts a mix — the top bar and the month headers alike (`sepia check` says it the
+ * same way, MediaCount): "12 photos, 16 videos", "1 video", "0 photos".
+ */
 export function photosAndVideos(photos, videos) {
-  return [photos || !videos ? plural(photos, 'photo') : null, videos ? plural(videos, 'video') : null].filter(Boolean).join(', ');
+  return countList.format([photos || !videos ? counted(photos, 'photo') : null, videos ? counted(videos, 'video') : null].filter(Boolean));
 }
 
 /** A video's length as the Photos app writes it: 0:02, 1:05, 1:02:03. */
@@ -208,10 +232,22 @@ export const shared = { thumbPx: 256 };
 
 export const dpr = () => Math.min(window.devicePixelRatio || 1, 3);
 
-export function isTypingTarget(el) {
+/** Inputs that take no text: a key pressed on one is not typing. */
+const KEYLESS_INPUTS = new Set(['button', 'checkbox', 'color', 'file', 'image', 'radio', 'range', 'reset', 'submit']);
+
+/**
+ * Whether a key press belongs to what has the focus rather than to a screen's shortcuts: typing in a field
+ * (a text input, a text area, a select, editable content), or any key in a form, a dialog or a menu — or while a
+ * dialog is open. Every screen's shortcuts ask this first, so that typing "river" into a keyword field never
+ * rotates the photo (R) or closes Info (I).
+ */
+export function keyBelongsToControl(e) {
+  if (document.querySelector('dialog[open]')) return true;
+  const el = e.target instanceof Element ? e.target : null;
   if (!el) return false;
-  const tag = el.tagName;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
+  if (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
+  if (el.tagName === 'INPUT' && !KEYLESS_INPUTS.has(el.type)) return true;
+  return !!el.closest('form, dialog, [role="dialog"], [role="menu"], [role="listbox"]');
 }
 
 export function prefersReducedMotion() {

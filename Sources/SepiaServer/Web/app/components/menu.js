@@ -17,7 +17,8 @@ export function menuButton({ label, iconName = 'more', testid, items, cls = 'btn
 
 /**
  * A menu that opens from a button of the caller's (which gets aria-haspopup and aria-expanded):
- * popupMenu(button, {label, items: () => [{label, icon, run, testid, danger, hidden?()}], testid})
+ * popupMenu(button, {label, items: () => [{label, icon, run, testid, danger, hidden?(), disabled?()}], testid})
+ * (a disabled item is shown, and can be reached with the arrow keys, but does nothing)
  * → {open(), close(focusButton), toggle(), isOpen}.
  */
 export function popupMenu(button, { label, items, testid }) {
@@ -37,11 +38,15 @@ export function popupMenu(button, { label, items, testid }) {
     if (menu) return;
     const visible = items().filter((it) => !it.hidden?.());
     menu = h('div', { class: 'menu', role: 'menu', 'data-testid': testid, aria: { label } },
-      visible.map((it) => h('button', {
-        type: 'button', role: 'menuitem', tabindex: '-1', class: ['menu-item', it.danger && 'danger'], 'data-testid': it.testid,
-        ...(it.attrs || {}),
-        onclick: () => { close(); it.run(); },
-      }, it.icon ? icon(it.icon) : null, h('span', {}, typeof it.label === 'function' ? it.label() : it.label))));
+      visible.map((it) => {
+        const off = !!it.disabled?.();
+        return h('button', {
+          type: 'button', role: 'menuitem', tabindex: '-1', class: ['menu-item', it.danger && 'danger'], 'data-testid': it.testid,
+          aria: { disabled: off ? 'true' : null },
+          ...(it.attrs || {}),
+          onclick: () => { if (off) return; close(); it.run(); },
+        }, it.icon ? icon(it.icon) : null, h('span', {}, typeof it.label === 'function' ? it.label() : it.label));
+      }));
     menu.addEventListener('keydown', (e) => {
       const list = [...menu.querySelectorAll('[role="menuitem"]')];
       const i = list.indexOf(document.activeElement);

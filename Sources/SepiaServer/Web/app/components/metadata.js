@@ -56,19 +56,23 @@ export function metadataEditor(asset, { onChange, editable = true }) {
     return updated;
   };
 
-  // Title and caption: saved when they lose focus or on Enter (a caption takes Shift+Enter for new lines).
+  // Title and caption: saved on Enter (a caption takes Shift+Enter for new lines), the field keeping the focus,
+  // or when they lose it.
   const title = h('input', { class: 'input meta-title', type: 'text', value: asset.title || '', placeholder: 'Add a Title', maxlength: String(LIMITS.title), 'data-testid': 'info-title', aria: { label: 'Title' }, disabled: !editable || null });
   const caption = h('textarea', { class: 'input meta-caption', rows: '2', placeholder: 'Add a Caption', maxlength: String(LIMITS.caption), 'data-testid': 'info-caption', aria: { label: 'Caption' }, disabled: !editable || null });
   caption.value = asset.caption || '';
+  caption.defaultValue = caption.value;
   const commit = (field, input) => {
     const value = input.value.trim();
+    // What was typed is the field's saved text from now on (a redraw keeps only what is typed after it).
+    input.defaultValue = input.value;
     if (value === (asset[field] || '')) return;
     save({ [field]: value || null }, `The ${field} could not be saved.`);
   };
   title.addEventListener('change', () => commit('title', title));
-  title.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); title.blur(); } });
+  title.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); commit('title', title); } });
   caption.addEventListener('change', () => commit('caption', caption));
-  caption.addEventListener('keydown', (e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); caption.blur(); } });
+  caption.addEventListener('keydown', (e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); commit('caption', caption); } });
 
   // Rating: five toggle buttons; pressing the current rating clears it.
   const stars = h('div', { class: 'meta-stars', role: 'group', 'data-testid': 'info-rating', aria: { label: `Rating: ${asset.rating || 0} of 5 stars` } },
@@ -90,7 +94,7 @@ export function metadataEditor(asset, { onChange, editable = true }) {
     if (!words.length) return;
     if ((asset.keywords || []).length + words.length > LIMITS.keywords) { toast(`A photo can have at most ${LIMITS.keywords} keywords.`); return; }
     add.value = '';
-    save({ addKeywords: words }, 'The keyword could not be added.').then((u) => { if (u) requestAnimationFrame(() => document.querySelector('[data-testid="info-keyword-input"]')?.focus()); });
+    save({ addKeywords: words }, 'The keyword could not be added.');
   });
 
   // Date and time with the zone, and the file's own when it was adjusted.
@@ -114,7 +118,8 @@ export function metadataEditor(asset, { onChange, editable = true }) {
       editable ? h('button', { type: 'button', class: 'btn link small', 'data-testid': 'info-revert-location', onclick: () => save({ revert: ['location'] }, 'The location could not be reverted.') }, 'Revert') : null)
     : null;
 
-  return h('div', { class: 'meta-editor', 'data-testid': 'info-metadata' },
+  // A form: keys pressed in it are the fields' and the buttons', never the viewer's shortcuts (keyBelongsToControl).
+  return h('form', { class: 'meta-editor', 'data-testid': 'info-metadata', onsubmit: (e) => e.preventDefault() },
     title, caption, stars,
     h('div', { class: 'meta-field' }, h('span', { class: 'meta-label' }, 'Keywords'), chips, add),
     h('div', { class: 'meta-field' }, h('span', { class: 'meta-label' }, 'Date & Time'), dateRow, dateOriginal),

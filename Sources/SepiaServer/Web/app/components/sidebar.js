@@ -5,7 +5,7 @@ import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { api } from '../api.js';
 import { promptDialog } from './dialog.js';
-import { toast } from './toast.js';
+import { toast, carryMessagesTo } from './toast.js';
 
 const LIBRARY_LINKS = [
   { route: 'library', label: 'Library', icon: 'photos', testid: 'nav-library' },
@@ -23,7 +23,10 @@ export async function createAlbumFlow({ navigate = true } = {}) {
     const album = await api.createAlbum(title);
     await store.loadAlbums().catch(() => {});
     toast.success(`Album “${album.title}” created.`);
-    if (navigate) location.hash = `#/album/${album.id}`;
+    if (navigate) {
+      carryMessagesTo(`#/album/${album.id}`);
+      location.hash = `#/album/${album.id}`;
+    }
     return album;
   } catch (e) {
     toast.error(e, 'The album could not be created.');

@@ -6,6 +6,11 @@
 // pixels), clear of the toolbars, the filter strip and the slider, and let the pointer through to the picture
 // (a crop box) except on their own buttons. Elsewhere they sit at the bottom of the screen, above the tab bar,
 // and above the upload panel where they would meet it.
+//
+// Whose they are: a toast belongs to the screen that raised it, and the next navigation takes it away
+// (messagesNavigated, called by the router) — the next photo, another view. A navigation that is the outcome of
+// the action that raised it (Save leaves the editor for the photo, Delete moves on to the next photo) carries
+// that screen's toasts to the screen it leads to (carryMessagesTo), once.
 import { h } from '../util.js';
 import { icon } from '../icons.js';
 import { errorMessage } from './error-text.js';
@@ -49,6 +54,27 @@ function place() {
   el.classList.toggle('anchored', !!anchor);
 }
 
+/** The screens the app has shown, counted; each toast remembers the one it was raised on. */
+let screen = 0;
+const live = new Set();
+let carryTo = null;
+
+const hashKey = (hash) => {
+  const raw = String(hash || '').replace(/^#\/?/, '');
+  try { return decodeURIComponent(raw); } catch { return raw; }
+};
+
+/** The next navigation, to `hash`, is the outcome of what raised this screen's toasts: they go along to it. */
+export function carryMessagesTo(hash) { carryTo = hashKey(hash); }
+
+/** The router's call when the app has gone to `hash`: earlier screens' toasts go, unless carried here. */
+export function messagesNavigated(hash) {
+  const carry = carryTo !== null && carryTo === hashKey(hash);
+  carryTo = null;
+  const left = screen++;
+  for (const t of [...live]) if (!(carry && t.screen === left)) t.dismiss();
+}
+
 let placing = 0;
 function keepPlaced() {
   if (placing) return;
@@ -64,6 +90,7 @@ export function toast(message, { kind = 'info', timeout, action } = {}) {
   const el = h('div', {
     class: ['toast', 'toast-' + kind],
     role: isError ? 'alert' : 'status',
+    'data-state': 'shown',
     'data-testid': isError ? 'toast-error' : 'toast',
   },
   isError ? icon('warning', { cls: 'toast-icon' }) : kind === 'success' ? icon('checkCircle', { cls: 'toast-icon' }) : null,
@@ -86,8 +113,12 @@ export function toast(message, { kind = 'info', timeout, action } = {}) {
   el.addEventListener('mouseleave', release);
   el.addEventListener('focusin', hold);
   el.addEventListener('focusout', () => requestAnimationFrame(release));
+  const own = { screen, dismiss };
+  live.add(own);
   function dismiss() {
+    if (!live.delete(own)) return;
     clearTimeout(timer);
+    el.dataset.state = 'leaving';
     el.classList.remove('in');
     setTimeout(() => el.remove(), 250);
   }

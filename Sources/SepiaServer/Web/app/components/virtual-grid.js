@@ -6,7 +6,7 @@
 // Space selects, Shift+arrows extend the selection, Ctrl/⌘+A selects all loaded photos,
 // Alt+arrows move a photo (when reorderable).
 import { api } from '../api.js';
-import { h, clamp, bucket, dpr, formatDate, formatDuration, isVideo, isLivePhoto, rawBadge, rafThrottle, shared, daysLeftText } from '../util.js';
+import { h, clamp, bucket, dpr, formatDate, formatDuration, isVideo, isLivePhoto, rawBadge, rafThrottle, shared, daysLeftText, inLastDays, photosAndVideos } from '../util.js';
 import { icon } from '../icons.js';
 
 const HEADER_H = 56;
@@ -229,7 +229,7 @@ export class VirtualGrid {
       el = h('div', { class: 'vgrid-header', role: 'row' },
         h('div', { role: 'columnheader', class: 'vgrid-header-cell' },
           h('h2', { class: 'vgrid-title' }, s.title || ''),
-          h('span', { class: 'vgrid-count' }, s.count ? `${s.count.toLocaleString()} ${s.count === 1 ? 'photo' : 'photos'}` : '')));
+          h('span', { class: 'vgrid-count' }, s.count ? photosAndVideos(Math.max(0, s.count - (s.videos || 0)), Math.min(s.count, s.videos || 0)) : '')));
       el.style.transform = `translateY(${sec.top}px)`;
       el.style.height = `${sec.header}px`;
       this.el.append(el);
@@ -306,7 +306,7 @@ export class VirtualGrid {
     live ? h('span', { class: 'cell-badge cell-live', 'aria-hidden': 'true' }, icon('live'), h('span', { class: 'cell-badge-text' }, 'LIVE')) : null,
     duration ? h('span', { class: 'cell-badge cell-duration', 'aria-hidden': 'true' }, duration) : null,
     raw && !live ? h('span', { class: 'cell-badge cell-raw', 'aria-hidden': 'true' }, raw) : null,
-    left ? h('span', { class: ['cell-badge', 'cell-days', a.daysLeft <= 3 && 'soon'], 'data-testid': 'cell-days-left', 'aria-hidden': 'true' }, left) : null,
+    left ? h('span', { class: ['cell-badge', 'cell-days', inLastDays(a.daysLeft) && 'soon'], 'data-testid': 'cell-days-left', 'aria-hidden': 'true' }, left) : null,
     a.isFavorite ? h('span', { class: 'cell-fav' }, icon('heartFill')) : null,
     h('span', { class: 'cell-check' }, icon('check')));
     return cell;

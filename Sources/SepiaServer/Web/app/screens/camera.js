@@ -3,7 +3,7 @@
 // context). Live view with Homepwner's crosshair, a shutter (button, Space or Enter), then a review step
 // with an optional square crop (the picker's allowsEditing), Retake / Use Photo. The frame is encoded
 // as JPEG, uploaded like any file, and the app opens the new photo.
-import { h } from '../util.js';
+import { h, keyBelongsToControl } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { uploads } from '../components/upload-queue.js';
@@ -215,7 +215,7 @@ export function mountCamera(container, params, ctx) {
   }
 
   const onKey = (e) => {
-    if (document.querySelector('dialog[open]')) return;
+    if (keyBelongsToControl(e)) return;
     if (e.key === 'Escape') { e.preventDefault(); ctx.back(); return; }
     if (el.dataset.state === 'live' && (e.key === ' ' || e.key === 'Enter') && !e.target.closest('button, input, a')) {
       e.preventDefault();

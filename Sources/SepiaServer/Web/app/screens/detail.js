@@ -10,7 +10,7 @@
 // or the LIVE badge hovered, as in Photos; the Live button turns that off for the photo (kept in
 // localStorage). Leaving an item pauses its movie and lets the browser drop it (no src).
 import { api } from '../api.js';
-import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, isTypingTarget, isVideo, isLivePhoto, isRAWPair, kindOf, daysLeftText } from '../util.js';
+import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, keyBelongsToControl, isVideo, isLivePhoto, isRAWPair, kindOf, daysLeftText, inLastDays } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -389,6 +389,7 @@ export function mountDetail(container, params, ctx) {
     const when = [time, formatOffset(asset.creationDateOffset)].filter(Boolean).join(' · ');
     if (deleted) {
       daysLeft.textContent = `${daysLeftText(asset.daysLeft ?? 0)} left`;
+      daysLeft.classList.toggle('soon', inLastDays(asset.daysLeft ?? 0));
       titleSub.replaceChildren(daysLeft, when ? ` · ${when}` : '');
     } else titleSub.textContent = when;
     favBtn.replaceChildren(icon(asset.isFavorite ? 'heartFill' : 'heart'));
@@ -423,7 +424,20 @@ export function mountDetail(container, params, ctx) {
   }
 
   // ----- Info panel
+  /** Draws Info again (after a save, or a change from elsewhere), keeping the keyboard where it was: the
+   *  focused field or button gets the focus back, with what was typed in it since it was last saved. */
+  let infoDrawnFor = null;
   function renderInfo() {
+    const same = infoDrawnFor === id;
+    const kept = same ? focusIn(info) : null;
+    const scroll = info.scrollTop;
+    drawInfo();
+    infoDrawnFor = id;
+    if (same) info.scrollTop = scroll;
+    if (kept) restoreFocus(info, kept);
+  }
+
+  function drawInfo() {
     const a = full || asset;
     if (!a) { info.replaceChildren(h('p', { class: 'hint' }, 'Loading…')); return; }
     const m = a.metadata || {};
@@ -473,9 +487,7 @@ export function mountDetail(container, params, ctx) {
     asset = { ...asset, ...updated };
     full = full ? { ...full, ...updated } : full;
     renderHeader();
-    const focused = document.activeElement?.dataset?.testid;
     renderInfo();
-    if (focused) info.querySelector(`[data-testid="${focused}"]`)?.focus();
   }
 
   // ----- Actions
@@ -539,8 +551,9 @@ export function mountDetail(container, params, ctx) {
     const target = n?.next || n?.prev;
     // The view the item was opened from stays the base (an album, Recently Deleted).
     const q = location.hash.includes('?') ? location.hash.slice(location.hash.indexOf('?')) : '';
-    if (target) ctx.replace(`#/photo/${target.id}${q}`);
-    else ctx.back();
+    // The message of what was done ("moved to Recently Deleted", with Undo) comes along.
+    if (target) ctx.replace(`#/photo/${target.id}${q}`, { keepMessages: true });
+    else ctx.back(undefined, { keepMessages: true });
   }
 
   async function rotate() {
@@ -617,7 +630,7 @@ export function mountDetail(container, params, ctx) {
 
   // ----- Keyboard
   const onKey = (e) => {
-    if (document.querySelector('dialog[open]') || isTypingTarget(e.target) || e.target.closest?.('[role="menu"]')) return;
+    if (keyBelongsToControl(e)) return;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     switch (e.key) {
       case 'ArrowLeft': e.preventDefault(); go(-1); break;
@@ -658,7 +671,7 @@ export function mountDetail(container, params, ctx) {
         // A change made here is already being handled (remove, recover, deleteNow); only one made elsewhere leaves the view.
         if (removedHere.has(id)) return;
         toast(isDeleted() && a.recovered?.includes(id) ? 'This photo was recovered in another window.' : 'This photo was deleted in another window.');
-        ctx.back();
+        ctx.back(undefined, { keepMessages: true });
         return;
       }
       if (a.updated?.includes(id)) api.asset(id).then((x) => { asset = x; full = x; store.rememberAssets([x]); renderHeader(); loadLarge(); if (infoOpen) renderInfo(); }).catch(() => {});
@@ -681,6 +694,27 @@ export function mountDetail(container, params, ctx) {
 }
 
 const NO_VIDEO_EDITS = 'Videos cannot be edited yet.';
+
+/** The focused control inside `container` (by its data-testid), and for a text field what was typed in it
+ *  and not yet saved (its value, unlike its defaultValue) and where the caret was. */
+function focusIn(container) {
+  const el = document.activeElement;
+  if (!el || !container.contains(el) || !el.dataset.testid) return null;
+  const text = el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && el.type === 'text');
+  return {
+    testid: el.dataset.testid,
+    typed: text && el.value !== el.defaultValue ? el.value : null,
+    caret: text ? [el.selectionStart, el.selectionEnd] : null,
+  };
+}
+
+function restoreFocus(container, kept) {
+  const el = container.querySelector(`[data-testid="${kept.testid}"]`);
+  if (!el) return;
+  el.focus({ preventScroll: true });
+  if (kept.typed != null) el.value = kept.typed;
+  if (kept.caret) el.setSelectionRange(...kept.caret);
+}
 
 function currentFileName(a) {
   const base = (a.originalFilename || 'photo').replace(/\.[^.]+$/, '');

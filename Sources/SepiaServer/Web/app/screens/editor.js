@@ -10,7 +10,7 @@
 // dragged, each input is painted at once as a blend of two of the server's renders of that slider at
 // nearby positions (DragPreview), and the exact render follows when the hand pauses or lets go.
 import { api } from '../api.js';
-import { h, dpr, download, isTypingTarget, formatDate, isVideo } from '../util.js';
+import { h, dpr, download, keyBelongsToControl, formatDate, isVideo } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -640,7 +640,7 @@ export function mountEditor(container, params, ctx) {
       store.rememberAssets([updated]);
       store.emit('assets-updated', [updated]);
       toast.success('Saved. The original is kept — Revert to Original brings it back.');
-      leave();
+      leave({ keepMessages: true });
     } catch (e) {
       toast.error(e, 'The edit could not be saved.');
     } finally {
@@ -686,9 +686,9 @@ export function mountEditor(container, params, ctx) {
     leave();
   }
 
-  function leave() {
+  function leave({ keepMessages = false } = {}) {
     alive = false;
-    ctx.back(`#/photo/${id}`);
+    ctx.back(`#/photo/${id}`, { keepMessages });
   }
 
   async function share() {
@@ -750,19 +750,19 @@ export function mountEditor(container, params, ctx) {
   const onKeyUp = (e) => { if (e.key === '\\' && comparing) endCompare(); };
   const onBlur = () => { if (comparing) endCompare(); };
   const onKey = (e) => {
-    if (document.querySelector('dialog[open]')) return;
+    if (keyBelongsToControl(e)) return;
     const mod = e.ctrlKey || e.metaKey;
-    if (mod && !e.altKey && (e.key === 'z' || e.key === 'Z') && !isTypingTarget(e.target)) {
+    if (mod && !e.altKey && (e.key === 'z' || e.key === 'Z')) {
       e.preventDefault();
       if (e.shiftKey) redo(); else undo();
       return;
     }
-    if (mod && !e.altKey && !e.shiftKey && (e.key === 'y' || e.key === 'Y') && !isTypingTarget(e.target)) {
+    if (mod && !e.altKey && !e.shiftKey && (e.key === 'y' || e.key === 'Y')) {
       e.preventDefault();
       redo();
       return;
     }
-    if (e.key === '\\' && !mod && !e.altKey && !isTypingTarget(e.target)) {
+    if (e.key === '\\' && !mod && !e.altKey) {
       e.preventDefault();
       if (!e.repeat) startCompare();
       return;
@@ -773,7 +773,7 @@ export function mountEditor(container, params, ctx) {
     } else if ((e.key === 's' || e.key === 'S') && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       save();
-    } else if ((e.key === 'c' || e.key === 'C') && !isTypingTarget(e.target) && !e.ctrlKey && !e.metaKey && !e.altKey && e.target.type !== 'range') {
+    } else if ((e.key === 'c' || e.key === 'C') && !e.ctrlKey && !e.metaKey && !e.altKey && e.target.type !== 'range') {
       setCropMode(!cropMode);
     }
   };

@@ -3,7 +3,7 @@
 // all but Recently Deleted Add Photos (picker and drag-and-drop) and Take Photo. Recently Deleted shows the days
 // each item has left, and recovers or deletes for good what is selected.
 import { api } from '../api.js';
-import { h, plural, photosAndVideos, debounce, isTypingTarget } from '../util.js';
+import { h, plural, photosAndVideos, debounce, keyBelongsToControl } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { MonthSource, ListSource } from '../sources.js';
@@ -38,19 +38,26 @@ const VIEWS = {
     title: 'Hidden', source: () => new ListSource({ hidden: true }),
     empty: { icon: 'eyeOff', title: 'No hidden photos', text: 'Hidden photos stay out of the library. Open a photo and choose Hide to move it here.' },
   },
-  // #/search/<text>: photos whose keywords, title or caption contain the text, newest first.
+  // #/search/<text>: photos whose keywords, title or caption contain the text, newest first, as it is typed.
   search: {
-    title: 'Search', source: (text) => new ListSource({ search: text || '', order: 'desc' }),
+    title: 'Search', source: (text) => new ListSource(searchParams(text)),
     empty: { icon: 'search', title: 'No photos found', text: 'Search finds keywords (a level of a hierarchical one too), titles and captions. Add them in a photo’s Info.' },
+    prompt: { icon: 'search', title: 'Search your photos', text: 'Type a keyword (a level of a hierarchical one too), or words of a title or a caption: the photos that have them show as you type.' },
   },
   'recently-deleted': {
     title: 'Recently Deleted',
     source: () => new ListSource({}, {
-      fetch: (params) => api.recentlyDeleted(params).then((page) => { store.noteRetention(page.retentionDays); return page; }),
+      fetch: (params, signal) => api.recentlyDeleted(params, signal).then((page) => { store.noteRetention(page.retentionDays); return page; }),
     }),
     empty: { icon: 'trash', title: 'No recently deleted items', text: () => `Photos and videos you delete stay here for ${plural(store.retentionDays, 'day')}, with their edits and albums, so that you can recover them.` },
   },
 };
+
+/** The list a search shows: what has the words, newest first. */
+const searchParams = (text) => ({ search: text, order: 'desc' });
+
+/** How long typing pauses before a search goes out (each key otherwise would send one). */
+const SEARCH_DELAY = 250;
 
 /**
  * mountLibrary(container, {view: 'library'|'favorites'|…|'album', albumId}, ctx)
@@ -62,7 +69,8 @@ export function mountLibrary(container, params, ctx) {
   const view = isAlbum ? null : VIEWS[params.view] || VIEWS.library;
   let album = isAlbum ? store.albums.find((a) => a.id === params.albumId) || null : null;
   const isSearch = params.view === 'search';
-  const searchText = isSearch ? (params.albumId || '') : '';
+  /** The words searched for, as in the address (they change as they are typed). */
+  let searchText = isSearch ? (params.albumId || '').trim() : '';
   const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source(searchText);
   const selection = new Selection();
   const offs = [];
@@ -90,7 +98,7 @@ export function mountLibrary(container, params, ctx) {
   const zoomGroup = h('div', { class: 'topbar-group zoom-group', role: 'group', aria: { label: 'Thumbnail size' } }, zoomOut, zoomIn);
   // Search: a field on the search screen, a button that opens it elsewhere.
   const searchInput = h('input', { class: 'input', type: 'search', value: searchText, placeholder: 'Keyword, title or caption', maxlength: '200', 'data-testid': 'search-input', aria: { label: 'Search photos' }, enterkeyhint: 'search' });
-  const searchField = isSearch ? h('form', { class: 'search-field', role: 'search', onsubmit: (e) => { e.preventDefault(); const text = searchInput.value.trim(); if (text && text !== searchText) location.hash = '#/search/' + encodeURIComponent(text); } }, searchInput) : null;
+  const searchField = isSearch ? h('form', { class: 'search-field', role: 'search', onsubmit: (e) => { e.preventDefault(); searchAsTyped.cancel(); search(); } }, searchInput) : null;
   const searchBtn = isSearch ? null : h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'search-open', aria: { label: 'Search' }, title: 'Search by keyword, title or caption', onclick: () => { location.hash = '#/search/'; } }, icon('search'));
   const topbar = h('header', { class: 'topbar' },
     menuBtn,
@@ -132,10 +140,10 @@ export function mountLibrary(container, params, ctx) {
   }
   syncZoom();
 
-  // ----- Selection bar
+  // ----- Selection bar (Delete, Recover and Delete Now always in view, in words; the rest may go into More)
   const deletedActions = [
-    { id: 'recover', label: 'Recover', icon: 'recover', run: async (ids) => { if (await actions.recoverPhotos(ids)) { source.removeIds(ids); selection.stop(); } } },
-    { id: 'delete-now', label: 'Delete Now', icon: 'trash', danger: true, run: async (ids) => { if (await actions.deletePhotosNow(ids)) { source.removeIds(ids); selection.stop(); } } },
+    { id: 'recover', label: 'Recover', icon: 'recover', pinned: true, run: async (ids) => { if (await actions.recoverPhotos(ids)) { source.removeIds(ids); selection.stop(); } } },
+    { id: 'delete-now', label: 'Delete Now', icon: 'trash', danger: true, pinned: true, run: async (ids) => { if (await actions.deletePhotosNow(ids)) { source.removeIds(ids); selection.stop(); } } },
   ];
   const selActions = isDeleted ? deletedActions : [
     { id: 'favorite', label: 'Favorite', icon: 'heart', run: (ids) => toggleFavorite(ids), labelFor: (ids) => (allFavorite(ids) ? 'Unfavorite' : 'Favorite') },
@@ -147,7 +155,7 @@ export function mountLibrary(container, params, ctx) {
     { id: 'copy-edits', label: 'Copy Edits', short: 'Copy', icon: 'copy', enabled: (ids) => ids.length === 1, run: (ids) => actions.copyEditsOf(ids[0]).then(() => bar.update()) },
     { id: 'paste-edits', label: 'Paste Edits', short: 'Paste', icon: 'paste', enabled: () => !!store.copiedEdit(), run: (ids) => actions.pasteEdits(ids, (id) => source.find(id)?.asset) },
     { id: 'apply-preset', label: 'Apply Preset', short: 'Preset', icon: 'preset', menuTestid: 'preset-menu', menu: (ids) => actions.presetMenuItems(ids, (id) => source.find(id)?.asset) },
-    { id: 'delete', label: 'Delete', icon: 'trash', danger: true, run: async (ids) => { if (await actions.deletePhotos(ids)) { source.removeIds(ids); selection.stop(); } } },
+    { id: 'delete', label: 'Delete', icon: 'trash', danger: true, pinned: true, iconAlone: true, run: async (ids) => { if (await actions.deletePhotos(ids)) { source.removeIds(ids); selection.stop(); } } },
   ].filter(Boolean);
   const bar = selectionBar(selection, selActions);
   offs.push(store.on('copied', () => bar.update()));
@@ -164,7 +172,7 @@ export function mountLibrary(container, params, ctx) {
   dropOverlay.hidden = true;
 
   const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);
-  const el = h('section', { class: 'screen library-screen', aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
+  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
   titleEl.id = 'screen-title-' + params.view;
   container.append(el);
 
@@ -175,16 +183,35 @@ export function mountLibrary(container, params, ctx) {
 
   // ----- Loading
   async function load() {
-    status.replaceChildren(h('div', { class: 'grid-loading', role: 'status' }, h('span', { class: 'spinner' }), 'Loading photos…'),
-      h('div', { class: 'skeleton-grid', 'aria-hidden': 'true' }, Array.from({ length: 18 }, () => h('div', { class: 'skeleton' }))));
+    if (isSearch && !searchText) { source.clear(); return; }
+    // A search's next words keep the photos of the last ones on screen until theirs come.
+    if (!source.loaded) {
+      status.replaceChildren(h('div', { class: 'grid-loading', role: 'status' }, h('span', { class: 'spinner' }), 'Loading photos…'),
+        h('div', { class: 'skeleton-grid', 'aria-hidden': 'true' }, Array.from({ length: 18 }, () => h('div', { class: 'skeleton' }))));
+    }
     try {
       if (isAlbum) await loadAlbumInfo();
-      await source.load();
+      await (isSearch ? source.show(searchParams(searchText)) : source.load());
     } catch (e) {
       status.replaceChildren(h('div', { class: 'empty', role: 'alert' },
         icon('cloudOff', { cls: 'empty-icon' }), h('h2', {}, 'The photos could not be loaded'), h('p', {}, e.message),
         h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: load }, 'Try Again'))));
     }
+  }
+
+  // ----- Search as you type: the photos follow the field after a short pause, the address keeps the words (in
+  // place, without a navigation), and a newer search cancels an older one still in flight (ListSource.load).
+  const searchAsTyped = debounce(() => search(), SEARCH_DELAY);
+  if (isSearch) searchInput.addEventListener('input', () => searchAsTyped());
+
+  function search() {
+    const text = searchInput.value.trim();
+    if (text === searchText) return;
+    searchText = text;
+    ctx.renameBase('#/search/' + encodeURIComponent(text));
+    if (selection.active) selection.stop();
+    scroller.scrollTop = 0;
+    load();
   }
 
   async function loadAlbumInfo() {
@@ -199,35 +226,41 @@ export function mountLibrary(container, params, ctx) {
     }
   }
 
-  // How many of the items are videos, asked of the server (the sections count everything): "12 photos, 3 videos",
-  // as Photos counts. The count shown stays until the answer comes; a later layout's answer wins.
+  // How many of the items are videos: the months say (the timeline), else the server is asked (a list's section
+  // counts everything): "12 photos, 3 videos", as Photos counts. The count shown stays until the answer comes; a
+  // later layout's answer wins.
   let countAsked = 0;
   async function describeCount(total) {
     const asked = ++countAsked;
     if (isDeleted) { subtitle.textContent = plural(total, 'item'); return; }
     const filter = source.kind === 'list' ? source.params : {};
     let videos = 0;
-    if (filter.mediaType === 'video') videos = total;
+    if (source.kind === 'months') videos = source.sections.reduce((n, s) => n + s.videos, 0);
+    else if (filter.mediaType === 'video') videos = total;
     else if (filter.mediaType !== 'image' && total > 0) {
-      try { videos = (await api.assets({ ...filter, mediaType: 'video', limit: 1 })).total || 0; } catch { return; }
+      try { videos = (await api.assets({ ...filter, mediaType: 'video', limit: 1 })).total || 0; } catch {
+        // Unknown: the count without saying which are videos.
+        if (asked === countAsked && source.loaded) subtitle.textContent = plural(total, 'item');
+        return;
+      }
     }
     if (asked === countAsked && source.loaded) subtitle.textContent = photosAndVideos(Math.max(0, total - videos), Math.min(total, videos));
   }
 
   function afterLayout() {
     const total = source.total;
-    if (!source.loaded) subtitle.textContent = '';
-    else {
-      if (!subtitle.textContent) subtitle.textContent = plural(total, 'photo');
-      describeCount(total);
-    }
+    const prompting = isSearch && !searchText;
+    if (!source.loaded || prompting) {
+      countAsked++;
+      subtitle.textContent = '';
+    } else describeCount(total);
     if (!source.loaded) return;
     if (!total) {
       const e = isAlbum
         ? { icon: 'album', title: 'This album is empty', text: 'Add Photos here, or select photos in the Library and choose Add to Album.' }
-        : view.empty;
+        : prompting ? view.prompt : view.empty;
       const emptyActions = h('div', { class: 'actions' });
-      if (params.view !== 'hidden' && !isDeleted) {
+      if (params.view !== 'hidden' && !isDeleted && !isSearch) {
         emptyActions.append(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'empty-add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), 'Add Photos'));
         if (store.cameraAvailable) emptyActions.append(h('button', { type: 'button', class: 'btn', 'data-testid': 'empty-take-photo', onclick: () => { location.hash = '#/camera'; } }, icon('camera'), 'Take Photo'));
       }
@@ -246,6 +279,7 @@ export function mountLibrary(container, params, ctx) {
   // ----- Live changes
   const pendingUpdated = new Set();
   const refresh = debounce(async () => {
+    if (isSearch && !searchText) return; // nothing asked yet: nothing to read again
     try {
       if (isAlbum) await loadAlbumInfo();
       await source.refresh();
@@ -361,7 +395,7 @@ export function mountLibrary(container, params, ctx) {
       await api.deleteAlbum(params.albumId);
       await store.loadAlbums().catch(() => {});
       toast('Album deleted. Its photos are still in your library.');
-      location.hash = '#/albums';
+      ctx.go('#/albums', { keepMessages: true });
     } catch (e) { toast.error(e, 'The album could not be deleted.'); }
   }
 
@@ -388,14 +422,14 @@ export function mountLibrary(container, params, ctx) {
 
   // ----- Keyboard: Escape leaves selection mode
   const onKey = (e) => {
-    if (ctx.overlayActive() || document.querySelector('dialog[open]')) return;
-    if (!isTypingTarget(e.target) && !e.ctrlKey && !e.metaKey && !e.altKey && (e.key === '+' || e.key === '=' || e.key === '-')) {
+    if (ctx.overlayActive() || keyBelongsToControl(e)) return;
+    if (!e.ctrlKey && !e.metaKey && !e.altKey && (e.key === '+' || e.key === '=' || e.key === '-')) {
       e.preventDefault();
       zoom(e.key === '-' ? -1 : 1);
       return;
     }
     if (e.key === 'Escape' && selection.active) { e.preventDefault(); selection.stop(); grid.focus(); }
-    else if ((e.key === 'Delete' || e.key === 'Backspace') && selection.active && selection.size && !isTypingTarget(e.target)) {
+    else if ((e.key === 'Delete' || e.key === 'Backspace') && selection.active && selection.size) {
       e.preventDefault();
       const ids = [...selection.ids];
       (isDeleted ? actions.deletePhotosNow(ids) : actions.deletePhotos(ids)).then((ok) => { if (ok) { source.removeIds(ids); selection.stop(); } });
@@ -433,6 +467,7 @@ export function mountLibrary(container, params, ctx) {
       document.removeEventListener('dragleave', onDragLeave);
       document.removeEventListener('drop', onDrop);
       document.removeEventListener('keydown', onKey);
+      searchAsTyped.cancel();
       el.remove();
     },
   };
