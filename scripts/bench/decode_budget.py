@@ -19,12 +19,18 @@ import tiff_budget_seeds  # noqa: E402
 SEPIA = serving.SEPIA
 
 
+def byte_count(size):
+    """`24G`, `512M` or a plain number of bytes, as prlimit wants it: bytes."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return str(int(size[:-1]) * units[size[-1].upper()]) if size[-1].upper() in units else size
+
+
 def measured(arguments, limit):
     """Runs sepia under GNU time and an address-space limit: (exit status, peak RSS MB, CPU s, wall s, last line)."""
     with tempfile.NamedTemporaryFile("r") as report:
         start = time.monotonic()
         done = subprocess.run(
-            ["/usr/bin/time", "-o", report.name, "-f", "%M %U %S", "prlimit", f"--as={limit}", "--", SEPIA] + arguments,
+            ["/usr/bin/time", "-o", report.name, "-f", "%M %U %S", "prlimit", f"--as={byte_count(limit)}", "--", SEPIA] + arguments,
             capture_output=True, text=True)
         wall = time.monotonic() - start
         fields = report.read().split("\n")[-2].split()
@@ -70,7 +76,7 @@ def bench_server(files, work, limit, rows):
         if limit:
             # The server maps tens of gigabytes of address space it never touches (thread stacks, arenas): a
             # limit for it must be far larger than the commands'.
-            subprocess.run(["prlimit", f"--pid={started.process.pid}", f"--as={limit}"], check=True)
+            subprocess.run(["prlimit", f"--pid={started.process.pid}", f"--as={byte_count(limit)}"], check=True)
         started.token = add_only_token(started)
         return started
 
