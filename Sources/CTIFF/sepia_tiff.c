@@ -168,6 +168,29 @@ const char *sepia_tiff_error(sepia_tiff *t) { return t->error; }
 
 const char *sepia_tiff_warning(sepia_tiff *t) { return t->warning; }
 
+/* a × b, or UINT64_MAX when it overflows. */
+static uint64_t multiply(uint64_t a, uint64_t b) { return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
+
+/* See sepia_tiff_info.chunk_bytes. libtiff reports a size that overflows as an error and returns 0: that error is
+ * taken back here (it is this function's answer, not damage found while decoding). */
+static uint64_t chunk_bytes(sepia_tiff *t, const sepia_tiff_info *info) {
+    int had_error = t->error[0] != 0;
+    uint64_t planes = info->planar == PLANARCONFIG_SEPARATE ? info->samples_per_pixel : 1;
+    uint64_t bytes;
+    if (info->tiled) {
+        uint64_t tile = TIFFTileSize64(t->tif);
+        uint64_t across = info->tile_width == 0 ? 0 : ((uint64_t)info->width + info->tile_width - 1) / info->tile_width;
+        bytes = tile == 0 ? UINT64_MAX : multiply(multiply(tile, across), planes);
+    } else {
+        uint64_t strip = TIFFStripSize64(t->tif);
+        bytes = strip == 0 ? UINT64_MAX : multiply(strip, planes);
+    }
+    if (!had_error) {
+        t->error[0] = 0;
+    }
+    return bytes;
+}
+
 void sepia_tiff_get_info(sepia_tiff *t, sepia_tiff_info *info) {
     memset(info, 0, sizeof(*info));
     TIFF *tif = t->tif;
@@ -202,6 +225,12 @@ void sepia_tiff_get_info(sepia_tiff *t, sepia_tiff_info *info) {
         info->xmp = xmp;
         info->xmp_length = xmp_length;
     }
+    get_field_defaulted(tif, TIFFTAG_ROWSPERSTRIP, &info->rows_per_strip);
+    if (info->tiled) {
+        get_field(tif, TIFFTAG_TILEWIDTH, &info->tile_width);
+        get_field(tif, TIFFTAG_TILELENGTH, &info->tile_length);
+    }
+    info->chunk_bytes = chunk_bytes(t, info);
     /* Counting pages reads every IFD: a bounded count (libtiff stops at loops). */
     info->pages = (int)TIFFNumberOfDirectories(tif);
 }

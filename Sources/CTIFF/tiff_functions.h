@@ -25,6 +25,8 @@
     F(uint32_t, TIFFComputeStrip, (TIFF *p0, uint32_t p1, uint16_t p2), (p0, p1, p2)) \
     F(uint32_t, TIFFComputeTile, (TIFF *p0, uint32_t p1, uint32_t p2, uint32_t p3, uint16_t p4), (p0, p1, p2, p3, p4)) \
     F(tmsize_t, TIFFStripSize, (TIFF *p0), (p0)) \
-    F(tmsize_t, TIFFTileSize, (TIFF *p0), (p0))
+    F(tmsize_t, TIFFTileSize, (TIFF *p0), (p0)) \
+    F(uint64_t, TIFFStripSize64, (TIFF *p0), (p0)) \
+    F(uint64_t, TIFFTileSize64, (TIFF *p0), (p0))
 
 #endif

@@ -21,13 +21,34 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Huffman-decoded on two threads where the file's progression lets them overlap. The pixels are the same
     /// either way; a batch that already decodes one file per core may turn it off to save the threads' overhead.
     public var parallelProgressiveScans: Bool
+    /// The memory every decode may set aside for the buffers a file's header declares (a TIFF's tiles or
+    /// strips, libjpeg's coefficients, a HEIF's grid tiles and alpha, a WebP animation's canvases, a RAW file's
+    /// sensor data, the ICC, EXIF and XMP blocks), checked from the header before any of it is allocated.
+    ///
+    /// Unless set, it follows the image and the pixel limit: the bytes of the declared image's own frame at the
+    /// widest working pixel (width × height × 8, a 16-bit RGBA frame), at least 64 MiB, and at most the pixel
+    /// limit's frame (``maximumPixels`` × 8: 800 MB at the default 100 MP). See ``DecodeBudget``. Set, it is the
+    /// budget of every decode, whatever the image's size: the way to accept a file whose buffers are larger than
+    /// its image (a small image in huge tiles) or than the default ceiling.
+    public var maximumDecodeBytes: Int {
+        get {
+            if let decodeBytesOverride { return decodeBytesOverride }
+            let frame = maximumPixels.multipliedReportingOverflow(by: DecodeBudget.bytesPerPixel)
+            return frame.overflow ? .max : frame.partialValue
+        }
+        set { decodeBytesOverride = newValue }
+    }
+    /// ``maximumDecodeBytes`` when it was set; nil when it follows the image and the pixel limit.
+    public private(set) var decodeBytesOverride: Int?
 
-    /// Creates options; the defaults are the limits above, lenient.
+    /// Creates options; the defaults are the limits above, lenient. `maximumDecodeBytes` nil follows the image
+    /// and `maximumPixels` (see ``maximumDecodeBytes``).
     public init(
         maximumPixels: Int = 100_000_000, maximumDimension: Int = 65_535, maximumFileBytes: Int = 256 << 20,
         maximumProgressiveScans: Int = 500, strict: Bool = false, progressiveDCShortcut: Bool = true,
-        parallelProgressiveScans: Bool = true
+        parallelProgressiveScans: Bool = true, maximumDecodeBytes: Int? = nil
     ) {
+        self.decodeBytesOverride = maximumDecodeBytes
         self.progressiveDCShortcut = progressiveDCShortcut
         self.parallelProgressiveScans = parallelProgressiveScans
         self.maximumPixels = maximumPixels
@@ -55,6 +76,11 @@ public struct DecodeOptions: Sendable, Hashable {
                 "the image is \(width)x\(height) (\(Self.megapixels(mp)) MP), more than the limit of \(Self.megapixels(Double(maximumPixels) / 1e6)) MP; raise the pixel limit to accept it"
             )
         }
+    }
+
+    /// The memory budget of decoding a `width × height` image (see ``maximumDecodeBytes``).
+    package func decodeBudget(width: Int, height: Int, format: ImageFormat) -> DecodeBudget {
+        DecodeBudget(width: width, height: height, options: self, format: format)
     }
 
     private static func megapixels(_ value: Double) -> String {

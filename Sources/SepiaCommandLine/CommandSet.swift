@@ -30,9 +30,13 @@ package enum CommandSet {
         if arguments.contains(where: { argument in libraryOptions.contains { argument == $0 || argument.hasPrefix($0 + "=") } }) {
             return true
         }
-        return arguments.contains { argument in
-            !argument.hasPrefix("-") && !FileManager.default.fileExists(atPath: argument)
-                && argument.count >= 4 && argument.allSatisfy { $0.isHexDigit || $0 == "-" }
+        // The values of the image command's own options (`--max-pixels 100000000`) are numbers, not identifiers.
+        let valueOptions: Set<String> = ["--max-pixels", "--max-decode-bytes"]
+        return arguments.indices.contains { index in
+            let argument = arguments[index]
+            return !argument.hasPrefix("-") && !(index > 0 && valueOptions.contains(arguments[index - 1]))
+                && !FileManager.default.fileExists(atPath: argument) && argument.count >= 4
+                && argument.allSatisfy { $0.isHexDigit || $0 == "-" }
         }
     }
 }

@@ -116,6 +116,16 @@ public struct RAWSource: EncodedImage {
         }
         try options.limits.checkRAWSize(width: Int(info.raw_width), height: Int(info.raw_height), file: file)
         try options.limits.checkRAWSize(width: Int(info.width), height: Int(info.height), file: file)
+        do {
+            // The unpacked sensor data: a 16-bit sample a photosite, four for a linear (demosaiced) DNG.
+            var budget = options.limits.decodeBudget(width: Int(info.raw_width), height: Int(info.raw_height), format: .cameraRAW)
+            let samples: UInt64 = info.filters != 0 || info.is_xtrans != 0 ? 1 : 4
+            try budget.reserve(
+                UInt64(info.raw_width) * UInt64(info.raw_height) * 2 * samples,
+                for: "sensor data of \(info.raw_width)x\(info.raw_height) photosites (\(samples) sample\(samples == 1 ? "" : "s") each)")
+        } catch {
+            throw file.map { error.inFile($0) } ?? error
+        }
         self.input = input
         self.options = options
         self.development = development

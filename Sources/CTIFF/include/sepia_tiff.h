@@ -28,6 +28,12 @@ typedef struct {
     /* The XMP packet (tag 700), as stored; NULL when there is none. */
     const uint8_t *xmp;
     uint32_t xmp_length;
+    /* The tile size (0 when stored in strips) and the rows in a strip, as declared. */
+    uint32_t tile_width, tile_length, rows_per_strip;
+    /* The bytes decoded strips or tiles take at once while the page is decoded: a row of tiles, every plane's
+     * when planar, or one strip of each plane; as libtiff computes them from the header (subsampling and bit
+     * depths included). UINT64_MAX when they overflow. */
+    uint64_t chunk_bytes;
 } sepia_tiff_info;
 
 /* Opens `size` bytes; no single allocation of libtiff's may exceed `max_single_allocation`. Returns NULL with

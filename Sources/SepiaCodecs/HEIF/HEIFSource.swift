@@ -32,6 +32,10 @@ public struct HEIFSource: EncodedImage {
         let w = Int(heif_image_handle_get_width(handle))
         let h = Int(heif_image_handle_get_height(handle))
         try options.checkSize(width: w, height: h, format: format)
+        var budget = options.decodeBudget(width: w, height: h, format: format)
+        let depth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+        let items = HEIFItems(file: UnsafeRawBufferPointer(start: bytes.base, count: bytes.count))
+        try items?.reserveDecodeBuffers(in: &budget, bytesPerSample: depth > 8 ? 2 : 1)
 
         var exif: [UInt8]?
         var xmp: [UInt8]?
@@ -43,7 +47,8 @@ public struct HEIFSource: EncodedImage {
                 let type = heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
                 let contentType = heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
                 let size = heif_image_handle_get_metadata_size(handle, id)
-                guard size > 0, size < 16 << 20 else { continue }
+                guard size > 0 else { continue }
+                try budget.reserve(size, for: "a metadata block (\(type)) of \(size) bytes")
                 var block = [UInt8](repeating: 0, count: size)
                 let err = heif_image_handle_get_metadata(handle, id, &block)
                 guard err.code == heif_error_Ok else { continue }
@@ -61,13 +66,11 @@ public struct HEIFSource: EncodedImage {
         if let name = described.profile { metadata.colorProfile = name }
         metadata.warnings += described.warnings
         let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
-        let depth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
         // The direct HEVC path, for what ``reducesPlanes`` covers, when the container reads as libheif reads it.
-        let items = format == .heic ? HEIFItems(file: UnsafeRawBufferPointer(start: bytes.base, count: bytes.count)) : nil
-        let layout = !hasAlpha && depth == 8 ? items.flatMap { HEVCImageLayout(items: $0, image: $0.primary) } : nil
+        let layout = format == .heic && !hasAlpha && depth == 8 ? items.flatMap { HEVCImageLayout(items: $0, image: $0.primary) } : nil
         self.layout = layout?.displayed == IntSize(width: w, height: h) ? layout : nil
         var thumbnail = Self.thumbnail(of: handle, width: w, height: h, alpha: hasAlpha)
-        if let stored = thumbnail, !hasAlpha, stored.bitDepth == 8, let items,
+        if let stored = thumbnail, format == .heic, !hasAlpha, stored.bitDepth == 8, let items,
             let thumbnailLayout = HEVCImageLayout(items: items, image: stored.id), thumbnailLayout.displayed == stored.size
         {
             thumbnail?.layout = thumbnailLayout

@@ -13,6 +13,8 @@ struct JPEGHeader {
     var height = 0
     var precision = 8
     var components = 0
+    /// Each component's horizontal and vertical sampling factors, as the frame header declares them.
+    var sampling: [(horizontal: Int, vertical: Int)] = []
     var process: Process = .baseline
     var exif: [UInt8]?
     var xmp: [UInt8]?
@@ -65,6 +67,10 @@ struct JPEGHeader {
                     header.height = Int(data[payload.lowerBound + 1]) << 8 | Int(data[payload.lowerBound + 2])
                     header.width = Int(data[payload.lowerBound + 3]) << 8 | Int(data[payload.lowerBound + 4])
                     header.components = Int(data[payload.lowerBound + 5])
+                    for c in 0..<header.components where payload.lowerBound + 8 + 3 * c <= payload.upperBound {
+                        let factors = Int(data[payload.lowerBound + 7 + 3 * c])
+                        header.sampling.append((max(1, factors >> 4), max(1, factors & 15)))
+                    }
                     header.process = process(for: marker)
                 }
             case 0xF7:
@@ -110,6 +116,20 @@ struct JPEGHeader {
             }
         }
         return header
+    }
+
+    /// The bytes libjpeg keeps for the whole image's DCT coefficients when it decodes a multi-scan (progressive)
+    /// file: 64 two-byte coefficients a block, every component's blocks, padded to whole MCUs.
+    var coefficientBytes: UInt64 {
+        let maxH = sampling.map(\.horizontal).max() ?? 1
+        let maxV = sampling.map(\.vertical).max() ?? 1
+        var total: UInt64 = 0
+        for (h, v) in sampling {
+            let mcusAcross = (UInt64(width) + UInt64(8 * maxH) - 1) / UInt64(8 * maxH)
+            let mcusDown = (UInt64(height) + UInt64(8 * maxV) - 1) / UInt64(8 * maxV)
+            total += mcusAcross * UInt64(h) * mcusDown * UInt64(v) * 128
+        }
+        return total
     }
 
     private static func process(for marker: UInt8) -> Process {

@@ -10,6 +10,8 @@ public struct JPEGSource: EncodedImage {
     let options: DecodeOptions
     let sourceColor: SourceColor
     let rowTransform: RowColorTransform?
+    /// The memory the decode may take; libjpeg's memory manager is held to it.
+    let budget: DecodeBudget
     /// The JPEG's metadata.
     public let metadata: ImageMetadata
     /// Warnings reported while decoding.
@@ -38,6 +40,15 @@ public struct JPEGSource: EncodedImage {
             throw CodecError(.unsupportedFeature, format: .jpeg, "JPEG with \(header.components) colour components is not supported")
         }
         try options.checkSize(width: header.width, height: header.height, format: .jpeg)
+        var budget = options.decodeBudget(width: header.width, height: header.height, format: .jpeg)
+        if header.process == .progressive || header.process == .arithmeticProgressive {
+            let blocks = header.sampling.map { "\($0.horizontal)x\($0.vertical)" }.joined(separator: ", ")
+            let image = "a progressive \(header.width)x\(header.height) image of \(header.components) components (sampled \(blocks))"
+            try budget.reserve(header.coefficientBytes, for: image + ", whose coefficients libjpeg keeps whole")
+        }
+        for (name, block) in [("EXIF", header.exif), ("XMP", header.xmp), ("ICC profile", header.icc), ("Photoshop", header.photoshop)] {
+            if let block { try budget.reserve(block.count, for: "\(name) metadata of \(block.count) bytes") }
+        }
 
         var metadata = ImageMetadata.assemble(exif: header.exif, xmp: header.xmp, photoshop: header.photoshop)
         if let problem = header.iccProblem { metadata.warnings.append(problem) }
@@ -70,6 +81,7 @@ public struct JPEGSource: EncodedImage {
         self.sourceColor = color
         self.rowTransform = transform
         self.metadata = metadata
+        self.budget = budget
     }
 
     /// `.jpeg`.
@@ -107,6 +119,10 @@ public struct JPEGSource: EncodedImage {
         return d
     }
 
+    /// What libjpeg's memory manager may allocate in all: the budget, and 16 MiB for its tables, row buffers and
+    /// the other small objects every decode has.
+    var libjpegMemory: Int { budget.limit.addingReportingOverflow(16 << 20).overflow ? .max : budget.limit + (16 << 20) }
+
     /// A libjpeg-turbo decoder at `scale`.
     public func makeDecoder(scale: Int) throws -> any RowDecoder {
         do {
@@ -136,7 +152,8 @@ final class JPEGRowDecoder: RowDecoder {
         let threads = options.parallelProgressiveScans ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
         let status = sepia_jpeg_decoder_create(
             source.bytes.base.assumingMemoryBound(to: UInt8.self), source.bytes.count, Int32(scale),
-            options.strict ? 1 : 0, options.progressiveDCShortcut ? 1 : 0, Int32(threads), 0, Int32(options.maximumProgressiveScans),
+            options.strict ? 1 : 0, options.progressiveDCShortcut ? 1 : 0, Int32(threads), UInt(clamping: source.libjpegMemory),
+            Int32(options.maximumProgressiveScans),
             &handle, &header, &message, message.count)
         guard status == SEPIA_JPEG_OK, let handle else {
             throw Self.error(status, message)
@@ -225,6 +242,13 @@ final class JPEGRowDecoder: RowDecoder {
 
     private static func error(_ status: Int32, _ message: [CChar]) -> CodecError {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.contains("Backing store not supported") {
+            // libjpeg's memory manager was refused more than its share of the budget.
+            return CodecError(
+                .limitExceeded, format: .jpeg,
+                "libjpeg needs more memory for this file than the decode budget allows; the file is refused before that memory is "
+                    + "allocated. To accept it, raise the decode memory limit (maximumDecodeBytes, or sepia's --max-decode-bytes)")
+        }
         if status == SEPIA_JPEG_STRICT_WARNING {
             return CodecError(.damagedData, format: .jpeg, "damaged data: \(text) (refused in strict mode)")
         }

@@ -21,6 +21,10 @@ public struct PNGSource: EncodedImage {
     init(bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) {
         let header = try PNGHeader.parse(bytes, lenient: !options.strict)
         try options.checkSize(width: header.width, height: header.height, format: .png)
+        var budget = options.decodeBudget(width: header.width, height: header.height, format: .png)
+        for (name, block) in [("EXIF", header.exif), ("XMP", header.xmp), ("ICC profile", header.icc)] {
+            if let block { try budget.reserve(block.count, for: "\(name) metadata of \(block.count) bytes") }
+        }
         var metadata = ImageMetadata.assemble(exif: header.exif, xmp: header.xmp, photoshop: nil)
         metadata.warnings += header.problems
         if let problem = header.iccProblem { metadata.warnings.append(problem) }

@@ -25,7 +25,7 @@ final class TIFFRowDecoder: RowDecoder {
         size = source.pixelSize
         samples = Int(source.info.samples_per_pixel)
         bytesPerSample = Int(source.info.bits_per_sample) / 8
-        handle = try TIFFHandle(bytes: source.bytes, options: source.options, file: source.file)
+        handle = try TIFFHandle(bytes: source.bytes, maximumAllocation: source.budget.limit, file: source.file)
         let alpha = source.hasAlpha
         switch (channels, bytesPerSample) {
         case (4, _): format = .rgb8

@@ -20,12 +20,24 @@ public struct TIFFSource: EncodedImage {
     /// The file read.
     public let file: String?
     let options: DecodeOptions
+    /// What decoding the first page may allocate: no single allocation of libtiff's may exceed it.
+    let budget: DecodeBudget
 
     init(bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) {
-        let opened = try TIFFHandle(bytes: bytes, options: options, file: file)
+        let opened = try TIFFHandle(bytes: bytes, maximumAllocation: options.maximumDecodeBytes, file: file)
         var info = sepia_tiff_info()
         sepia_tiff_get_info(opened.tiff, &info)
         try options.checkSize(width: Int(info.width), height: Int(info.height), format: .tiff)
+        var budget = options.decodeBudget(width: Int(info.width), height: Int(info.height), format: .tiff)
+        try budget.reserve(info.chunk_bytes, for: Self.describeChunks(info))
+        try budget.reserve(Int(info.icc_length), for: "an ICC profile of \(info.icc_length) bytes")
+        try budget.reserve(Int(info.xmp_length), for: "an XMP packet of \(info.xmp_length) bytes")
+        if TIFFPage(info).storedChannels != nil {
+            // The rows ``TIFFRowDecoder`` takes from libtiff at a time, as stored.
+            let band = UInt64(min(info.height, 64)) * UInt64(info.width) * UInt64(info.samples_per_pixel) * UInt64(info.bits_per_sample / 8)
+            try budget.reserve(band, for: "\(info.samples_per_pixel) samples a pixel (\(info.bits_per_sample)-bit) in rows of \(info.width) pixels")
+        }
+        self.budget = budget
         guard info.sample_format <= 1 || info.bits_per_sample == 8 else {
             throw CodecError(
                 .unsupportedFeature, format: .tiff,
@@ -69,6 +81,20 @@ public struct TIFFSource: EncodedImage {
         self.metadata = metadata
         self.file = file
         self.options = options
+    }
+
+    /// What the buffers of ``sepia_tiff_info/chunk_bytes`` hold, in words: "tiles of 65536x65536 pixels (8-bit,
+    /// 3 samples a pixel)".
+    static func describeChunks(_ info: sepia_tiff_info) -> String {
+        let samples = "\(info.bits_per_sample)-bit, \(info.samples_per_pixel) sample\(info.samples_per_pixel == 1 ? "" : "s") a pixel"
+        let planes = info.planar == 2 ? ", one plane each" : ""
+        if info.tiled != 0 {
+            let across = info.tile_width == 0 ? 0 : (UInt64(info.width) + UInt64(info.tile_width) - 1) / UInt64(info.tile_width)
+            let row = across > 1 ? ", \(across) of them across the image" : ""
+            return "tiles of \(info.tile_width)x\(info.tile_length) pixels for a \(info.width)x\(info.height) image (\(samples)\(planes)\(row))"
+        }
+        let rows = min(info.rows_per_strip, info.height)
+        return "strips of \(rows) rows of \(info.width) pixels (\(samples)\(planes))"
     }
 
     /// `.tiff`.
@@ -148,7 +174,8 @@ final class TIFFHandle {
     let tiff: OpaquePointer
     let bytes: EncodedBytes
 
-    init(bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) {
+    /// Opens `bytes`; no single allocation of libtiff's may exceed `maximumAllocation` bytes.
+    init(bytes: EncodedBytes, maximumAllocation: Int, file: String?) throws(CodecError) {
         var reason = [CChar](repeating: 0, count: 600)
         var loadReason = [CChar](repeating: 0, count: 512)
         guard sepia_tiff_load(&loadReason, loadReason.count) == 1 else {
@@ -156,8 +183,7 @@ final class TIFFHandle {
                 .unsupportedFeature, format: .tiff,
                 "TIFF files need libtiff 6, which could not be loaded (\(Self.text(loadReason))); install Debian's libtiff6 package", file: file)
         }
-        // No single buffer of libtiff's may hold more than the pixel limit's worth of 16-bit RGBA.
-        let maximum = UInt64(clamping: options.maximumPixels) * 8
+        let maximum = UInt64(clamping: maximumAllocation)
         let opened = bytes.withUnsafeBytes { sepia_tiff_open($0.baseAddress, $0.count, maximum, &reason, reason.count) }
         guard let opened else {
             throw CodecError(.corruptData, format: .tiff, "libtiff cannot read the file: \(Self.text(reason))", file: file)
@@ -183,7 +209,7 @@ final class TIFFFrameDecoder: WholeFrameDecoder {
     }
 
     override func decodeFrame(into base: UnsafeMutableRawPointer, bytesPerRow: Int) throws(CodecError) {
-        let handle = try TIFFHandle(bytes: source.bytes, options: source.options, file: source.file)
+        let handle = try TIFFHandle(bytes: source.bytes, maximumAllocation: source.budget.limit, file: source.file)
         var reason = [CChar](repeating: 0, count: 1100)
         guard sepia_tiff_rgba_begin(handle.tiff, &reason, reason.count) == 1 else {
             throw CodecError(.unsupportedFeature, format: .tiff, "libtiff cannot decode this kind of TIFF: \(TIFFHandle.text(reason))")

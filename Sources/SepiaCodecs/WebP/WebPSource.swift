@@ -54,6 +54,15 @@ public struct WebPSource: EncodedImage {
             }
             offset = start + size + (size & 1)
         }
+        var budget = options.decodeBudget(width: Int(features.width), height: Int(features.height), format: .webp)
+        if features.has_animation != 0 {
+            try budget.reserve(
+                UInt64(features.width) * UInt64(features.height) * 8,
+                for: "an animation on a \(features.width)x\(features.height) canvas, which libwebp keeps twice in RGBA")
+        }
+        for (name, block) in [("EXIF", exif), ("XMP", xmp), ("ICC profile", icc)] {
+            if let block { try budget.reserve(block.count, for: "\(name) metadata of \(block.count) bytes") }
+        }
         var metadata = ImageMetadata.assemble(exif: exif, xmp: xmp, photoshop: nil)
         var color = SourceColor.sRGB
         if let icc {

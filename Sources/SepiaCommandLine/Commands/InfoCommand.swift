@@ -9,7 +9,8 @@ package struct InfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Show format, size, orientation, colour profile and EXIF metadata of image files (and of videos).",
         discussion: """
-            Only headers are read; add --verify to decode the pixels too and report damage. Videos (MP4, MOV, 3GP, \
+            Only headers are read; add --verify to decode the pixels too, strictly as an upload does: a damaged file \
+            makes the command exit with 65, as an unreadable one does. Videos (MP4, MOV, 3GP, \
             MKV, WebM, AVI, MPEG-TS) are recognised by their bytes and described by sepia-library: streams, \
             duration, HDR, capture date, camera, location and Live Photo identity; --verify decodes their poster.
             """)
@@ -20,7 +21,7 @@ package struct InfoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON for scripts.")
     var json = false
 
-    @Flag(name: .long, help: "Decode every image completely, to find damaged data.")
+    @Flag(name: .long, help: "Decode every image completely and strictly, to find damaged data (exit status 65 when some is).")
     var verify = false
 
     @OptionGroup var decoding: DecodingOptions
@@ -38,7 +39,11 @@ package struct InfoCommand: AsyncParsableCommand {
         for path in files {
             var report: FileReport
             do {
-                let opened = try Inputs.open(path: path, options: decoding.decodeOptions)
+                // Verifying decodes as an upload does, strictly: damage the decoder would repair (a cut JPEG padded
+                // with grey, a TIFF strip that cannot be read) fails the file, harmless anomalies stay warnings.
+                var options = decoding.decodeOptions
+                if verify { options.strict = true }
+                let opened = try Inputs.open(path: path, options: options)
                 let file = opened.file
                 report = FileReport(path: path, file: file)
                 report.video = opened.json

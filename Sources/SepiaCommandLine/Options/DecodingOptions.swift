@@ -8,17 +8,25 @@ package struct DecodingOptions: ParsableArguments {
     @Option(name: .long, help: "Refuse images with more pixels than this (default 100000000).")
     package var maxPixels: Int = 100_000_000
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Memory each decode may set aside for the buffers a file's header declares (tiles, strips, coefficients), in bytes.",
+            discussion: "Default: the image's own 16-bit RGBA frame, at least 64 MiB, at most --max-pixels × 8 bytes."))
+    package var maxDecodeBytes: Int?
+
     @Flag(name: .long, help: "Refuse damaged files that would decode with grey or garbled areas, instead of warning.")
     package var strict = false
 
     package var decodeOptions: DecodeOptions {
-        DecodeOptions(maximumPixels: maxPixels, strict: strict)
+        DecodeOptions(maximumPixels: maxPixels, strict: strict, maximumDecodeBytes: maxDecodeBytes)
     }
 
     package init() {}
 
     package func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        if let maxDecodeBytes, maxDecodeBytes <= 0 { throw ValidationError("--max-decode-bytes must be positive") }
     }
 }
 
