@@ -255,8 +255,9 @@ final class AccountStore: Sendable {
         try read { db in try db.fetchOne(Self.userSelect + " WHERE id = ?", [id]).map(UserRecord.init) }
     }
 
-    func user(username: String) throws -> UserRecord? {
-        try read { db in try db.fetchOne(Self.userSelect + " WHERE lower(username) = lower(?)", [username]).map(UserRecord.init) }
+    /// The account with this name, compared in its canonical form.
+    func user(named name: UserName) throws -> UserRecord? {
+        try read { db in try db.fetchOne(Self.userSelect + " WHERE lower(username) = ?", [name.canonical]).map(UserRecord.init) }
     }
 
     func users() throws -> [UserRecord] {
@@ -312,7 +313,7 @@ final class AccountStore: Sendable {
 
     /// Uses a setup link: creates the account it is for, in one transaction with marking the link used.
     func redeemSetupToken(
-        secret: String, username: String, passwordHash: String, libraryPath: (String) -> String
+        secret: String, name: UserName, passwordHash: String, libraryPath: (String) -> String
     ) throws -> UserRecord {
         let now = Date()
         return try write { db in
@@ -330,12 +331,12 @@ final class AccountStore: Sendable {
             if token.kind == .owner, try db.value("SELECT 1 FROM \"user\" WHERE isOwner", as: Int.self) != nil {
                 throw APIError.gone("this server already has an owner; sign in instead")
             }
-            if try db.value("SELECT 1 FROM \"user\" WHERE lower(username) = lower(?)", [username], as: Int.self) != nil {
-                throw APIError.conflict("the name '\(username)' is taken; choose another")
+            if try db.value("SELECT 1 FROM \"user\" WHERE lower(username) = ?", [name.canonical], as: Int.self) != nil {
+                throw APIError.conflict("the name '\(name.text)' is taken; choose another")
             }
             let id = UUID().uuidString.lowercased()
             let user = UserRecord(
-                id: id, username: username, passwordHash: passwordHash, isOwner: token.kind == .owner,
+                id: id, username: name.text, passwordHash: passwordHash, isOwner: token.kind == .owner,
                 libraryPath: token.kind == .owner ? "" : libraryPath(id), createdAt: now)
             try db.insert(into: "\"user\"", columns: UserRecord.columns, user.values(db.dialect))
             try db.execute("UPDATE setupToken SET usedAt = ? WHERE tokenHash = ?", [db.dialect.date(now), token.tokenHash])
