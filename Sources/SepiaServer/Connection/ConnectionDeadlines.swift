@@ -256,9 +256,10 @@ final class RequestLifecycleObserver: ChannelDuplexHandler, RemovableChannelHand
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var head) where activity.isReadingBody && head.status.code >= 400:
+        case .head(var head) where activity.isReadingBody && activity.requestsOpen == 1 && head.status.code >= 400:
             // An error answered before the request's body arrived (a declared length past a limit) refuses the
-            // body: the connection closes once the answer is sent, and says so.
+            // body: the connection closes once the answer is sent, and says so. (With a request pipelined behind
+            // this one, the body being read is the next request's, and the connection stays.)
             closesAfterAnswer = true
             head.headers.replaceOrAdd(name: "Connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
