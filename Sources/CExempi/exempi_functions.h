@@ -27,12 +27,13 @@
 
 /* The expat functions sepia_xmp_check calls, through pointers (see exempi_loader.c). */
 #define SEPIA_EXPAT_FUNCTIONS(F, V) \
-    F(XML_Parser, XML_ParserCreate, (const XML_Char *p0), (p0)) \
+    F(XML_Parser, XML_ParserCreateNS, (const XML_Char *p0, XML_Char p1), (p0, p1)) \
     V(XML_ParserFree, (XML_Parser p0), (p0)) \
     V(XML_SetUserData, (XML_Parser p0, void *p1), (p0, p1)) \
     V(XML_SetElementHandler, (XML_Parser p0, XML_StartElementHandler p1, XML_EndElementHandler p2), (p0, p1, p2)) \
     V(XML_SetStartDoctypeDeclHandler, (XML_Parser p0, XML_StartDoctypeDeclHandler p1), (p0, p1)) \
     V(XML_SetEntityDeclHandler, (XML_Parser p0, XML_EntityDeclHandler p1), (p0, p1)) \
+    V(XML_SetStartNamespaceDeclHandler, (XML_Parser p0, XML_StartNamespaceDeclHandler p1), (p0, p1)) \
     F(int, XML_SetParamEntityParsing, (XML_Parser p0, enum XML_ParamEntityParsing p1), (p0, p1)) \
     F(enum XML_Status, XML_Parse, (XML_Parser p0, const char *p1, int p2, int p3), (p0, p1, p2, p3)) \
     F(enum XML_Status, XML_StopParser, (XML_Parser p0, XML_Bool p1), (p0, p1)) \

@@ -145,13 +145,9 @@ extension PhotoLibrary {
         try await blobs.store(bytes, as: prepared.file)
     }
 
-    /// A file name safe to keep and show: the last path component, without control characters, at most 255
-    /// bytes.
+    /// A file name safe to keep and show: ``FileName/displayable(_:fallback:)``.
     static func safeFilename(_ name: String) -> String {
-        var base = (name as NSString).lastPathComponent.filter { !$0.isNewline && !($0.asciiValue.map { $0 < 32 || $0 == 127 } ?? false) }
-        if base.isEmpty || base == "." || base == ".." { base = "photo" }
-        while base.utf8.count > 255 { base.removeFirst() }
-        return base
+        FileName.displayable(name, fallback: "photo")
     }
 
     /// Makes sure the standard renditions of an asset's current version (the preview and the thumbnail) are

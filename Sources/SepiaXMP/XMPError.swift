@@ -8,12 +8,13 @@ public struct XMPError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable, Codable {
         /// Exempi or expat could not be loaded.
         case libraryUnavailable
-        /// The packet is larger than ``XMPPacket/maximumBytes``.
+        /// The packet is larger than ``XMPLimits/maximumBytes``.
         case tooLarge
         /// The packet is not well-formed XML, or not XMP Exempi can parse.
         case malformed
-        /// The packet is well-formed but refused: a DOCTYPE or entity declaration, elements nested deeper than
-        /// ``XMPPacket/maximumDepth``, more namespaces than ``XMPPacket/maximumNamespaces``.
+        /// The packet is well-formed but refused: a DOCTYPE or entity declaration, or past one of
+        /// ``XMPLimits``: elements nested too deep, too many namespaces, a node with too many members, too many
+        /// nodes, too much work for Exempi.
         case refused
         /// A value to write cannot be written (a control character in a title, a recipe that is not JSON, …).
         case invalidValue

@@ -4,11 +4,13 @@ import SepiaCodecs
 
 /// Reads ``XMPMetadata`` from an XMP packet's bytes and writes it as a packet, through Exempi.
 ///
-/// Packets are checked before Exempi parses them: at most ``maximumBytes``, well-formed XML, no DOCTYPE (so no
-/// entity is ever declared, expanded or fetched), elements nested at most ``maximumDepth`` deep, at most
-/// ``maximumNamespaces`` namespace declarations. A packet that fails the check is refused as a whole with an
-/// ``XMPError`` naming the problem; a property with a value that is not valid is ignored with an ``XMPWarning``
-/// and the rest is read.
+/// Packets are checked before Exempi parses them, against ``XMPLimits``: at most ``XMPLimits/maximumBytes``,
+/// well-formed XML with its namespaces declared, no DOCTYPE (so no entity is ever declared, expanded or
+/// fetched), elements nested at most ``XMPLimits/maximumDepth`` deep, at most ``XMPLimits/maximumNamespaces``
+/// namespace declarations, and no more members per node, nodes in all, and work for Exempi than the limits
+/// allow. The check runs outside Exempi's lock, so a hostile packet costs only its own reader the time to refuse
+/// it. A packet that fails the check is refused as a whole with an ``XMPError`` naming the problem; a property
+/// with a value that is not valid is ignored with an ``XMPWarning`` and the rest is read.
 ///
 /// ```swift
 /// let reading = try XMPPacket.read(bytes)
@@ -16,55 +18,60 @@ import SepiaCodecs
 /// let stars = reading.metadata.rating
 /// ```
 public enum XMPPacket {
-    /// The largest packet read: 4 MiB. Sidecars from digiKam, Lightroom and darktable are a few kilobytes (a
-    /// darktable history with many modules some hundreds), and a packet embedded in a JPEG is at most 64 KiB
-    /// (extended XMP aside).
-    public static let maximumBytes = 4 << 20
-    /// The deepest element nesting read: 100. Lightroom's masks nest about 20 deep. Exempi builds its tree
-    /// recursively, and some thousands of levels overflow a thread's stack.
-    public static let maximumDepth = 100
-    /// The most namespace declarations read: 200. The XMP Toolkit registers every namespace it meets for the
-    /// life of the process.
-    public static let maximumNamespaces = 200
+    /// The largest packet read by default: ``XMPLimits/maximumBytes``, 4 MiB.
+    public static let maximumBytes = XMPLimits.default.maximumBytes
+    /// The deepest element nesting read by default: ``XMPLimits/maximumDepth``, 100.
+    public static let maximumDepth = XMPLimits.default.maximumDepth
+    /// The most namespace declarations read by default: ``XMPLimits/maximumNamespaces``, 200.
+    public static let maximumNamespaces = XMPLimits.default.maximumNamespaces
 
     // MARK: - Reads
 
     /// Reads the metadata in a packet: a sidecar file's bytes, or an XMP packet embedded in a photo (with or
     /// without its `<?xpacket?>` wrapper; trailing NUL and white-space padding is ignored).
     ///
-    /// - Parameter bytes: The packet, UTF-8 (or UTF-16 with a byte-order mark).
+    /// - Parameters:
+    ///   - bytes: The packet, UTF-8 (or UTF-16 with a byte-order mark).
+    ///   - limits: What the packet may hold; past any of them it is refused before Exempi parses it.
     /// - Returns: The valid values, and a warning for each property found but ignored.
     /// - Throws: ``XMPError`` when the packet is refused as a whole: too large, not well-formed, a DOCTYPE, too
-    ///   deep, or not XMP; or when Exempi is not installed.
-    /// - Complexity: O(n) in the packet's size.
-    public static func read(_ bytes: [UInt8]) throws(XMPError) -> XMPReading {
-        try ExempiDocument.withLock { () throws(XMPError) -> XMPReading in
-            let document = try parse(bytes)
+    ///   deep, too many members or nodes, or not XMP; or when Exempi is not installed.
+    /// - Complexity: O(n) in the packet's size, and Exempi's parse within ``XMPLimits/maximumCost``.
+    public static func read(_ bytes: [UInt8], limits: XMPLimits = .default) throws(XMPError) -> XMPReading {
+        let packet = try check(bytes, limits: limits)
+        return try ExempiDocument.withLock { () throws(XMPError) -> XMPReading in
+            let document = try ExempiDocument(parsing: packet)
             var reader = Reader(document: document)
             return reader.read()
         }
     }
 
-    /// Checks `bytes` and parses them with Exempi; the caller holds Exempi's lock.
-    static func parse(_ bytes: [UInt8]) throws(XMPError) -> ExempiDocument {
-        guard bytes.count <= maximumBytes else {
+    /// Checks `bytes` against `limits` with expat, without Exempi's lock; returns the packet without its
+    /// trailing padding, for Exempi to parse.
+    static func check(_ bytes: [UInt8], limits: XMPLimits) throws(XMPError) -> [UInt8] {
+        guard bytes.count <= limits.maximumBytes else {
             throw XMPError(
-                .tooLarge, "the packet has \(bytes.count) bytes, more than the limit of \(maximumBytes) (4 MiB); XMP sidecars are a few kilobytes")
+                .tooLarge,
+                "the packet has \(bytes.count) bytes, more than the limit of \(limits.maximumBytes) (\(limits.maximumBytes >> 20) MiB); XMP sidecars are a few kilobytes"
+            )
         }
         var end = bytes.count
         while end > 0, [0, 0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
         guard end > 0 else { throw XMPError(.malformed, "the packet is empty") }
         let packet = Array(bytes[..<end])
-        var message = [CChar](repeating: 0, count: 256)
+        try ExempiDocument.load()
+        var message = [CChar](repeating: 0, count: 320)
+        var bounds = sepia_xmp_limits(
+            max_depth: Int32(clamping: limits.maximumDepth), max_namespaces: Int32(clamping: limits.maximumNamespaces),
+            max_members: limits.maximumMembers, max_nodes: limits.maximumNodes, max_cost: Int64(limits.maximumCost))
         let result = packet.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                sepia_xmp_check($0.baseAddress, $0.count, Int32(maximumDepth), Int32(maximumNamespaces), &message, message.count)
-            }
+            buffer.withMemoryRebound(to: CChar.self) { sepia_xmp_check($0.baseAddress, $0.count, &bounds, &message, message.count) }
         }
         let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let hostile = "XMP sidecars from digiKam, Lightroom and darktable stay far below it, so the packet is damaged or hostile"
         switch result {
         case SEPIA_XMP_CHECK_OK:
-            return try ExempiDocument(parsing: packet)
+            return packet
         case SEPIA_XMP_CHECK_DOCTYPE:
             throw XMPError(
                 .refused,
@@ -74,6 +81,8 @@ public enum XMPPacket {
             throw XMPError(.refused, "\(detail); XMP needs far fewer levels, so the packet is damaged or hostile")
         case SEPIA_XMP_CHECK_TOO_MANY_NAMESPACES:
             throw XMPError(.refused, "\(detail); XMP sidecars declare a few dozen, so the packet is damaged or hostile")
+        case SEPIA_XMP_CHECK_TOO_MANY_MEMBERS, SEPIA_XMP_CHECK_TOO_MANY_NODES, SEPIA_XMP_CHECK_TOO_COSTLY:
+            throw XMPError(.refused, "\(detail), the limit; \(hostile)")
         default:
             throw XMPError(.malformed, "the packet is not well-formed XML: \(detail)")
         }
@@ -107,10 +116,11 @@ public enum XMPPacket {
     ///   in a keyword, an edit recipe that is not JSON), or the error reading `existing`.
     public static func serialize(_ metadata: XMPMetadata, merging existing: [UInt8]? = nil) throws(XMPError) -> [UInt8] {
         try validate(metadata)
+        let checked = try existing.map { (bytes) throws(XMPError) -> [UInt8] in try check(bytes, limits: .default) }
         return try ExempiDocument.withLock { () throws(XMPError) -> [UInt8] in
             let document: ExempiDocument
-            if let existing {
-                document = try parse(existing)
+            if let checked {
+                document = try ExempiDocument(parsing: checked)
             } else {
                 document = try ExempiDocument()
             }

@@ -292,4 +292,34 @@ import Testing
             #expect(asset.rating == 4 && asset.title == title && asset.keywords == ["Family|Archive"], "\(name): \(asset.userMetadata)")
         }
     }
+
+    @Test("a sidecar of 100 000 attributes and a TIFF whose own XMP has as many are refused unparsed: the photos come in, with a warning saying why")
+    func crowdedXMP() async throws {
+        let folder = TestLibrary.temporaryFolder("crowded-xmp")
+        let elsewhere = TestLibrary.temporaryFolder("crowded-xmp-packet")
+        let attributes = (0..<100_000).map { "a:p\($0)=\"1\"" }.joined(separator: " ")
+        let hostile = Self.packet(#"xmlns:a="http://ns.example.com/a/1.0/" xmp:Rating="5" "# + attributes)
+        try Self.write(jpeg: 7, to: folder + "/crowded.jpg")
+        try Self.write(hostile, to: folder + "/crowded.jpg.xmp")
+        // The same packet in a TIFF's XMP tag (700), as an upload or a scanner's file could carry it.
+        try Self.write(hostile, to: elsewhere + "/packet.xmp")
+        let tiff = folder + "/scan.tif"
+        try FileManager.default.copyItem(atPath: RAWFixtures.folder("tiff") + "/rgb8_lzw.tif", toPath: tiff)
+        let tagging = try ExternalProgram.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-XMP<=" + elsewhere + "/packet.xmp", tiff])
+        try #require(tagging.status == 0, "\(tagging.errors)")
+
+        let library = try TestLibrary.open()
+        let results = Mutex<[String: ImportItemResult]>([:])
+        let summary = try await AssetImporter(library: library).importFiles([folder]) { result, _ in
+            results.withLock { $0[(result.path as NSString).lastPathComponent] = result }
+        }
+        #expect(summary.imported == 2 && summary.failed == 0, "\(results.withLock { $0 })")
+        for (name, source) in [("crowded.jpg", "the sidecar crowded.jpg.xmp"), ("scan.tif", "the XMP in the photo")] {
+            let result = try #require(results.withLock { $0[name] })
+            #expect(result.status == .imported && result.sidecar == nil)
+            let warning = try #require(result.warnings?.first, "\(name)")
+            #expect(warning.contains(source) && warning.contains("more than 2000 properties"), "\(warning)")
+            #expect(try library.asset(try #require(result.assetID)).rating == 0)
+        }
+    }
 }

@@ -47,6 +47,12 @@ struct AuthTests {
             let badName = try await anonymous.request(
                 .post, "/api/v1/setup", json: #"{"token": "\#(token!)", "username": "a b", "password": "correct horse battery"}"#)
             #expect(badName.status == .unprocessableContent)
+            for (name, named) in [(#"owner\u0000x"#, "U+0000"), (#"owner\u202E"#, "U+202E"), (#"ow\u0007ner"#, "U+0007"), ("ownér", "U+00E9")] {
+                let refused = try await anonymous.request(
+                    .post, "/api/v1/setup", json: #"{"token": "\#(token!)", "username": "\#(name)", "password": "correct horse battery"}"#)
+                #expect(refused.status == .unprocessableContent)
+                #expect(String(buffer: refused.body).contains(named), "\(String(buffer: refused.body))")
+            }
             let missing = try await anonymous.request(.post, "/api/v1/setup", json: #"{"token": "\#(token!)"}"#)
             #expect(missing.status == .badRequest)
             #expect(String(buffer: missing.body).contains("'username' is missing"))
@@ -118,6 +124,56 @@ struct AuthTests {
         }
     }
 
+    @Test("a locked-out name stays locked under every spelling: a NUL, a control or bidi character after it is refused as locked, never checked")
+    func lockedNameVariants() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            _ = try await Client.createOwner(client, setupToken: token!, username: "victim")
+            let http = RawHTTP(port: try #require(client.port))
+            @Sendable func signIn(_ jsonName: String, _ password: String) throws -> Int {
+                try http.request(
+                    "POST", "/api/v1/session", headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"username": "\#(jsonName)", "password": "\#(password)"}"#.utf8)
+                ).status
+            }
+            // Given victim locked out by twelve simultaneous guesses,
+            let guesses = try await RawHTTP.concurrently(12) { _ in try signIn("victim", "wrong password!") }
+            #expect(guesses.filter { $0 == 429 }.count == 7, "\(guesses)")
+            // when the guesses go on under other spellings of the name, all at once, one of them with the right
+            // password,
+            let variants = [
+                #"victim\u0000X"#, #"victim\u0000Y"#, #"victim\u0000zz"#, #"VICTIM\u0000a"#, #"victim\u0001"#, #"victim\u202E"#,
+                #"victim\u0000"#, #" victim\u0000b"#, #"victim\u00A0"#, #"victim\u200B"#,
+            ]
+            let statuses = try await RawHTTP.concurrently(variants.count) { index in
+                try signIn(variants[index], index == 2 ? "correct horse battery" : "wrong password!")
+            }
+            // then every one is refused as locked, and none is checked.
+            #expect(statuses.allSatisfy { $0 == 429 }, "\(zip(variants, statuses).map { "\($0): \($1)" })")
+        }
+    }
+
+    @Test("a name with a NUL never signs in as the name before the NUL, even with its password, and is counted against it")
+    func nameWithNULDoesNotSignIn() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            _ = try await Client.createOwner(client, setupToken: token!, username: "victim")
+            let http = RawHTTP(port: try #require(client.port))
+            let names = [#"victim\u0000zz"#, #"victim\u0000"#, #"Victim\u0000\u0000"#, #"victim\u0000X"#, #"victim\u0000Y"#]
+            let statuses = try await RawHTTP.concurrently(names.count) { index in
+                try http.request(
+                    "POST", "/api/v1/session", headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"username": "\#(names[index])", "password": "correct horse battery"}"#.utf8)
+                ).status
+            }
+            #expect(statuses.allSatisfy { $0 == 401 }, "\(statuses)")
+            // The five attempts counted against victim: the next one, even right, waits.
+            let next = try await Client(client).request(
+                .post, "/api/v1/session", json: #"{"username": "victim", "password": "correct horse battery"}"#)
+            #expect(next.status == .tooManyRequests)
+        }
+    }
+
     @Test("the current password of a password change is throttled like a sign-in, also when guessed concurrently")
     func passwordChangeThrottle() async throws {
         let (app, token) = try await TestServer().build()
@@ -147,14 +203,14 @@ struct AuthTests {
     func successfulSignInsDoNotCount() async throws {
         let throttle = LoginThrottle(accountLimit: 2, addressLimit: 3)
         for _ in 0..<10 {
-            let keys = throttle.signInKeys(username: "owner", address: "192.0.2.1")
+            let keys = throttle.signInKeys(name: UserName.signIn("owner"), address: "192.0.2.1")
             guard case .success(let reservation) = throttle.reserve(keys) else {
                 Issue.record("a right password was refused")
                 return
             }
             throttle.release(reservation, clearing: [keys[0]])
         }
-        let keys = throttle.signInKeys(username: "owner", address: "192.0.2.1")
+        let keys = throttle.signInKeys(name: UserName.signIn("owner"), address: "192.0.2.1")
         for _ in 0..<2 { _ = throttle.reserve(keys) }
         guard case .failure(let refusal) = throttle.reserve(keys) else {
             Issue.record("a third wrong password was checked")
@@ -162,8 +218,8 @@ struct AuthTests {
         }
         #expect(refusal.seconds > 0)
         // The address's own limit holds across accounts.
-        #expect((try? throttle.reserve(throttle.signInKeys(username: "other", address: "192.0.2.1")).get()) != nil)
-        #expect((try? throttle.reserve(throttle.signInKeys(username: "third", address: "192.0.2.1")).get()) == nil)
+        #expect((try? throttle.reserve(throttle.signInKeys(name: UserName.signIn("other"), address: "192.0.2.1")).get()) != nil)
+        #expect((try? throttle.reserve(throttle.signInKeys(name: UserName.signIn("third"), address: "192.0.2.1")).get()) == nil)
     }
 
     @Test("state-changing requests with the session cookie need its CSRF token")
@@ -260,7 +316,7 @@ struct RevocationRaceTests {
     func revocationWins() async throws {
         try await TestServer().withOwnerAndServices { owner, services in
             let accounts = services.accounts
-            let user = try #require(try accounts.user(username: "owner"))
+            let user = try #require(try accounts.user(named: UserName(creating: "owner")))
             var stale = 0
             for _ in 0..<60 {
                 let created = try await owner.json(

@@ -199,6 +199,85 @@ struct ChangeStreamTests {
         }
     }
 
+    @Test(
+        "six changes outside a token's album change nothing it sees: its ids are sealed, its events carry no count, a reconnect replays its album only"
+    )
+    func limitedTokenLearnsNoCount() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Shared"}"#, expect: .created)
+            let limited = try await owner.token("read", albums: [album.id])
+            let port = try #require(client.port)
+            let bearer = ["Authorization": "Bearer " + limited.bearer!]
+            let stream = try EventStreamClient(port: port, path: "/api/v1/changes", headers: bearer)
+            defer { stream.close() }
+            let ready = try #require(await stream.next { $0.event == "ready" })
+            let first = try await owner.uploadNew(1, query: "&album=\(album.id)")
+            let inside = try #require(await stream.next { $0.event == "change" })
+            #expect(inside.data.contains(first))
+            // Six changes outside the album…
+            let outside = try await owner.uploadNew(2)
+            _ = try await owner.request(.patch, "/api/v1/assets/\(outside)", json: #"{"isFavorite": true}"#)
+            _ = try await owner.uploadNew(3)
+            _ = try await owner.uploadNew(4)
+            _ = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Private"}"#, expect: .created)
+            _ = try await owner.request(.patch, "/api/v1/assets/\(outside)", json: #"{"isFavorite": false}"#)
+            // …then one inside.
+            let second = try await owner.uploadNew(5, query: "&album=\(album.id)")
+            let next = try #require(await stream.next { $0.event == "change" })
+            #expect(next.data.contains(second) && !next.data.contains(outside))
+            // No id or event says how far the library's log has gone: no number to subtract.
+            for event in [ready, inside, next] {
+                let id = try #require(event.id)
+                #expect(Int(id) == nil && !event.data.contains("generation"), "\(event)")
+            }
+            #expect(ready.data == "{}")
+            #expect(Set([ready.id, inside.id, next.id]).count == 3)
+
+            // A reconnect from the first event replays exactly what the token missed in its album,
+            let resumed = try EventStreamClient(port: port, path: "/api/v1/changes", headers: bearer.merging(["Last-Event-ID": inside.id!]) { $1 })
+            defer { resumed.close() }
+            let replayed = try #require(await resumed.next { $0.event == "change" })
+            #expect(replayed.data.contains(second) && !replayed.data.contains(first) && !replayed.data.contains(outside), "\(replayed.data)")
+            #expect(Int(replayed.id ?? "0") == nil)
+            #expect(await resumed.next(timeout: .milliseconds(600)) { $0.event == "change" } == nil)
+            // and one without a position starts from now, again with nothing to count.
+            let fresh = try EventStreamClient(port: port, path: "/api/v1/changes", headers: bearer)
+            defer { fresh.close() }
+            let again = try #require(await fresh.next { $0.event == "ready" })
+            #expect(Int(again.id ?? "0") == nil && again.data == "{}" && again.id != ready.id)
+        }
+    }
+
+    @Test("a limited token's position is only the ids it was sent: another token's is refused, a number from before resets")
+    func limitedTokenPositions() async throws {
+        let (app, token) = try await TestServer().build()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: token!)
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Shared"}"#, expect: .created)
+            let one = try await owner.token("read", albums: [album.id])
+            let two = try await owner.token("read", albums: [album.id])
+            let port = try #require(client.port)
+            let stream = try EventStreamClient(port: port, path: "/api/v1/changes", headers: ["Authorization": "Bearer " + one.bearer!])
+            defer { stream.close() }
+            let ready = try #require(await stream.next { $0.event == "ready" })
+            // Token two cannot use token one's position, nor a made-up one.
+            for position in [ready.id!, "c" + String(repeating: "A", count: 48), "1 OR 1"] {
+                let other = try EventStreamClient(
+                    port: port, path: "/api/v1/changes", headers: ["Authorization": "Bearer " + two.bearer!, "Last-Event-ID": position])
+                defer { other.close() }
+                #expect(await other.responseStatus() == 400, "\(position)")
+            }
+            // A generation, as ids were before, is answered with a reset: reload, then continue from now.
+            let old = try EventStreamClient(
+                port: port, path: "/api/v1/changes", headers: ["Authorization": "Bearer " + two.bearer!, "Last-Event-ID": "3"])
+            defer { old.close() }
+            let reset = try #require(await old.next { $0.event == "reset" })
+            #expect(reset.data == "{}" && Int(reset.id ?? "0") == nil)
+        }
+    }
+
     @Test("an account may hold a limited number of change streams at once; a closed one gives its place back")
     func streamLimitPerAccount() async throws {
         let (app, token) = try await TestServer { $0.maximumChangeStreamsPerUser = 3 }.build()

@@ -74,6 +74,37 @@ struct DownloadTests {
         return archive
     }
 
+    @Test("a name with a right-to-left override (rtl\u{202E}gpj.exe.jpg) is kept and offered without it: no header can show it as rtlgpj.exe")
+    func directionOverrideInName() async throws {
+        try await TestServer().withOwner { owner in
+            // Given a photo uploaded under a name that shows as "rtlgpj.exe.jpg" reversed into "rtlgpj.exe"…
+            let response = try await owner.upload(TestImages.jpeg(5), filename: "rtl%E2%80%AEgpj.exe.jpg")
+            let created = try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: response.body))
+            // …the library keeps the name without the override,
+            #expect(created.asset?.originalFilename == "rtlgpj.exe.jpg")
+            // and its download offers it without the override, in both forms of the header.
+            for path in ["/api/v1/assets/\(created.id)/original", "/api/v1/assets/\(created.id)/current"] {
+                let download = try await owner.request(.get, path)
+                let disposition = try #require(download.headers[.contentDisposition])
+                #expect(!disposition.contains("%E2%80%AE") && !disposition.unicodeScalars.contains("\u{202E}"), "\(path): \(disposition)")
+                #expect(disposition.contains("rtlgpj.exe"), "\(path): \(disposition)")
+            }
+        }
+    }
+
+    @Test(
+        "every Content-Disposition is made of a safe name: no direction or control character, no path",
+        arguments: [
+            ("rtl\u{202E}gpj.exe.jpg", "rtlgpj.exe.jpg"), ("a\u{2066}b\u{2069}\u{200F}.jpg", "ab.jpg"), ("line\r\nbreak\u{85}.jpg", "linebreak.jpg"),
+            ("../../etc/passwd", "etcpasswd"), ("Été.jpg", "Été.jpg"), ("\u{202E}", "download"),
+        ])
+    func contentDisposition(name: String, shown: String) {
+        let header = ContentDisposition.attachment(filename: name)
+        let encoded = shown.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))!
+        #expect(header.hasSuffix("filename*=UTF-8''" + encoded), "\(header)")
+        #expect(!header.contains("%E2%80") && !header.contains("%0D") && !header.contains("%0A") && !header.contains("%2F"), "\(header)")
+    }
+
     @Test("an album's ZIP: each item's original files byte for byte (a Live Photo's still and movie), unique names, the items' dates")
     func album() async throws {
         let folder = TestVideos.folder()

@@ -76,6 +76,34 @@ struct MultiServerTests {
         }
     }
 
+    @Test("a token limited to an album resumes on B from an id A sent it, and hears only what it missed in its album")
+    func limitedCursorAcrossServers() async throws {
+        let (a, b) = Self.pair()
+        let (appA, token) = try await a.build()
+        let (appB, _) = try await b.build()
+        try await appA.test(.live) { clientA in
+            try await appB.test(.live) { clientB in
+                let owner = try await Client.createOwner(clientA, setupToken: token!)
+                let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Shared"}"#, expect: .created)
+                let limited = try await owner.token("read", albums: [album.id])
+                let onA = try EventStreamClient(
+                    port: try #require(clientA.port), path: "/api/v1/changes", headers: ["Authorization": "Bearer " + limited.bearer!])
+                defer { onA.close() }
+                let first = try await owner.uploadNew(1, query: "&album=\(album.id)")
+                let heard = try #require(await onA.next { $0.event == "change" && $0.data.contains(first) })
+                onA.close()
+                let outside = try await owner.uploadNew(2)
+                let second = try await owner.uploadNew(3, query: "&album=\(album.id)")
+                let onB = try EventStreamClient(
+                    port: try #require(clientB.port), path: "/api/v1/changes",
+                    headers: ["Authorization": "Bearer " + limited.bearer!, "Last-Event-ID": heard.id!])
+                defer { onB.close() }
+                let replayed = try #require(await onB.next { $0.event == "change" })
+                #expect(replayed.data.contains(second) && !replayed.data.contains(first) && !replayed.data.contains(outside), "\(replayed.data)")
+            }
+        }
+    }
+
     @Test("8 writers through both servers at once: every favourite toggle and album addition counts, nothing is lost")
     func concurrentWriters() async throws {
         let (a, b) = Self.pair()

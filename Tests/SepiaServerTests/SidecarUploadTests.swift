@@ -91,4 +91,45 @@ import Testing
             #expect(asset["rating"] as? Int == 3 && asset["keywords"] as? [String] == ["Boats"], "\(asset)")
         }
     }
+
+    @Test("an add-only token's TIFF whose XMP tag has 100 000 attributes is stored without them, and a photo uploaded beside it keeps its XMP")
+    func crowdedXMPInTIFF() async throws {
+        // The packet goes into the TIFF's XMP tag (700) as a block, unparsed.
+        let folder = TestVideos.folder()
+        let packet = folder + "/crowded.xmp"
+        let attributes = (0..<100_000).map { "a:p\($0)='1'" }.joined(separator: " ")
+        try Data(
+            """
+            <x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><rdf:Description rdf:about='' \
+            xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmlns:a='http://ns.example.com/a/1.0/' xmp:Rating='5' \(attributes)/></rdf:RDF></x:xmpmeta>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: packet))
+        let tiff = folder + "/crowded.tif"
+        try RAWUploadTests.fixture("tiff/rgb8_lzw.tif").write(to: URL(fileURLWithPath: tiff))
+        let tagging = try ExternalProgram.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-XMP<=" + packet, tiff])
+        try #require(tagging.status == 0, "\(tagging.errors)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: tiff))
+        try await TestServer().withOwner { owner in
+            let uploader = try await owner.token("add-only")
+            // The crowded TIFF and an ordinary tagged photo, at once.
+            async let crowded = uploader.upload(bytes, filename: "crowded.tif")
+            async let ordinary = uploader.upload(Self.tagged(rating: 3), filename: "boats.jpg")
+            let (first, second) = try await (crowded, ordinary)
+            #expect(first.status == .created && second.status == .created, "\(String(buffer: first.body)) \(String(buffer: second.body))")
+            let page = try Self.json(try await owner.request(.get, "/api/v1/assets"))
+            let ratings = (page["assets"] as? [[String: Any]] ?? []).map { "\($0["originalFilename"] ?? "?"): \($0["rating"] ?? "none")" }.sorted()
+            #expect(ratings == ["boats.jpg: 3", "crowded.tif: 0"], "\(ratings)")
+        }
+    }
+
+    /// A JPEG whose XMP (in an APP1 segment after its SOI) gives it a rating.
+    static func tagged(rating: Int) -> Data {
+        let packet = Array(
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\#(rating)"/></rdf:RDF></x:xmpmeta>"#
+                .utf8)
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + packet
+        var jpeg = Array(TestImages.jpeg(34))
+        jpeg.insert(contentsOf: [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload, at: 2)
+        return Data(jpeg)
+    }
 }

@@ -137,4 +137,39 @@ import Testing
             #expect(abs((turned.bottom - turned.top) * (turned.right - turned.left) - 0.24) < 1e-9)
         }
     }
+
+    @Test(
+        "a date written EXIF-style (2002:12:12 20:03:26.000), as several tools write it, is read as exiftool and Exiv2 read it",
+        arguments: [
+            ("2002:12:12 20:03:26.000", "2002-12-12T20:03:26"), ("2002:12:12 20:03:26", "2002-12-12T20:03:26"),
+            ("2002:12:12 20:03:26.25", "2002-12-12T20:03:26.25"), ("2002:12:12 20:03:26+02:00", "2002-12-12T20:03:26+02:00"),
+            ("2002:12:12 20:03:26.000-05:00", "2002-12-12T20:03:26-05:00"), ("2002:12:12 20:03:26Z", "2002-12-12T20:03:26Z"),
+            ("2002:12:12 20:03", "2002-12-12T20:03:00"), ("2002:12:12", "2002-12-12T00:00:00"),
+        ])
+    func exifStyleDate(written: String, read: String) throws {
+        for property in ["exif:DateTimeOriginal", "photoshop:DateCreated", "xmp:CreateDate"] {
+            let packet = """
+                <x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\
+                <rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmlns:exif='http://ns.adobe.com/exif/1.0/' \
+                xmlns:photoshop='http://ns.adobe.com/photoshop/1.0/'><\(property)>\(written)</\(property)></rdf:Description></rdf:RDF></x:xmpmeta>
+                """
+            let reading = try XMPPacket.read(Array(packet.utf8))
+            #expect(reading.warnings.isEmpty, "\(property) \(written): \(reading.warnings)")
+            #expect(reading.metadata.captureDate?.description == read, "\(property) \(written)")
+        }
+    }
+
+    @Test(
+        "a date that is neither ISO 8601 nor EXIF-style still gets its warning",
+        arguments: ["2002:13:12 20:03:26", "12/12/2002", "2002:12", "0000:00:00 00:00:00"])
+    func notADate(written: String) throws {
+        let packet = """
+            <x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\
+            <rdf:Description rdf:about='' xmlns:exif='http://ns.adobe.com/exif/1.0/'><exif:DateTimeOriginal>\(written)</exif:DateTimeOriginal>\
+            </rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let reading = try XMPPacket.read(Array(packet.utf8))
+        #expect(reading.metadata.captureDate == nil)
+        #expect(reading.warnings.map(\.property) == ["exif:DateTimeOriginal"])
+    }
 }

@@ -111,12 +111,15 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
             utcOffsetSeconds: offset.flatMap(parseOffset), origin: origin)
     }
 
-    /// Parses ISO 8601 / XMP dates: `2022-01-10T15:15:44-04:00`, `2023-11-15T12:30:00Z`, `2019-03-21`.
+    /// Parses ISO 8601 / XMP dates: `2022-01-10T15:15:44-04:00`, `2023-11-15T12:30:00Z`, `2019-03-21`; and the
+    /// EXIF form several tools write into XMP instead, `2002:12:12 20:03:26.000` (with or without the fraction and
+    /// an offset), which exiftool and Exiv2 read too.
     package static func iso8601(_ text: String, origin: Origin) -> CaptureDate? {
         let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard t.count >= 10 else { return nil }
-        let datePart = String(t.prefix(10))
-        let fields = datePart.split(separator: "-").map(String.init)
+        let datePart = Array(t.prefix(10))
+        guard let separator = [Character("-"), ":"].first(where: { $0 == datePart[4] }), datePart[7] == separator else { return nil }
+        let fields = datePart.split(separator: separator).map { String($0) }
         guard fields.count == 3, let y = Int(fields[0]), let mo = Int(fields[1]), let d = Int(fields[2]) else { return nil }
         var rest = Substring(t.dropFirst(10))
         var h = 0, mi = 0, s = 0, ns = 0

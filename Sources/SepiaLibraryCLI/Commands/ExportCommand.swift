@@ -120,8 +120,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     /// `name` in `folder`, with `suffix` before its extension.
     static func path(_ folder: String, _ name: String, suffix: String = "") -> String {
-        let base = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
-        return (folder as NSString).appendingPathComponent(base + suffix + (ext.isEmpty ? "" : "." + ext))
+        // The name is the one the photo came with: made safe to write (no path, no control or direction character).
+        let (stem, ext) = FileName.split(FileName.safe(name, fallback: "photo"))
+        return (folder as NSString).appendingPathComponent(stem + suffix + ext)
     }
 }

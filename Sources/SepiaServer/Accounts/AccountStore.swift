@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import SepiaLibrary
@@ -23,6 +24,8 @@ final class AccountStore: Sendable {
     /// Raised whenever a credential leaves the cache (revoked, changed, signed out), so that whoever kept a
     /// cached answer can tell, with one atomic read, that it may no longer hold.
     private let forgetting = Atomic<Int>(0)
+    /// The key of limited credentials' change-stream positions, once read (``changeCursorKey()``).
+    private let cursorKey = Mutex<SymmetricKey?>(nil)
 
     enum CachedCredential: Sendable {
         case session(SessionRecord, UserRecord)
@@ -148,6 +151,9 @@ final class AccountStore: Sendable {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: Self.downloadsSQLite)
         }
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: Self.serverSecretTable)
+        }
         return migrator
     }
 
@@ -212,7 +218,17 @@ final class AccountStore: Sendable {
         ("v2", JobQueue.postgresTable),
         ("v3", JobQueue.postgresProgressColumn),
         ("v4", downloadsPostgreSQL),
+        ("v5", serverSecretTable),
     ]
+
+    /// Secrets the servers of a deployment share and no client ever sees, by name: made at random by the first
+    /// server that needs one (``changeCursorKey()``).
+    private static let serverSecretTable = """
+        CREATE TABLE serverSecret (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        );
+        """
 
     /// Downloads: whether a share link lets its visitors download the files (links made before say no), and the
     /// selections waiting to be downloaded as ZIP files (`POST /api/v1/downloads`), for a short while.
@@ -243,6 +259,23 @@ final class AccountStore: Sendable {
         CREATE INDEX download_byExpiry ON download(expiresAt);
         """
 
+    // MARK: - Server secrets
+
+    /// The key that seals the change-stream positions of credentials limited to albums (``ChangeCursor``): the
+    /// same on every server of a deployment, made by the first one that asks.
+    func changeCursorKey() throws -> SymmetricKey {
+        if let key = cursorKey.withLock({ $0 }) { return key }
+        let candidate = Secret.generate()
+        let stored = try write { db -> String? in
+            try db.execute("INSERT INTO serverSecret (name, value) VALUES ('changeCursor', ?) ON CONFLICT (name) DO NOTHING", [candidate])
+            return try db.value("SELECT value FROM serverSecret WHERE name = 'changeCursor'", as: String.self)
+        }
+        guard let stored else { throw APIError.internalError("the server database has no change-stream key") }
+        let key = SymmetricKey(data: SHA256.hash(data: Data(stored.utf8)))
+        cursorKey.withLock { $0 = key }
+        return key
+    }
+
     // MARK: - Users
 
     private static let userSelect = "SELECT \(UserRecord.columns) FROM \"user\""
@@ -255,8 +288,9 @@ final class AccountStore: Sendable {
         try read { db in try db.fetchOne(Self.userSelect + " WHERE id = ?", [id]).map(UserRecord.init) }
     }
 
-    func user(username: String) throws -> UserRecord? {
-        try read { db in try db.fetchOne(Self.userSelect + " WHERE lower(username) = lower(?)", [username]).map(UserRecord.init) }
+    /// The account with this name, compared in its canonical form.
+    func user(named name: UserName) throws -> UserRecord? {
+        try read { db in try db.fetchOne(Self.userSelect + " WHERE lower(username) = ?", [name.canonical]).map(UserRecord.init) }
     }
 
     func users() throws -> [UserRecord] {
@@ -312,7 +346,7 @@ final class AccountStore: Sendable {
 
     /// Uses a setup link: creates the account it is for, in one transaction with marking the link used.
     func redeemSetupToken(
-        secret: String, username: String, passwordHash: String, libraryPath: (String) -> String
+        secret: String, name: UserName, passwordHash: String, libraryPath: (String) -> String
     ) throws -> UserRecord {
         let now = Date()
         return try write { db in
@@ -330,12 +364,12 @@ final class AccountStore: Sendable {
             if token.kind == .owner, try db.value("SELECT 1 FROM \"user\" WHERE isOwner", as: Int.self) != nil {
                 throw APIError.gone("this server already has an owner; sign in instead")
             }
-            if try db.value("SELECT 1 FROM \"user\" WHERE lower(username) = lower(?)", [username], as: Int.self) != nil {
-                throw APIError.conflict("the name '\(username)' is taken; choose another")
+            if try db.value("SELECT 1 FROM \"user\" WHERE lower(username) = ?", [name.canonical], as: Int.self) != nil {
+                throw APIError.conflict("the name '\(name.text)' is taken; choose another")
             }
             let id = UUID().uuidString.lowercased()
             let user = UserRecord(
-                id: id, username: username, passwordHash: passwordHash, isOwner: token.kind == .owner,
+                id: id, username: name.text, passwordHash: passwordHash, isOwner: token.kind == .owner,
                 libraryPath: token.kind == .owner ? "" : libraryPath(id), createdAt: now)
             try db.insert(into: "\"user\"", columns: UserRecord.columns, user.values(db.dialect))
             try db.execute("UPDATE setupToken SET usedAt = ? WHERE tokenHash = ?", [db.dialect.date(now), token.tokenHash])

@@ -16,8 +16,8 @@ final class LoginThrottle: Sendable {
         fileprivate var text: String
         fileprivate var limit: Int
 
-        /// Sign-ins to one account, whatever their address.
-        static func account(_ username: String, limit: Int) -> Key { Key(text: "user:" + username.lowercased(), limit: limit) }
+        /// Sign-ins to one account, whatever their address: `canonicalName` is ``UserName/SignIn/throttleKey``.
+        static func account(_ canonicalName: String, limit: Int) -> Key { Key(text: "user:" + canonicalName, limit: limit) }
         /// Sign-ins from one client address, whatever the account.
         static func address(_ address: String, limit: Int) -> Key { Key(text: "address:" + address, limit: limit) }
         /// Checks of the current password of a signed-in user (changing the password).
@@ -45,9 +45,9 @@ final class LoginThrottle: Sendable {
         self.window = window
     }
 
-    /// The keys of a sign-in: the account, and the client address when it is known.
-    func signInKeys(username: String, address: String?) -> [Key] {
-        var keys = [Key.account(username, limit: accountLimit)]
+    /// The keys of a sign-in: the account the name is (or imitates), and the client address when it is known.
+    func signInKeys(name: UserName.SignIn, address: String?) -> [Key] {
+        var keys = [Key.account(name.throttleKey, limit: accountLimit)]
         if let address { keys.append(.address(address, limit: addressLimit)) }
         return keys
     }

@@ -37,6 +37,9 @@ final class ConnectionActivity {
     private(set) var unwritableSince: NIODeadline?
     /// Called when the deadline may have moved earlier.
     var deadlineMayHaveMoved: () -> Void = {}
+    /// Called once an error answered before its request's body arrived has been sent: the connection closes,
+    /// rather than read (and drop) a body that may be gigabytes.
+    var answeredBeforeBody: () -> Void = {}
 
     init(limits: Limits, now: NIODeadline = .now()) {
         self.limits = limits
@@ -144,11 +147,16 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
             let (handler, context) = loopBound.value
             handler.schedule(context: context)
         }
+        activity.answeredBeforeBody = {
+            let (handler, context) = loopBound.value
+            handler.closeLingering(context: context, answer: nil)
+        }
         schedule(context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         activity.deadlineMayHaveMoved = {}
+        activity.answeredBeforeBody = {}
         timer?.cancel()
         timer = nil
     }
@@ -194,12 +202,23 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
             context.close(promise: nil)
             return
         }
-        // A lingering close, as nginx's: the answer is sent, then only this side is closed, and what the client
-        // still sends is read and dropped for a moment before the connection closes. Closing at once with the
-        // client's bytes unread makes the kernel answer them with a reset, which destroys the 408 on its way.
-        let answer = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        closeLingering(context: context, answer: "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+    }
+
+    /// A lingering close, as nginx's: the answer (`answer`, or the one already sent) goes out, then only this side
+    /// is closed, and what the client still sends is read and dropped for a moment before the connection closes.
+    /// Closing at once with the client's bytes unread makes the kernel answer them with a reset, which destroys
+    /// the answer on its way.
+    private func closeLingering(context: ChannelHandlerContext, answer: String?) {
+        guard !isLingering else { return }
+        isClosing = true
+        timer?.cancel()
         let sent = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(context.channel.allocator.buffer(string: answer))), promise: sent)
+        if let answer {
+            context.writeAndFlush(wrapOutboundOut(.byteBuffer(context.channel.allocator.buffer(string: answer))), promise: sent)
+        } else {
+            sent.succeed()
+        }
         isLingering = true
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         sent.futureResult.whenComplete { _ in loopBound.value.close(mode: .output, promise: nil) }
@@ -236,10 +255,28 @@ final class RequestLifecycleObserver: ChannelDuplexHandler, RemovableChannelHand
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where activity.isReadingBody && activity.requestsOpen == 1 && head.status.code >= 400:
+            // An error answered before the request's body arrived (a declared length past a limit) refuses the
+            // body: the connection closes once the answer is sent, and says so. (With a request pipelined behind
+            // this one, the body being read is the next request's, and the connection stays.)
+            closesAfterAnswer = true
+            head.headers.replaceOrAdd(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
             ledger.finished += 1
             activity.responseEnded()
+            guard closesAfterAnswer else { return context.write(data, promise: promise) }
+            closesAfterAnswer = false
+            let written = promise ?? context.eventLoop.makePromise(of: Void.self)
+            let activity = NIOLoopBound(activity, eventLoop: context.eventLoop)
+            written.futureResult.whenComplete { _ in activity.value.answeredBeforeBody() }
+            context.writeAndFlush(data, promise: written)
+        default:
+            context.write(data, promise: promise)
         }
-        context.write(data, promise: promise)
     }
+
+    /// Whether the answer being written closes the connection once it is sent.
+    private var closesAfterAnswer = false
 }

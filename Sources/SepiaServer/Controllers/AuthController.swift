@@ -59,14 +59,14 @@ struct AuthController {
     /// `POST /setup`: creates the account a setup link is for, and signs it in.
     @Sendable func setup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await services.json.decode(SetupRequest.self, from: request)
-        let username = try Self.validUsername(body.username)
+        let name = try UserName(creating: body.username)
         try Self.checkNewPassword(body.password)
         guard try services.accounts.setupToken(secret: body.token) != nil else {
             throw APIError.notFound("this setup link is unknown; ask for a new one")
         }
         let hash = await services.hasher.hash(body.password)
         let user = try services.accounts.redeemSetupToken(
-            secret: body.token, username: username, passwordHash: hash, libraryPath: LibraryRegistry.relativePath(forUserID:))
+            secret: body.token, name: name, passwordHash: hash, libraryPath: LibraryRegistry.relativePath(forUserID:))
         _ = try services.libraries.library(for: user)
         context.logger.info("account created", metadata: ["sepia.user": "\(user.username)", "sepia.owner": "\(user.isOwner)"])
         return try signIn(user, status: .created, request: request, context: context)
@@ -75,12 +75,11 @@ struct AuthController {
     /// `POST /session`: signs in with a name and password.
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await services.json.decode(LoginRequest.self, from: request)
-        let username = body.username.trimmingCharacters(in: .whitespaces)
-        guard username.count <= 64, body.password.utf8.count <= 4096 else {
-            throw APIError.unauthorized("the name or the password is wrong")
-        }
-        // The attempt counts before the password is checked, so that simultaneous guesses cannot all pass.
-        let keys = services.throttle.signInKeys(username: username, address: context.clientAddress)
+        let name = UserName.signIn(body.username)
+        guard body.password.utf8.count <= 4096 else { throw APIError.unauthorized("the name or the password is wrong") }
+        // The attempt counts before the password is checked, so that simultaneous guesses cannot all pass; a
+        // name no account can have counts against the account it imitates.
+        let keys = services.throttle.signInKeys(name: name, address: context.clientAddress)
         let reservation: LoginThrottle.Reservation
         switch services.throttle.reserve(keys) {
         case .success(let granted): reservation = granted
@@ -88,19 +87,24 @@ struct AuthController {
             throw APIError.tooManyRequests(
                 "too many failed sign-ins; try again in \(Self.describe(seconds: refusal.seconds))", retryAfter: refusal.seconds)
         }
-        let user: UserRecord?
-        do {
-            user = try services.accounts.user(username: username)
-        } catch {
-            services.throttle.release(reservation)
-            throw error
+        // A name no account can have is never looked up: the database must not be the one to decide which
+        // account it means (a C string ends at a NUL).
+        var user: UserRecord?
+        if case .valid(let valid) = name {
+            do {
+                user = try services.accounts.user(named: valid)
+            } catch {
+                services.throttle.release(reservation)
+                throw error
+            }
         }
         guard let user else {
             await services.hasher.verifyNothing(body.password)
             throw APIError.unauthorized("the name or the password is wrong")
         }
         guard await services.hasher.verify(body.password, hash: user.passwordHash) else {
-            context.logger.notice("failed sign-in", metadata: ["sepia.user": "\(username)", "sepia.client": "\(context.clientAddress ?? "?")"])
+            context.logger.notice(
+                "failed sign-in", metadata: ["sepia.user": "\(name.throttleKey)", "sepia.client": "\(context.clientAddress ?? "?")"])
             throw APIError.unauthorized("the name or the password is wrong")
         }
         services.throttle.release(reservation, clearing: [keys[0]])
@@ -165,16 +169,6 @@ struct AuthController {
         response.headers[.setCookie] = services.sessionCookie(secret, context: context)
         response.headers[.cacheControl] = "no-store"
         return response
-    }
-
-    static func validUsername(_ name: String) throws -> String {
-        let name = name.trimmingCharacters(in: .whitespaces)
-        guard (1...64).contains(name.count),
-            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") })
-        else {
-            throw APIError.unprocessable("a name has 1 to 64 letters, digits, dots, dashes or underscores")
-        }
-        return name
     }
 
     static func checkNewPassword(_ password: String) throws {

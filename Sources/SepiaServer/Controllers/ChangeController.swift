@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import NIOCore
@@ -33,7 +34,9 @@ struct ChangeController {
             }
         }
 
-        var generation: Int64
+        /// The generation reached; absent for a credential limited to albums, whose position is the event's id
+        /// alone (``ChangeCursor``).
+        var generation: Int64?
         var assets = Lists()
         var albums = Lists()
     }
@@ -52,13 +55,12 @@ struct ChangeController {
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let library = identity.photoLibrary
-        let header = try request.headers[.lastEventID] ?? Query(request: request).string("since", maximumLength: 20)
-        let since = try header.map { header -> Int64 in
-            guard let value = Int64(header), value >= 0 else {
-                throw APIError.badRequest("Last-Event-ID (or 'since') must be a change generation, a whole number")
-            }
-            return value
-        }
+        let header = try request.headers[.lastEventID] ?? Query(request: request).string("since", maximumLength: 80)
+        let positions = try Positions(identity: identity, key: { try services.accounts.changeCursorKey() })
+        let reading = header.map(positions.read)
+        if case .invalid = reading { throw APIError.badRequest(positions.invalidMessage) }
+        let since: Int64? = if case .generation(let generation) = reading { generation } else { nil }
+        let stale = if case .stale = reading { true } else { false }
         let start = try library.currentGeneration()
         let libraryKey = identity.user.libraryPath.isEmpty ? "" : identity.user.id
         let heartbeat = services.configuration.heartbeatInterval
@@ -98,13 +100,17 @@ struct ChangeController {
                 try await withGracefulShutdownHandler {
                     var last = since ?? start
                     try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-                    if since == nil { try await writer.write(ByteBuffer(string: "id: \(start)\nevent: ready\ndata: {\"generation\":\(start)}\n\n")) }
-                    try await send(after: &last, identity: identity, writer: &writer)
+                    if stale {
+                        try await writer.write(ByteBuffer(string: try positions.event("reset", at: start)))
+                    } else if since == nil {
+                        try await writer.write(ByteBuffer(string: try positions.event("ready", at: start)))
+                    }
+                    try await send(after: &last, identity: identity, positions: positions, writer: &writer)
                     var shown: JobProgressFeed.Progress = [:]
                     for await wake in wakes {
                         switch wake {
                         case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                        case .commit: try await send(after: &last, identity: identity, writer: &writer)
+                        case .commit: try await send(after: &last, identity: identity, positions: positions, writer: &writer)
                         case .progress(let update):
                             let visible = try visibleProgress(update, identity: identity)
                             guard visible != shown else { continue }
@@ -122,16 +128,16 @@ struct ChangeController {
 
     /// Writes the changes after `last` as events, a thousand log entries at most per event, and advances
     /// `last`. When the log no longer reaches back to `last`, writes a reset and continues from now.
-    private func send(after last: inout Int64, identity: Identity, writer: inout any ResponseBodyWriter) async throws {
+    private func send(after last: inout Int64, identity: Identity, positions: Positions, writer: inout any ResponseBodyWriter) async throws {
         let library = identity.photoLibrary
         while true {
             guard let entries = try library.changeLog(after: last, limit: 1000) else {
                 last = try library.currentGeneration()
-                try await writer.write(ByteBuffer(string: "id: \(last)\nevent: reset\ndata: {\"generation\":\(last)}\n\n"))
+                try await writer.write(ByteBuffer(string: try positions.event("reset", at: last)))
                 return
             }
             guard let newest = entries.last?.generation else { return }
-            var event = ChangeEvent(generation: newest)
+            var event = ChangeEvent(generation: positions.isSealed ? nil : newest)
             if identity.seesRecentlyDeleted {
                 event.assets.trashed = []
                 event.assets.recovered = []
@@ -155,7 +161,8 @@ struct ChangeController {
                 continue
             }
             let data = try JSONEncoder().encode(event)
-            try await writer.write(ByteBuffer(string: "id: \(newest)\nevent: change\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"))
+            try await writer.write(
+                ByteBuffer(string: "id: \(try positions.id(newest))\nevent: change\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"))
             if entries.count < 1000 { return }
         }
     }
@@ -181,6 +188,57 @@ struct ChangeController {
             visible.formUnion(try identity.photoLibrary.fetchAssetPage(in: .recentlyDeleted, options: options, limit: ids.count).assets.map(\.id))
         }
         return visible
+    }
+
+    /// How a stream's positions are written and read: change-log generations for a credential that sees the
+    /// whole library; sealed cursors (``ChangeCursor``) for one limited to albums, which must not learn how many
+    /// changes it did not see.
+    struct Positions {
+        /// A cursor for a limited credential; nil when positions are generations.
+        let cursor: ChangeCursor?
+
+        init(identity: Identity, key: () throws -> SymmetricKey) throws {
+            if identity.albumLimit != nil, case .token(let token) = identity.credential {
+                cursor = ChangeCursor(key: try key(), credential: token.id)
+            } else {
+                cursor = nil
+            }
+        }
+
+        var isSealed: Bool { cursor != nil }
+
+        enum Reading {
+            case generation(Int64)
+            /// A generation given where a cursor is expected (a position from before cursors): resumed with a reset.
+            case stale
+            case invalid
+        }
+
+        /// What a `Last-Event-ID` (or `since`) says.
+        func read(_ text: String) -> Reading {
+            if let cursor {
+                if let generation = cursor.open(text) { return .generation(generation) }
+                return Int64(text) != nil ? .stale : .invalid
+            }
+            guard let value = Int64(text), value >= 0 else { return .invalid }
+            return .generation(value)
+        }
+
+        var invalidMessage: String {
+            isSealed
+                ? "Last-Event-ID (or 'since') must be the id of an event this stream sent to this token; reconnect without it to start from now"
+                : "Last-Event-ID (or 'since') must be a change generation, a whole number"
+        }
+
+        /// The id of the event that reaches `generation`.
+        func id(_ generation: Int64) throws -> String {
+            try cursor?.seal(generation) ?? String(generation)
+        }
+
+        /// A `ready` or `reset` event at `generation`: its data is `{"generation": n}`, or `{}` for a sealed position.
+        func event(_ name: String, at generation: Int64) throws -> String {
+            "id: \(try id(generation))\nevent: \(name)\ndata: " + (isSealed ? "{}" : "{\"generation\":\(generation)}") + "\n\n"
+        }
     }
 
     private func append(_ entry: LibraryChange, to lists: inout ChangeEvent.Lists, seesRecentlyDeleted: Bool) {

@@ -33,7 +33,8 @@ struct UploadHandler {
         let library = identity.photoLibrary
         let query = Query(request: request)
         let limits = UploadLimits(photo: services.configuration.maximumUploadBytes, video: services.configuration.maximumVideoUploadBytes)
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.largest {
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let length = declared, length > limits.largest {
             services.metrics.recordUpload(outcome: "refused", bytes: 0)
             throw APIError.payloadTooLarge(
                 "the upload has \(length) bytes, more than the limits of \(limits.photo) bytes for a photo and \(limits.video) for a video")
@@ -55,7 +56,7 @@ struct UploadHandler {
 
         let path = library.temporaryFilePath(suffix: ".upload")
         defer { unlink(path) }
-        let received = try await receive(request.body, to: path, limits: limits)
+        let received = try await receive(request.body, to: path, limits: limits, declaredLength: declared)
         let start = ContinuousClock.now
         var prepared: PreparedAsset
         switch await prepare(path, filename: filename, fileDate: fileDate, library: library) {
@@ -177,8 +178,9 @@ struct UploadHandler {
 
     /// Streams `body` into a new file at `path`; returns the byte count. Its first bytes, as soon as enough
     /// have arrived (or the body ends), decide what it may be: not a format Sepia reads is refused at once, a
-    /// photo past `limits.photo` and a video past `limits.video` are refused as they cross it.
-    private func receive(_ body: RequestBody, to path: String, limits: UploadLimits) async throws -> Int {
+    /// photo past `limits.photo` and a video past `limits.video` are refused as they cross it, or at once when
+    /// the `declaredLength` (its `Content-Length`) is past it.
+    private func receive(_ body: RequestBody, to path: String, limits: UploadLimits, declaredLength: Int?) async throws -> Int {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw APIError.internalError("cannot write the upload to the library's tmp folder: \(String(cString: strerror(errno)))")
@@ -193,7 +195,15 @@ struct UploadHandler {
                 services.metrics.recordUpload(outcome: "refused", bytes: total)
                 throw APIError.unsupportedMediaType(reason.description)
             case .success(let format):
-                limit = format.isVideo ? limits.video : limits.photo
+                let allowed = format.isVideo ? limits.video : limits.photo
+                limit = allowed
+                // What the header declares is refused on the first bytes, not after the limit's worth has arrived.
+                if let declaredLength, declaredLength > allowed {
+                    services.metrics.recordUpload(outcome: "refused", bytes: total)
+                    let kind = format.isVideo ? "video" : "photo"
+                    throw APIError.payloadTooLarge(
+                        "the upload declares \(declaredLength) bytes (Content-Length), more than the limit of \(allowed) bytes for a \(kind)")
+                }
             }
         }
         for try await chunk in body {

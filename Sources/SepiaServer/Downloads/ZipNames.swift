@@ -1,3 +1,5 @@
+import SepiaLibrary
+
 /// The names of a download's files: each file's original name, made safe to extract anywhere, and made unique
 /// within the archive the way a desktop does it (`IMG_0001.JPG`, `IMG_0001 (2).JPG`).
 ///
@@ -47,42 +49,13 @@ struct ZipNames {
 
     /// `name` with ` (n)` before its extension: `IMG_0001 (2).JPG`.
     static func numbered(_ name: String, _ number: Int) -> String {
-        let (stem, ext) = split(name)
+        let (stem, ext) = FileName.split(name)
         return stem + " (\(number))" + ext
     }
 
-    /// A file name that is safe to extract: without control or direction-changing characters, without `/` and
-    /// `\` (a name is never a path), without runs of dots (no `..`) or leading dots (no hidden files), with the
-    /// characters Windows refuses (`<>:"|?*`) as `_`, without spaces or dots at the end, at most
-    /// ``maximumBytes`` bytes of UTF-8 (the stem is shortened, the extension kept); `fallback` when nothing is
-    /// left.
+    /// A file name that is safe to extract: ``FileName/safe(_:fallback:maximumBytes:)``, at most
+    /// ``maximumBytes`` bytes.
     static func sanitized(_ name: String, fallback: String) -> String {
-        var out = ""
-        out.unicodeScalars.reserveCapacity(name.unicodeScalars.count)
-        for scalar in name.unicodeScalars {
-            switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F: continue  // control characters
-            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue  // direction marks and overrides
-            case 0x2F, 0x5C: continue  // "/" and "\"
-            case 0x2E where out.unicodeScalars.last == "." || out.isEmpty: continue  // "..", and a leading "."
-            case 0x3C, 0x3E, 0x3A, 0x22, 0x7C, 0x3F, 0x2A: out.unicodeScalars.append("_")
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        while let last = out.unicodeScalars.last, last == "." || last.properties.isWhitespace { out.unicodeScalars.removeLast() }
-        while let first = out.unicodeScalars.first, first.properties.isWhitespace || first == "." { out.unicodeScalars.removeFirst() }
-        if out.utf8.count > maximumBytes {
-            var (stem, ext) = split(out)
-            if ext.utf8.count > 16 { ext = "" }
-            while stem.utf8.count + ext.utf8.count > maximumBytes, !stem.isEmpty { stem.removeLast() }
-            out = stem + ext
-        }
-        return out.isEmpty ? fallback : out
-    }
-
-    /// The stem and the extension (with its dot; empty when there is none) of a name.
-    private static func split(_ name: String) -> (stem: String, ext: String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
-        return (String(name[..<dot]), String(name[dot...]))
+        FileName.safe(name, fallback: fallback, maximumBytes: maximumBytes)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SepiaLibrary
 
 /// One range of a `Range: bytes=…` header (`a-b`, `a-`, `-n`), within a file of `size` bytes. Several ranges
 /// are answered with the whole first one's span, as most servers do not send multipart ranges either.
@@ -21,7 +22,10 @@ enum ByteRange {
 
 /// `Content-Disposition: attachment` with a file name that survives any characters (RFC 6266 / 5987).
 enum ContentDisposition {
-    static func attachment(filename: String) -> String {
+    /// The header for a download named `name`, made safe first (``FileName/safe(_:fallback:maximumBytes:)``):
+    /// no control or direction character, no path, whatever the name was stored as.
+    static func attachment(filename name: String) -> String {
+        let filename = FileName.safe(name, fallback: "download")
         let ascii = String(
             filename.map {
                 $0.isASCII && $0 != "\"" && $0 != "\\" && !$0.isNewline && $0.asciiValue.map { $0 >= 32 && $0 != 127 } ?? false ? $0 : "_"
