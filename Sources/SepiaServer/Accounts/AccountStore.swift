@@ -148,6 +148,9 @@ final class AccountStore: Sendable {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: Self.downloadsSQLite)
         }
+        migrator.registerMigration("v5-job-lanes") { db in
+            try db.execute(sql: JobQueue.sqliteLaneColumn)
+        }
         return migrator
     }
 
@@ -212,6 +215,7 @@ final class AccountStore: Sendable {
         ("v2", JobQueue.postgresTable),
         ("v3", JobQueue.postgresProgressColumn),
         ("v4", downloadsPostgreSQL),
+        ("v5-job-lanes", JobQueue.postgresLaneColumn),
     ]
 
     /// Downloads: whether a share link lets its visitors download the files (links made before say no), and the
