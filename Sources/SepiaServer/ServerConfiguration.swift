@@ -97,7 +97,8 @@ public struct ServerConfiguration: Sendable {
     /// long encodes to the job workers like any other job. None when ``jobWorkers`` is 0.
     public var longJobWorkers: Int
     /// The pixels of decoded frames (frames × width × height) past which a video's playable version is a long
-    /// encode: 4 × 10⁹, about a minute of 1080p at 30 frames a second, 16 s of 4K.
+    /// encode: 10⁹, 16 s of 1080p at 30 frames a second, 4 s of 4K, 2 minutes of 640×360 (an encode of
+    /// seconds to tens of seconds on two cores).
     public var longEncodePixels: Int
     /// How long a job this server takes stays its own: a server killed mid-job leaves the job to be taken
     /// again by another once this runs out.
@@ -153,7 +154,7 @@ public struct ServerConfiguration: Sendable {
         database = nil
         jobWorkers = 1
         longJobWorkers = 1
-        longEncodePixels = 4_000_000_000
+        longEncodePixels = 1_000_000_000
         jobLease = 60
         jobPollInterval = .seconds(1)
         recentlyDeletedRetention = .seconds(30 * 86_400)

@@ -74,7 +74,8 @@ struct VideoJobTests {
         let clip = try Self.longClip()
         try await TestServer { $0.jobPollInterval = .milliseconds(100) }.withOwnerAndServices { owner, services in
             let id = try #require(try Self.object(try await owner.upload(clip, filename: "long.3gp"))["id"] as? String)
-            let lane = #"sepia_video_encode_progress_ratio{lane="quick"}"#
+            // A long encode: in the long lane.
+            let lane = #"sepia_video_encode_progress_ratio{lane="long"}"#
             let started = try await Self.eventually { (try await Self.metric(lane, of: owner) ?? 0) > 0.01 }
             try #require(started, "the encode never got under way")
             #expect(try await owner.request(.delete, "/api/v1/assets/\(id)\(how)").status == .noContent)
@@ -167,11 +168,8 @@ struct VideoJobTests {
                 fileURLWithPath: try TestVideos.clip(
                     "IMG_0600.MOV", in: folder, pattern: 3,
                     codec: ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-c:a", "aac"])))
-        let server = TestServer {
-            $0.jobPollInterval = .milliseconds(100)
-            // The long clip is 3.3 × 10⁹ pixels of frames; the short one 4.6 × 10⁶.
-            $0.longEncodePixels = 1_000_000_000
-        }
+        // The long clip is 3.3 × 10⁹ pixels of frames, the short one 4.6 × 10⁶: the default threshold, 10⁹, parts them.
+        let server = TestServer { $0.jobPollInterval = .milliseconds(100) }
         try await server.withOwnerAndServices { owner, services in
             let longID = try #require(try Self.object(try await owner.upload(long, filename: "long.3gp"))["id"] as? String)
             let lane = #"sepia_video_encode_progress_ratio{lane="long"}"#

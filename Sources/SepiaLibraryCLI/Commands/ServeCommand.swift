@@ -86,7 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("long-job-workers"),
         help: ArgumentHelp(
-            "How many long video encodes (over a minute of 1080p) this server does at once, beside the job workers; 0 leaves them to the job workers (default 1).",
+            "How many long video encodes (over 16 s of 1080p) this server does at once, beside the job workers; 0 leaves them to the job workers (default 1).",
             valueName: "n"))
     var longJobWorkers: Int?
 
