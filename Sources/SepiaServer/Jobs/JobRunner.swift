@@ -158,14 +158,14 @@ struct JobRunner: Service {
         }
         let progress = EncodeProgress()
         let (metrics, lane) = (metrics, job.lane.rawValue)
-        metrics.recordEncodeProgress(0, lane: lane)
-        defer { metrics.recordEncodeProgress(nil, lane: lane) }
+        metrics.recordEncodeProgress(0, lane: lane, job: job.id)
+        defer { metrics.recordEncodeProgress(nil, lane: lane, job: job.id) }
         try queue.extend(job, lease: lease, progress: 0)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await library.preparePlayableVersion(ofAsset: job.subject) { done in
                     progress.fraction.withLock { $0 = done }
-                    metrics.recordEncodeProgress(done, lane: lane)
+                    metrics.recordEncodeProgress(done, lane: lane, job: job.id)
                     return true
                 }
             }

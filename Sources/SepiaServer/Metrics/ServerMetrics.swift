@@ -78,8 +78,8 @@ final class ServerMetrics: Sendable {
             "How far the playable version this server is encoding in each job lane (quick, long) has come (0 to 1), of the video's real duration.")
     }
     private static var encodes: MetricNameDescriptor { name("video_encodes_running", "", "Playable versions this server is encoding.") }
-    /// The lanes encoding now, and how far.
-    private let encoding = Mutex<[String: Double]>([:])
+    /// The encodes running now, by job: their lane and how far they have come.
+    private let encoding = Mutex<[Int64: (lane: String, fraction: Double)]>([:])
     private static var jobDuration: MetricNameDescriptor { name("job_duration", "seconds", "Time spent on deferred jobs, by kind.") }
     private static var diskCache: MetricNameDescriptor { name("rendition_cache_disk", "bytes", "Bytes of renditions in the owner's disk cache.") }
 
@@ -168,14 +168,15 @@ final class ServerMetrics: Sendable {
         registry.makeDurationHistogram(descriptor: Self.jobDuration, labels: [("kind", kind)], buckets: Self.durationBuckets).record(duration)
     }
 
-    /// Sets how far the encode in hand in `lane` has come, or, with nil, that none is running there.
-    func recordEncodeProgress(_ fraction: Double?, lane: String) {
-        let running = encoding.withLock { lanes in
-            lanes[lane] = fraction
-            return lanes.count
+    /// Sets how far the encode of `job`, in `lane`, has come, or, with nil, that it has ended. A lane's gauge
+    /// shows the least advanced of its encodes (0 when none runs).
+    func recordEncodeProgress(_ fraction: Double?, lane: String, job: Int64) {
+        let (running, least) = encoding.withLock { encodes in
+            encodes[job] = fraction.map { (lane, $0) }
+            return (encodes.count, encodes.values.filter { $0.lane == lane }.map(\.fraction).min())
         }
         registry.makeGauge(descriptor: Self.encodes).set(Double(running))
-        registry.makeGauge(descriptor: Self.encodeProgress, labels: [("lane", lane)]).set(fraction ?? 0)
+        registry.makeGauge(descriptor: Self.encodeProgress, labels: [("lane", lane)]).set(least ?? 0)
     }
 
     /// Sets the job queue's lengths (read when metrics are scraped): jobs waiting, and jobs that failed for good.
