@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SepiaCodecs
 import SepiaImage
 import Synchronization
 import Testing
@@ -141,6 +142,22 @@ struct JobQueueTests {
         #expect(try !first.extend(taken, lease: 30, progress: 0.4, now: now + 42))
         try second.complete(retaken)
         #expect(try !second.extend(retaken, lease: 30, now: now + 43), "a job done is no one's")
+    }
+
+    @Test("a failure that will not change (a refused file, a budget) is for good; storage, the database, a deadline on a busy machine are retried")
+    func failureKinds() {
+        let refused = LibraryError.unreadable(CodecError(.corruptData, "the sample table points 398 998 samples at the same bytes"), file: "a.3gp")
+        let overBudget = LibraryError.unreadable(CodecError(.limitExceeded, "the encode used 61 CPU seconds"), file: "a.3gp")
+        #expect(JobFailure.isPermanent(refused) && JobFailure.isPermanent(overBudget))
+        #expect(JobFailure.isPermanent(CodecError(.unsupportedFeature, "no decoder")))
+        let slow = LibraryError.unreadable(CodecError(.timedOut, "reading took longer than 15 s"), file: "a.3gp")
+        let unreadable = LibraryError.unreadable(CodecError(.fileSystem, "cannot open the file"), file: "a.3gp")
+        for transient: any Error in [
+            slow, unreadable, LibraryError(.storageUnavailable, "the bucket cannot be reached"), LibraryError(.database, "busy"),
+            LibraryError(.fileSystem, "disk full"), SQLFailure.unavailable("connection refused"), CancellationError(),
+        ] {
+            #expect(!JobFailure.isPermanent(transient), "\(transient)")
+        }
     }
 
     @Test("an upload answers with its thumbnail made, and the queue makes its preview")
