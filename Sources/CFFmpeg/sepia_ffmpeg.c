@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -319,6 +320,75 @@ void sepia_av_input_free(sepia_av_input *input) {
 
 int sepia_av_index_entry_count(AVStream *stream) {
     return avformat_index_get_entries_count(stream);
+}
+
+/* A sample's bytes, for sorting by offset. */
+typedef struct sepia_byte_range {
+    int64_t start;
+    int64_t end;
+} sepia_byte_range;
+
+static int sepia_compare_ranges(const void *a, const void *b) {
+    int64_t x = ((const sepia_byte_range *)a)->start, y = ((const sepia_byte_range *)b)->start;
+    return x < y ? -1 : x > y;
+}
+
+int sepia_av_sample_layout_of(AVStream *stream, int64_t file_size, sepia_av_sample_layout *layout) {
+    memset(layout, 0, sizeof(*layout));
+    layout->first = AV_NOPTS_VALUE;
+    layout->last = AV_NOPTS_VALUE;
+    int count = avformat_index_get_entries_count(stream);
+    /* In file order, as muxers write them, each sample starts where the one before ended or later: one pass. */
+    int64_t end = 0;
+    int ascending = 1;
+    for (int i = 0; i < count; i++) {
+        const AVIndexEntry *entry = avformat_index_get_entry(stream, i);
+        if (entry == NULL) {
+            continue;
+        }
+        layout->samples++;
+        if (layout->first == AV_NOPTS_VALUE || entry->timestamp < layout->first) {
+            layout->first = entry->timestamp;
+        }
+        if (layout->last == AV_NOPTS_VALUE || entry->timestamp > layout->last) {
+            layout->last = entry->timestamp;
+        }
+        if (entry->pos < 0 || entry->size <= 0) {
+            continue;
+        }
+        if (entry->pos <= file_size - entry->size) {
+            layout->in_file++;
+        }
+        if (entry->pos < end) {
+            ascending = 0;
+        }
+        end = entry->pos + entry->size > end ? entry->pos + entry->size : end;
+    }
+    if (ascending) {
+        return 0;
+    }
+    /* Out of order: sorted by offset, a sample that starts before the furthest end so far overlaps another. */
+    sepia_byte_range *ranges = av_malloc((size_t)count * sizeof(sepia_byte_range));
+    if (ranges == NULL) {
+        return AVERROR(ENOMEM);
+    }
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        const AVIndexEntry *entry = avformat_index_get_entry(stream, i);
+        if (entry != NULL && entry->pos >= 0 && entry->size > 0) {
+            ranges[n++] = (sepia_byte_range){entry->pos, entry->pos + entry->size};
+        }
+    }
+    qsort(ranges, (size_t)n, sizeof(sepia_byte_range), sepia_compare_ranges);
+    end = 0;
+    for (int i = 0; i < n; i++) {
+        if (ranges[i].start < end) {
+            layout->shared++;
+        }
+        end = ranges[i].end > end ? ranges[i].end : end;
+    }
+    av_free(ranges);
+    return 0;
 }
 
 int64_t sepia_av_keyframe_seek_point(AVStream *stream, int64_t target, int64_t end, int *first) {

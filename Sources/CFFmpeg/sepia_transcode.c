@@ -42,7 +42,54 @@ typedef struct sepia_transcoder {
     AVFrame *frame;
     char *error;
     size_t error_size;
+
+    /* The limits and what the encode has used (limits and report point at zeroed structures when not given). */
+    sepia_transcode_limits *limits;
+    sepia_transcode_report *report;
+    /* The name the encode's threads share, for their CPU time; empty when the calling thread could not be named. */
+    char threads[16];
+    /* When the CPU time was last measured (CLOCK_MONOTONIC, ns). */
+    int64_t cpu_checked_at;
+    sepia_transcode_progress progress;
+    void *context;
+    /* The video's real duration in microseconds (0: unknown), and the decoded time last reported. */
+    int64_t total;
+    int64_t last_report;
 } sepia_transcoder;
+
+/* Ends the encode early, for `reason` (a SEPIA_TRANSCODE_* value). */
+static int sepia_stop(sepia_transcoder *t, int reason) {
+    if (t->report->stop == SEPIA_TRANSCODE_FINISHED) {
+        t->report->stop = reason;
+    }
+    return AVERROR_EXIT;
+}
+
+/* Checks what can stop the encode between two steps: the cancellation, and, about twice a second, the CPU
+ * budget. Returns 0 to go on, else AVERROR_EXIT. */
+static int sepia_check_limits(sepia_transcoder *t) {
+    if (__atomic_load_n(&t->limits->cancelled, __ATOMIC_ACQUIRE)) {
+        return sepia_stop(t, SEPIA_TRANSCODE_CANCELLED);
+    }
+    int64_t now = sepia_av_now_ns();
+    if (t->threads[0] == 0 || now - t->cpu_checked_at < 500000000) {
+        return 0;
+    }
+    t->cpu_checked_at = now;
+    double used = sepia_thread_group_cpu_seconds(t->threads);
+    if (used < 0) {
+        return 0;
+    }
+    t->report->cpu_seconds = used;
+    const sepia_transcode_limits *l = t->limits;
+    if (l->cpu_seconds > 0 || l->cpu_seconds_per_gigapixel > 0) {
+        double budget = l->cpu_seconds + l->cpu_seconds_per_gigapixel * (double)t->report->decoded_pixels / 1e9;
+        if (used > budget) {
+            return sepia_stop(t, SEPIA_TRANSCODE_CPU_BUDGET);
+        }
+    }
+    return 0;
+}
 
 static int sepia_fail(sepia_transcoder *t, int code, const char *what) {
     if (t->error != NULL && t->error_size > 0 && t->error[0] == 0) {
@@ -291,6 +338,47 @@ static int sepia_encode(sepia_transcoder *t, AVCodecContext *encoder, AVStream *
     }
 }
 
+/* Counts a decoded frame shown at `pts` (the stream's time base, from the start), reports the progress, and
+ * checks the limits: the pixels decoded, the time shown, the cancellation and the CPU budget. */
+static int sepia_count_frame(sepia_transcoder *t, const AVFrame *frame, int64_t pts) {
+    sepia_transcode_report *report = t->report;
+    report->frames++;
+    report->decoded_pixels += (int64_t)frame->width * frame->height;
+    int64_t time = av_rescale_q(pts, t->in->streams[t->video_index]->time_base, AV_TIME_BASE_Q);
+    report->decoded_time = time > report->decoded_time ? time : report->decoded_time;
+    if (t->limits->max_decoded_pixels > 0 && report->decoded_pixels > t->limits->max_decoded_pixels) {
+        return sepia_stop(t, SEPIA_TRANSCODE_PIXELS);
+    }
+    if (t->limits->max_duration > 0 && report->decoded_time > t->limits->max_duration) {
+        return sepia_stop(t, SEPIA_TRANSCODE_DURATION);
+    }
+    if (t->progress != NULL && (t->last_report < 0 || report->decoded_time - t->last_report >= AV_TIME_BASE / 4)) {
+        t->last_report = report->decoded_time;
+        if (t->progress(t->context, report->decoded_time, t->total) != 0) {
+            return sepia_stop(t, SEPIA_TRANSCODE_CANCELLED);
+        }
+    }
+    return sepia_check_limits(t);
+}
+
+/* The video's real duration in microseconds: its container's, or the span of its indexed samples (every sample
+ * of an MP4 or MOV) when they last longer; 0 when neither is known. */
+static int64_t sepia_real_duration(sepia_transcoder *t, int64_t start) {
+    AVStream *video = t->in->streams[t->video_index];
+    int64_t total = t->in->duration > 0 ? t->in->duration : 0;
+    int count = avformat_index_get_entries_count(video);
+    if (count > 0) {
+        const AVIndexEntry *last = avformat_index_get_entry(video, count - 1);
+        if (last != NULL && last->timestamp != AV_NOPTS_VALUE) {
+            AVRational rate = av_guess_frame_rate(t->in, video, NULL);
+            int64_t frame = rate.num > 0 && rate.den > 0 ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
+            int64_t span = av_rescale_q(last->timestamp - start, video->time_base, AV_TIME_BASE_Q) + frame;
+            total = span > total ? span : total;
+        }
+    }
+    return total;
+}
+
 static int sepia_video_frame(sepia_transcoder *t, AVFrame *frame) {
     int status;
     if (t->scaler == NULL) {
@@ -319,7 +407,10 @@ static int sepia_video_frame(sepia_transcoder *t, AVFrame *frame) {
     }
     t->scaled->pts = pts;
     t->next_video_pts = pts + 1;
-    return sepia_encode(t, t->video_encoder, t->video_stream, t->scaled);
+    if ((status = sepia_encode(t, t->video_encoder, t->video_stream, t->scaled)) < 0) {
+        return status;
+    }
+    return sepia_count_frame(t, frame, pts);
 }
 
 /* Encodes whole AAC frames from the FIFO; with `flush`, the rest too. */
@@ -424,8 +515,7 @@ static void sepia_transcoder_free(sepia_transcoder *t) {
     }
 }
 
-static int sepia_transcode_run(
-    sepia_transcoder *t, const char *output_path, const char *video_decoder, sepia_transcode_progress progress, void *context) {
+static int sepia_transcode_run(sepia_transcoder *t, const char *output_path, const char *video_decoder) {
     t->in = sepia_av_input_format(t->input);
     if (t->in == NULL) {
         return sepia_fail(t, AVERROR(EINVAL), "the video is not open");
@@ -468,11 +558,14 @@ static int sepia_transcode_run(
     }
 
     AVStream *video = t->in->streams[t->video_index];
-    int64_t total = t->in->duration > 0 ? t->in->duration : 0;
     int64_t start = video->start_time != AV_NOPTS_VALUE ? video->start_time : 0;
     t->origin = start;
-    int64_t last_report = -1;
+    t->total = sepia_real_duration(t, start);
+    t->last_report = -1;
     for (;;) {
+        if ((status = sepia_check_limits(t)) < 0) {
+            return status;
+        }
         status = av_read_frame(t->in, t->packet);
         if (status == AVERROR_EOF) {
             break;
@@ -482,16 +575,6 @@ static int sepia_transcode_run(
         }
         int index = t->packet->stream_index;
         if (index == t->video_index) {
-            if (progress != NULL && t->packet->pts != AV_NOPTS_VALUE) {
-                int64_t done = av_rescale_q(t->packet->pts - start, video->time_base, AV_TIME_BASE_Q);
-                if (done - last_report >= AV_TIME_BASE / 4 || last_report < 0) {
-                    last_report = done;
-                    if (progress(context, done < 0 ? 0 : done, total) != 0) {
-                        av_packet_unref(t->packet);
-                        return sepia_fail(t, AVERROR_EXIT, "the encode was cancelled");
-                    }
-                }
-            }
             status = sepia_decode(t, t->video_decoder, t->packet, 1);
         } else if (index == t->audio_index && t->audio_copy) {
             int64_t shift = av_rescale_q(t->origin, video->time_base, t->in->streams[index]->time_base);
@@ -533,27 +616,50 @@ static int sepia_transcode_run(
     if ((status = av_write_trailer(t->out)) < 0) {
         return sepia_fail(t, status, "cannot finish the playable file");
     }
-    if (progress != NULL) {
-        progress(context, total, total);
+    if (t->progress != NULL) {
+        t->progress(t->context, t->total, t->total);
     }
     return 0;
 }
 
+void sepia_transcode_cancel(sepia_transcode_limits *limits) {
+    __atomic_store_n(&limits->cancelled, 1, __ATOMIC_RELEASE);
+}
+
 int sepia_transcode(
     sepia_av_input *input, const char *output_path, const char *video_decoder, const sepia_transcode_settings *settings,
-    sepia_transcode_progress progress, void *context, char *error, size_t error_size) {
+    sepia_transcode_limits *limits, sepia_transcode_report *report, sepia_transcode_progress progress, void *context, char *error,
+    size_t error_size) {
     sepia_transcoder t;
     memset(&t, 0, sizeof(t));
+    sepia_transcode_limits no_limits;
+    memset(&no_limits, 0, sizeof(no_limits));
+    sepia_transcode_report unused;
+    memset(&unused, 0, sizeof(unused));
     t.input = input;
     t.settings = settings;
     t.video_index = -1;
     t.audio_index = -1;
     t.error = error;
     t.error_size = error_size;
+    t.limits = limits != NULL ? limits : &no_limits;
+    t.report = report != NULL ? report : &unused;
+    memset(t.report, 0, sizeof(*t.report));
+    t.progress = progress;
+    t.context = context;
+    t.cpu_checked_at = sepia_av_now_ns();
     if (error != NULL && error_size > 0) {
         error[0] = 0;
     }
-    int status = sepia_transcode_run(&t, output_path, video_decoder, progress, context);
+    /* The decoder's and the encoder's threads are started from this one, and take its name. */
+    char previous[16];
+    sepia_thread_group_enter(t.threads, previous);
+    int status = sepia_transcode_run(&t, output_path, video_decoder);
+    double used = sepia_thread_group_cpu_seconds(t.threads);
+    if (used >= 0) {
+        t.report->cpu_seconds = used;
+    }
     sepia_transcoder_free(&t);
+    sepia_thread_group_leave(previous);
     return status;
 }

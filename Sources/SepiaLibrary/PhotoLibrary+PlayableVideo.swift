@@ -26,39 +26,36 @@ extension PhotoLibrary {
     /// Live Photo's: `fullSizePairedVideo`), PhotoKit's names for the version of the video shown. The work a
     /// server's job queue does after an upload; one that is killed midway leaves no trace and is done again.
     ///
-    /// Returns whether a version was made: false when the asset is gone, has no motion, already has one, or plays
-    /// as it is. `progress` gets the fraction done about four times a second of video; answering false stops the
-    /// encode (it throws).
+    /// Returns whether a version was made: false when the asset is gone or in Recently Deleted, has no motion,
+    /// already has one, or plays as it is. `progress` gets the fraction done about four times a second of decoded
+    /// video; answering false stops the encode (it throws), as does cancelling the task, within a frame. The
+    /// encode is bounded by ``LibraryConfiguration/videoOptions`` (its CPU budget, the frames its bytes allow):
+    /// a video over them throws ``LibraryError/Code/unreadableImage`` with the reason.
     @discardableResult
     public func preparePlayableVersion(
         ofAsset assetID: String, progress: @escaping @Sendable (Double) -> Bool = { _ in true }
     ) async throws(LibraryError) -> Bool {
-        guard let asset = try store.assets(ids: [assetID]).first else { return false }
-        let resources = try resources(for: asset)
-        guard let motion = resources.first(where: { $0.type == .video || $0.type == .pairedVideo }),
-            !resources.contains(where: { $0.type == .fullSizeVideo || $0.type == .fullSizePairedVideo })
-        else { return false }
+        guard let (motion, _) = try await motionToEncode(ofAsset: assetID) else { return false }
         let source = try await path(of: motion)
         let options = configuration.videoOptions
-        let info: VideoInfo
-        do {
-            info = try VideoProbe.probe(path: source, options: options)
-        } catch {
-            throw LibraryError.unreadable(error, file: motion.originalFilename)
-        }
-        guard PlayableVideo.needsPlayableVersion(info) else { return false }
-
         let sweep = try store.latestSweep()
         let output = folder.temporaryFile(suffix: ".mp4")
         defer { unlink(output) }
-        do {
-            // The encode blocks its thread for as long as it takes: a thread of its own, not the cooperative pool's.
-            try await Self.onOwnThread { () throws(CodecError) in
-                try PlayableVideo.encode(path: source, to: output, options: options, progress: progress)
+        let cancellation = PlayableVideo.Cancellation()
+        let encoded: Result<Void, CodecError> = await withTaskCancellationHandler {
+            do throws(CodecError) {
+                // The encode blocks its thread for as long as it takes: a thread of its own, not the cooperative pool's.
+                try await Self.onOwnThread { () throws(CodecError) in
+                    try PlayableVideo.encode(path: source, to: output, options: options, cancellation: cancellation, progress: progress)
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
             }
-        } catch {
-            throw LibraryError.unreadable(error, file: motion.originalFilename)
+        } onCancel: {
+            cancellation.cancel()
         }
+        if case .failure(let error) = encoded { throw LibraryError.unreadable(error, file: motion.originalFilename) }
         let hash = try ContentHash.ofFile(output)
         let played: VideoInfo
         do {
@@ -80,6 +77,32 @@ extension PhotoLibrary {
             throw error
         }
         return true
+    }
+
+    /// The pixels of the frames the encode of an asset's playable version would decode
+    /// (``PlayableVideo/decodedPixels(_:)``), which its cost is about proportional to; nil when there is nothing
+    /// to encode (as ``preparePlayableVersion(ofAsset:progress:)`` would find) or the headers do not say.
+    public func playableVersionPixels(ofAsset assetID: String) async throws(LibraryError) -> Int? {
+        guard let (_, info) = try await motionToEncode(ofAsset: assetID) else { return nil }
+        return PlayableVideo.decodedPixels(info)
+    }
+
+    /// The motion of an asset whose playable version is still to be made, and what its probe read; nil when the
+    /// asset is gone or in Recently Deleted, has no motion, has its version already, or plays as it is.
+    private func motionToEncode(ofAsset assetID: String) async throws(LibraryError) -> (AssetResource, VideoInfo)? {
+        guard let asset = try store.assets(ids: [assetID]).first, !asset.isRecentlyDeleted else { return nil }
+        let resources = try resources(for: asset)
+        guard let motion = resources.first(where: { $0.type == .video || $0.type == .pairedVideo }),
+            !resources.contains(where: { $0.type == .fullSizeVideo || $0.type == .fullSizePairedVideo })
+        else { return nil }
+        let source = try await path(of: motion)
+        let info: VideoInfo
+        do {
+            info = try VideoProbe.probe(path: source, options: configuration.videoOptions)
+        } catch {
+            throw LibraryError.unreadable(error, file: motion.originalFilename)
+        }
+        return PlayableVideo.needsPlayableVersion(info) ? (motion, info) : nil
     }
 
     /// Runs `work` on a new thread and waits for it without holding a thread of the cooperative pool. Asked

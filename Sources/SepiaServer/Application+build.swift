@@ -85,8 +85,8 @@ func backgroundServices(_ services: ServerServices, logger: Logger) -> [any Serv
         background.append(
             JobRunner(
                 queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics,
-                workers: configuration.jobWorkers, lease: configuration.jobLease, pollInterval: configuration.jobPollInterval,
-                wakeUps: services.jobWakeUps, logger: logger))
+                workers: configuration.jobWorkers, longWorkers: configuration.longJobWorkers, longEncodePixels: configuration.longEncodePixels,
+                lease: configuration.jobLease, pollInterval: configuration.jobPollInterval, wakeUps: services.jobWakeUps, logger: logger))
     }
     if configuration.objectStorage != nil || configuration.database != nil {
         background.append(StorageSweeper(libraries: services.libraries, interval: configuration.sweepInterval, logger: logger))

@@ -92,6 +92,14 @@ public struct ServerConfiguration: Sendable {
     /// How many jobs (an upload's preview, rendered after the upload answered) this server does at once; 0
     /// does none here, leaving them to the other servers of the deployment.
     public var jobWorkers: Int
+    /// How many long encodes (the playable versions of videos with more than ``longEncodePixels`` pixels of
+    /// frames) this server does at once, beside the ``jobWorkers``, which then never wait for them; 0 leaves
+    /// long encodes to the job workers like any other job. None when ``jobWorkers`` is 0.
+    public var longJobWorkers: Int
+    /// The pixels of decoded frames (frames × width × height) past which a video's playable version is a long
+    /// encode: 10⁹, 16 s of 1080p at 30 frames a second, 4 s of 4K, 2 minutes of 640×360 (an encode of
+    /// seconds to tens of seconds on two cores).
+    public var longEncodePixels: Int
     /// How long a job this server takes stays its own: a server killed mid-job leaves the job to be taken
     /// again by another once this runs out.
     public var jobLease: TimeInterval
@@ -145,6 +153,8 @@ public struct ServerConfiguration: Sendable {
         sweepInterval = .seconds(3600)
         database = nil
         jobWorkers = 1
+        longJobWorkers = 1
+        longEncodePixels = 1_000_000_000
         jobLease = 60
         jobPollInterval = .seconds(1)
         recentlyDeletedRetention = .seconds(30 * 86_400)

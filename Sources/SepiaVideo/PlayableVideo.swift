@@ -1,5 +1,7 @@
 internal import CFFmpeg
+import Foundation
 public import SepiaCodecs
+import SepiaImage
 
 #if canImport(Glibc)
 import Glibc
@@ -54,17 +56,69 @@ public enum PlayableVideo {
         }
     }
 
+    /// The pixels of the frames the encode of `info`'s video decodes (frames × coded width × height), as its
+    /// headers tell: from the sample table's count when there is one, else its duration and frame rate; nil when
+    /// they do not say. What an encode costs is about proportional to it.
+    public static func decodedPixels(_ info: VideoInfo) -> Int? {
+        let pixels = Double(info.video.codedSize.width) * Double(info.video.codedSize.height)
+        if let frames = info.video.frameCount { return Int(min(Double(frames) * pixels, 9e18)) }
+        guard let duration = info.duration, let rate = info.video.frameRate else { return nil }
+        return Int(min(duration * rate * pixels, 9e18))
+    }
+
     /// The media type of the playable version.
     public static let mimeType = "video/mp4"
 
+    /// What an encode used: the CPU time of its threads (the decoder's and the encoder's all counted), and the
+    /// frames it decoded.
+    public struct Usage: Sendable, Hashable {
+        /// CPU seconds.
+        public var cpuSeconds: Double
+        /// Video frames decoded.
+        public var frames: Int
+        /// Their pixels: the frames' widths × heights, added up.
+        public var decodedPixels: Int
+    }
+
+    /// Stops an encode from another thread (``encode(path:to:settings:options:cancellation:progress:)`` checks it
+    /// before each packet and after each frame, so it ends within a frame), as a job does when its video is
+    /// deleted or its server shuts down.
+    public final class Cancellation: @unchecked Sendable {
+        /// The limits the encode reads; only their cancellation flag changes once it runs, atomically in C.
+        let limits: UnsafeMutablePointer<sepia_transcode_limits>
+
+        /// A cancellation not yet requested.
+        public init() {
+            limits = .allocate(capacity: 1)
+            limits.initialize(to: sepia_transcode_limits())
+        }
+
+        deinit {
+            limits.deallocate()
+        }
+
+        /// Stops the encode (or the next one given this cancellation, at once).
+        public func cancel() {
+            sepia_transcode_cancel(limits)
+        }
+    }
+
     /// Encodes the video at `path` into a playable MP4 at `output`, written whole or not at all (a temporary file
-    /// beside it, renamed at the end). `progress` is called about four times a second of video with the fraction
-    /// done; answering false cancels the encode, which then throws ``CodecError/Code/timedOut``. The probe's limits
-    /// (`options`) apply to the input; the encode itself has no deadline (a long clip takes long), only `progress`.
+    /// beside it, renamed at the end). `progress` is called about four times a second of decoded video with the
+    /// fraction done (of the video's real duration: the span of its samples when the headers declare less);
+    /// answering false, or `cancellation`, stops the encode, which then throws ``CodecError/Code/timedOut``.
+    ///
+    /// The probe's limits (`options`) apply to the input, and to the encode: it stops with
+    /// ``CodecError/Code/limitExceeded`` when its threads have used more CPU time than
+    /// ``VideoOptions/encodeCPUSeconds`` plus ``VideoOptions/encodeCPUSecondsPerGigapixel`` for each 10⁹ pixels
+    /// of frames decoded so far, when the frames decoded add up to more pixels than the file's bytes allow
+    /// (``VideoOptions/maximumDecodedPixelsPerByte``), or when a frame is shown past
+    /// ``VideoOptions/maximumDuration``. There is no deadline: a long clip takes long.
+    @discardableResult
     public static func encode(
         path: String, to output: String, settings: Settings = Settings(), options: VideoOptions = VideoOptions(),
-        progress: @escaping (Double) -> Bool = { _ in true }
-    ) throws(CodecError) {
+        cancellation: Cancellation = Cancellation(), progress: @escaping (Double) -> Bool = { _ in true }
+    ) throws(CodecError) -> Usage {
         let (info, input) = try VideoProbe.probe(.file(path), options: options)
         guard let codec = VideoCodecs.decodable.first(where: { VideoCodecs.shortName(AVCodecID($0.id)) == info.video.codec }) else {
             throw CodecError(
@@ -80,12 +134,18 @@ public enum PlayableVideo {
             long_side: Int32(clamping: settings.longSide), short_side: Int32(clamping: settings.shortSide),
             crf: Int32(clamping: settings.constantRateFactor), preset: nil, audio_bit_rate: Int64(settings.audioBitRate),
             threads: Int32(clamping: settings.threads))
+        let limits = cancellation.limits
+        limits.pointee.cpu_seconds = max(0, options.encodeCPUSeconds)
+        limits.pointee.cpu_seconds_per_gigapixel = max(0, options.encodeCPUSecondsPerGigapixel)
+        limits.pointee.max_decoded_pixels = Int64(options.decodedPixelLimit(forFileOf: info.byteCount))
+        limits.pointee.max_duration = Int64(min(max(0, options.maximumDuration) + 1, 1e12) * 1e6)
+        var report = sepia_transcode_report()
         let box = ProgressBox(progress)
         let status = preset.withCString { presetName -> Int32 in
             c.preset = presetName
             return MediaInput.capturingLog {
                 sepia_transcode(
-                    input.handle, partial, decoder, &c,
+                    input.handle, partial, decoder, &c, limits, &report,
                     { context, done, total in
                         guard let context else { return 0 }
                         let box = Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue()
@@ -94,18 +154,59 @@ public enum PlayableVideo {
             }.result
         }
         withExtendedLifetime(box) {}
+        withExtendedLifetime(cancellation) {}
+        let usage = Usage(cpuSeconds: report.cpu_seconds, frames: Int(report.frames), decodedPixels: Int(report.decoded_pixels))
         guard status >= 0 else {
             unlink(partial)
-            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if status == sepia_averror_exit() {
-                throw CodecError(.timedOut, format: info.format, "the playable version's encode was stopped", file: path)
-            }
-            throw CodecError(.corruptData, format: info.format, "cannot make a playable version: \(reason)", file: path)
+            throw stopped(report, usage: usage, status: status, error: error, info: info, input: input, options: options, file: path)
         }
         guard rename(partial, output) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(partial)
             throw CodecError(.fileSystem, "cannot move the playable version into place: \(reason)", file: output)
+        }
+        return usage
+    }
+
+    /// The error of an encode that ended early with `status`.
+    private static func stopped(
+        _ report: sepia_transcode_report, usage: Usage, status: Int32, error: [CChar], info: VideoInfo, input: MediaInput,
+        options: VideoOptions, file: String
+    ) -> CodecError {
+        let done = VideoProbe.clock(Double(report.decoded_time) / 1e6)
+        let size = info.video.codedSize
+        let frames = "\(VideoPlausibility.count(usage.frames)) frames of \(size.width)x\(size.height)"
+        switch Int(report.stop) {
+        case Int(SEPIA_TRANSCODE_CANCELLED):
+            return CodecError(.timedOut, format: info.format, "the playable version's encode was stopped after \(done) of the video", file: file)
+        case Int(SEPIA_TRANSCODE_CPU_BUDGET):
+            let budget = options.encodeCPUSeconds + options.encodeCPUSecondsPerGigapixel * Double(usage.decodedPixels) / 1e9
+            return CodecError(
+                .limitExceeded, format: info.format,
+                String(
+                    format: "the playable version's encode used %.0f CPU seconds for %@ (%@ gigapixels), more than its budget of %.0f "
+                        + "(%.0f, and %.0f per gigapixel decoded): the video costs far more to decode than its frames justify",
+                    usage.cpuSeconds, frames, VideoPlausibility.gigapixels(Double(usage.decodedPixels)), budget, options.encodeCPUSeconds,
+                    options.encodeCPUSecondsPerGigapixel),
+                file: file)
+        case Int(SEPIA_TRANSCODE_PIXELS):
+            return CodecError(
+                .limitExceeded, format: info.format,
+                "the video decodes to more than \(VideoPlausibility.gigapixels(Double(usage.decodedPixels))) gigapixels (\(frames) by "
+                    + "\(done)) from \(VideoPlausibility.megabytes(info.byteCount)) MB, more than "
+                    + "\(VideoPlausibility.count(options.maximumDecodedPixelsPerByte)) pixels per byte of the file: its frames are a still "
+                    + "picture repeated, or its container declares more than its bytes hold",
+                file: file)
+        case Int(SEPIA_TRANSCODE_DURATION):
+            return CodecError(
+                .limitExceeded, format: info.format,
+                "the video's frames go on past \(VideoProbe.clock(options.maximumDuration)), the limit, although its headers declare "
+                    + (info.duration.map { VideoProbe.clock($0) } ?? "no duration"),
+                file: file)
+        default:
+            if status == sepia_averror_exit() { return input.error(status, log: nil, while: "cannot read the video") }
+            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return CodecError(.corruptData, format: info.format, "cannot make a playable version: \(reason)", file: file)
         }
     }
 

@@ -32,20 +32,31 @@ public enum VideoProbe {
     }
 
     /// The description of `location` and its video stream's start time: from the `moov` box when Sepia reads it
-    /// itself (with where the video's samples are), else from FFmpeg's demuxer (whose input is then closed).
+    /// itself (with where the video's samples are), else from FFmpeg's demuxer (whose input is then closed). The
+    /// sample table is judged against the file's bytes either way (``VideoPlausibility``).
     static func headers(
         _ location: MediaLocation, options: VideoOptions
     ) throws(CodecError) -> (info: VideoInfo, startTime: Double, samples: MovieSampleIndex?) {
-        if let described = try MovieProbe.probe(location, options: options) { return described }
+        if let described = try MovieProbe.probe(location, options: options) {
+            if let samples = described.samples {
+                try VideoPlausibility.check(
+                    samples.layout(fileSize: described.info.byteCount), info: described.info, options: options, file: location.path)
+            } else {
+                // Tables Sepia's index does not place: FFmpeg's demuxer, which the encode reads them with, judges them.
+                _ = try probe(location, options: options)
+            }
+            return described
+        }
         let (info, input) = try probe(location, options: options)
         return (info, input.videoStartTime(index: info.video.index), nil)
     }
 
-    /// Opens `location`, reads its headers and checks the limits; returns the description and the input, still
-    /// open, positioned after the headers.
+    /// Opens `location`, reads its headers and checks the limits (the sample table against the bytes too);
+    /// returns the description and the input, still open, positioned after the headers.
     static func probe(_ location: MediaLocation, options: VideoOptions) throws(CodecError) -> (info: VideoInfo, input: MediaInput) {
         let input = try MediaInput(location, options: options, deadline: deadline(after: options.timeLimit))
         let info = try StreamInspector(input: input, options: options).inspect()
+        try VideoPlausibility.check(input.sampleLayout(ofStream: info.video.index), info: info, options: options, file: location.path)
         return (info, input)
     }
 }

@@ -158,4 +158,39 @@ import Testing
         #expect(TestLibrary.files(under: folder + "/originals").isEmpty)
         #expect(try await library.check().isSound)
     }
+
+    @Test("the sample-table attack is refused by the import with the reason, nothing stored; a cancelled task stops an encode, nothing stored")
+    func runawayVideos() async throws {
+        let folder = TestLibrary.temporaryFolder()
+        let library = try TestLibrary.open(at: folder)
+        let attack = try SampleTableVideos.make(.shared, width: 640, height: 360, samples: 20_000)
+        let results = Mutex<[ImportItemResult]>([])
+        let summary = try await AssetImporter(library: library, concurrency: 1).importFiles([attack]) { result, _ in
+            results.withLock { $0.append(result) }
+        }
+        #expect(summary.imported == 0 && summary.failed + summary.skipped == 1, "\(summary)")
+        let refused = try #require(results.withLock { $0.first })
+        #expect(refused.reason?.contains("19 998 of the video's 20 000 samples at bytes another sample uses") == true, "\(refused)")
+        #expect(TestLibrary.files(under: folder + "/originals").isEmpty)
+
+        // A long, plausible clip: its encode is under way when the task is cancelled, and stops.
+        let long = try SampleTableVideos.make(.repeated, width: 640, height: 360, samples: 3000, rate: "30", pixelFormat: "yuv420p")
+        _ = try await AssetImporter(library: library, concurrency: 1).importFiles([long])
+        let video = try #require(try library.fetchAssets(with: .video).allObjects().first)
+        let reports = Mutex<[Double]>([])
+        let encode = Task {
+            try await library.preparePlayableVersion(ofAsset: video.id) { done in
+                reports.withLock { $0.append(done) }
+                return true
+            }
+        }
+        while reports.withLock({ $0.last ?? 0 }) < 0.02 { try await Task.sleep(for: .milliseconds(20)) }
+        encode.cancel()
+        let outcome = await encode.result
+        #expect(throws: LibraryError.self) { try outcome.get() }
+        #expect(reports.withLock { $0.last ?? 1 } < 0.5, "\(reports.withLock { $0.last ?? 1 })")
+        #expect(try await library.playableResource(of: video) == nil)
+        #expect(!TestLibrary.files(under: folder + "/tmp").contains { $0.contains(".mp4") })
+        #expect(try await library.check().isSound)
+    }
 }

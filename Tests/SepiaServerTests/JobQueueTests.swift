@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SepiaCodecs
 import SepiaImage
 import Synchronization
 import Testing
@@ -91,6 +92,72 @@ struct JobQueueTests {
         #expect(failed.map(\.job.subject) == ["broken"])
         #expect(failed.first?.error == "cannot decode attempt 5")
         #expect(try queue.counts() == (waiting: 0, failed: 1))
+    }
+
+    @Test("a job given back on shutdown is due at once and its attempt is not counted; one moved to the long lane is for its workers only")
+    func releasedAndMoved() throws {
+        let queue = try services().jobs
+        let now = Date()
+        try queue.enqueue(.playableVideo, library: "", subject: "clip", now: now)
+        for _ in 0..<(queue.maximumAttempts + 2) {
+            let job = try #require(try queue.take(lease: 60, now: now))
+            #expect(job.attempts == 1)
+            try queue.release(job, now: now)
+        }
+        let job = try #require(try queue.take(lease: 60, now: now))
+        try queue.move(job, to: .long, now: now)
+        #expect(try queue.take(.quick, lease: 60, now: now + 3600) == nil)
+        let long = try #require(try queue.take(.long, lease: 60, now: now))
+        #expect(long.id == job.id && long.lane == .long && long.attempts == 1)
+        #expect(try queue.running(.playableVideo, now: now) == [])
+        #expect(try queue.extend(long, lease: 60, progress: 0.5, now: now))
+        #expect(try queue.running(.playableVideo, now: now).map(\.progress) == [0.5])
+        try queue.complete(long)
+        #expect(try queue.counts() == (waiting: 0, failed: 0))
+    }
+
+    @Test("a job that fails for good is never taken again and keeps its reason; a job withdrawn is no longer its worker's")
+    func failedForGood() throws {
+        let services = try services()
+        let queue = services.jobs
+        let now = Date()
+        try queue.enqueue(.playableVideo, library: "u1", subject: "refused", now: now)
+        let job = try #require(try queue.take(lease: 60, now: now))
+        try queue.failForGood(job, error: "refused.3gp: the sample table points 398 998 samples at the same bytes")
+        #expect(try queue.take(lease: 60, now: now + 86_400 * 365) == nil)
+        #expect(try queue.counts() == (waiting: 0, failed: 1))
+        #expect(try queue.failure(of: .playableVideo, library: "u1", subject: "refused")?.contains("398 998") == true)
+        #expect(try queue.failure(of: .playableVideo, library: "", subject: "refused") == nil)
+        // Asked for again, it stays failed.
+        try queue.enqueue(.playableVideo, library: "u1", subject: "refused", now: now + 10)
+        #expect(try queue.take(lease: 60, now: now + 20) == nil)
+
+        // Another server took a job whose lease ran out: the first one's renewal says it is no longer its own.
+        let first = JobQueue(database: services.accounts.database, worker: "first")
+        let second = JobQueue(database: services.accounts.database, worker: "second")
+        try first.enqueue(.playableVideo, library: "", subject: "clip", now: now)
+        let taken = try #require(try first.take(lease: 30, now: now))
+        #expect(try first.extend(taken, lease: 30, now: now + 10))
+        let retaken = try #require(try second.take(lease: 30, now: now + 41))
+        #expect(try !first.extend(taken, lease: 30, progress: 0.4, now: now + 42))
+        try second.complete(retaken)
+        #expect(try !second.extend(retaken, lease: 30, now: now + 43), "a job done is no one's")
+    }
+
+    @Test("a failure that will not change (a refused file, a budget) is for good; storage, the database, a deadline on a busy machine are retried")
+    func failureKinds() {
+        let refused = LibraryError.unreadable(CodecError(.corruptData, "the sample table points 398 998 samples at the same bytes"), file: "a.3gp")
+        let overBudget = LibraryError.unreadable(CodecError(.limitExceeded, "the encode used 61 CPU seconds"), file: "a.3gp")
+        #expect(JobFailure.isPermanent(refused) && JobFailure.isPermanent(overBudget))
+        #expect(JobFailure.isPermanent(CodecError(.unsupportedFeature, "no decoder")))
+        let slow = LibraryError.unreadable(CodecError(.timedOut, "reading took longer than 15 s"), file: "a.3gp")
+        let unreadable = LibraryError.unreadable(CodecError(.fileSystem, "cannot open the file"), file: "a.3gp")
+        for transient: any Error in [
+            slow, unreadable, LibraryError(.storageUnavailable, "the bucket cannot be reached"), LibraryError(.database, "busy"),
+            LibraryError(.fileSystem, "disk full"), SQLFailure.unavailable("connection refused"), CancellationError(),
+        ] {
+            #expect(!JobFailure.isPermanent(transient), "\(transient)")
+        }
     }
 
     @Test("an upload answers with its thumbnail made, and the queue makes its preview")

@@ -91,6 +91,32 @@ struct ServerProcessTests {
             try? FileManager.default.removeItem(atPath: root)
         }
 
+        /// Waits until /metrics shows an encode (of either job lane) `fraction` done, at most a minute; its progress.
+        func encodeProgress(atLeast fraction: Double, token: String) throws -> Double {
+            var progress = 0.0
+            let deadline = Date().addingTimeInterval(60)
+            while progress < fraction, Date() < deadline {
+                let answer = try RawHTTP(port: port).request("GET", "/metrics", headers: ["Authorization": "Bearer " + token])
+                progress =
+                    String(decoding: answer.body, as: UTF8.self).split(separator: "\n")
+                    .filter { $0.hasPrefix("sepia_video_encode_progress_ratio{") }
+                    .compactMap { Double($0.split(separator: " ").last ?? "") }.max() ?? 0
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return progress
+        }
+
+        /// Waits until the playable version of the video `id` is served (at most `seconds`); whether it is.
+        func waitForPlayableVersion(of id: String, token: String, within seconds: TimeInterval) throws -> Bool {
+            let http = RawHTTP(port: port)
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if try http.request("HEAD", "/api/v1/assets/\(id)/video", headers: ["Authorization": "Bearer " + token]).status == 200 { return true }
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+            return false
+        }
+
         /// Runs `sepia` with `arguments` on this server's library.
         func sepia(_ arguments: [String]) throws -> (status: Int32, output: String) {
             let result = try ExternalProgram.run(
@@ -186,15 +212,7 @@ struct ServerProcessTests {
             let id = try JSONDecoder().decode(Created.self, from: upload.body).id
 
             // Killed once its encode is under way, as /metrics shows it.
-            var progress = 0.0
-            let started = Date().addingTimeInterval(60)
-            while progress < 0.05, Date() < started {
-                let metrics = String(decoding: try RawHTTP(port: first.port).request("GET", "/metrics", headers: auth).body, as: UTF8.self)
-                progress =
-                    metrics.split(separator: "\n").first { $0.hasPrefix("sepia_video_encode_progress_ratio ") }
-                    .flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+            let progress = try first.encodeProgress(atLeast: 0.05, token: token)
             #expect(progress > 0 && progress < 1, "the encode was under way: \(progress)")
             kill(first.process.processIdentifier, SIGKILL)
             first.process.waitUntilExit()
@@ -203,18 +221,54 @@ struct ServerProcessTests {
             let second = try ServerProcess(root: first.root, serveOptions: lease)
             defer { second.process.terminate() }
             let http = RawHTTP(port: second.port)
-            var status = 0
-            let deadline = Date().addingTimeInterval(180)
-            while status != 200, Date() < deadline {
-                status = try http.request("HEAD", "/api/v1/assets/\(id)/video", headers: auth).status
-                if status != 200 { Thread.sleep(forTimeInterval: 0.25) }
-            }
-            #expect(status == 200, "the playable version was made after the kill")
+            #expect(try second.waitForPlayableVersion(of: id, token: token, within: 180), "the playable version was made after the kill")
             let resources = String(decoding: try http.request("GET", "/api/v1/assets/\(id)/resources", headers: auth).body, as: UTF8.self)
             #expect(resources.contains("fullSizeVideo"), "\(resources)")
             // No half-written encode is left behind.
             let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: first.root + "/library/tmp")) ?? []
             #expect(!leftovers.contains { $0.contains(".mp4") }, "\(leftovers)")
+            second.process.terminate()
+            second.process.waitUntilExit()
+            let check = try second.sepia(["check"])
+            #expect(check.status == 0, "\(check.output)")
+        }
+    }
+
+    @Test("SIGTERM during a video's playable encode stops the server within seconds; the job, given back, is done by the next")
+    func terminatedDuringEncode() async throws {
+        try await onThread {
+            // Long enough that its encode takes well over the 20 s allowed for the exit: 2 minutes of 720p in a 3GP.
+            let clip = try Data(
+                contentsOf: URL(
+                    fileURLWithPath: try SampleTableVideos.make(
+                        .repeated, width: 1280, height: 720, samples: 3600, rate: "30", pixelFormat: "yuv420p")
+                ))
+            let first = try ServerProcess()
+            defer { first.stop() }
+            let token = try first.ownerToken()
+            let auth = ["Authorization": "Bearer " + token]
+            let upload = try RawHTTP(port: first.port).request("POST", "/api/v1/assets?filename=long.3gp", headers: auth, body: clip)
+            #expect(upload.status == 201, "\(String(decoding: upload.body, as: UTF8.self))")
+            struct Created: Decodable { var id: String }
+            let id = try JSONDecoder().decode(Created.self, from: upload.body).id
+            let progress = try first.encodeProgress(atLeast: 0.02, token: token)
+            #expect(progress > 0 && progress < 1, "the encode was under way: \(progress)")
+
+            kill(first.process.processIdentifier, SIGTERM)
+            // Within seconds: the encode stops within a frame and its job goes back to the queue. (Before, the
+            // server waited for the encode, then for its grace period, and its watchdog ended it with 75.)
+            #expect(first.waitForExit(timeout: 20) == 0, "SIGTERM did not stop the server cleanly within 20 s")
+            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: first.root + "/library/tmp")) ?? []
+            #expect(!leftovers.contains { $0.contains(".mp4") }, "\(leftovers)")
+
+            // The next server on the same library takes the job at once (it was given back, not leased) and finishes it.
+            let second = try ServerProcess(root: first.root)
+            defer { second.process.terminate() }
+            let http = RawHTTP(port: second.port)
+            #expect(try second.waitForPlayableVersion(of: id, token: token, within: 300), "the playable version was made after the restart")
+            let metrics = String(decoding: try http.request("GET", "/metrics", headers: auth).body, as: UTF8.self)
+            #expect(metrics.contains(#"sepia_jobs_total{kind="playableVideo",outcome="done"} 1"#), "\(metrics)")
+            #expect(!metrics.contains(#"outcome="retried""#) && !metrics.contains(#"outcome="failed""#), "\(metrics)")
             second.process.terminate()
             second.process.waitUntilExit()
             let check = try second.sepia(["check"])

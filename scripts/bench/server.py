@@ -102,11 +102,15 @@ class Server:
         body = json.dumps({"token": setup, "username": "owner", "password": "correct horse battery"})
         status, headers, data = self.request("POST", "/api/v1/setup", body, {"Content-Type": "application/json"}, bearer=False)
         assert status == 201, data
-        cookie = headers["set-cookie"].split(";")[0]
-        csrf = json.loads(data)["csrfToken"]
+        # The owner's session, for the tokens new_token makes.
+        self.session = {"Cookie": headers["set-cookie"].split(";")[0], "X-CSRF-Token": json.loads(data)["csrfToken"]}
+        return self.new_token("read-write")
+
+    def new_token(self, level):
+        """A new API token of the owner, at `level` (read-write, read-only, add-only)."""
         status, _, data = self.request(
-            "POST", "/api/v1/tokens", json.dumps({"name": "bench", "accessLevel": "read-write"}),
-            {"Content-Type": "application/json", "Cookie": cookie, "X-CSRF-Token": csrf}, bearer=False)
+            "POST", "/api/v1/tokens", json.dumps({"name": "bench " + level, "accessLevel": level}),
+            dict(self.session, **{"Content-Type": "application/json"}), bearer=False)
         assert status == 201, data
         return json.loads(data)["token"]
 

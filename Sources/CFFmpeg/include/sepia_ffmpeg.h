@@ -155,16 +155,90 @@ typedef struct sepia_transcode_settings {
     int threads;
 } sepia_transcode_settings;
 
-/* Called about four times a second of video with the microseconds done and the total (0 when unknown); a
- * non-zero answer cancels the encode. */
+/* Called about four times a second of decoded video with the microseconds decoded (the presentation time of the
+ * last frame, from the start) and the video's real duration: its container's, or the span of its samples when
+ * they last longer (0 when neither is known). A non-zero answer cancels the encode. */
 typedef int (*sepia_transcode_progress)(void *context, int64_t done, int64_t total);
 
+/* What bounds one encode. Set before sepia_transcode is called; only `cancelled` changes during the encode, and
+ * only through sepia_transcode_cancel. */
+typedef struct sepia_transcode_limits {
+    /* Non-zero stops the encode: checked before each packet is read and after each frame is decoded. */
+    int cancelled;
+    /* The CPU seconds the encode's threads may use whatever they decode, and the CPU seconds more per 10^9
+     * pixels of decoded frames; both 0: no budget. */
+    double cpu_seconds;
+    double cpu_seconds_per_gigapixel;
+    /* The most pixels all decoded frames may add up to; 0: no limit. */
+    int64_t max_decoded_pixels;
+    /* The latest presentation time, in microseconds from the start, a decoded frame may have; 0: no limit. */
+    int64_t max_duration;
+} sepia_transcode_limits;
+
+/* Why an encode stopped before the end of the video. */
+enum {
+    SEPIA_TRANSCODE_FINISHED = 0,
+    /* sepia_transcode_cancel, or the progress callback, stopped it. */
+    SEPIA_TRANSCODE_CANCELLED = 1,
+    /* Its threads used more CPU time than the budget. */
+    SEPIA_TRANSCODE_CPU_BUDGET = 2,
+    /* The decoded frames added up to more than max_decoded_pixels. */
+    SEPIA_TRANSCODE_PIXELS = 3,
+    /* A decoded frame was to be shown after max_duration. */
+    SEPIA_TRANSCODE_DURATION = 4
+};
+
+/* What an encode used, and why it stopped. */
+typedef struct sepia_transcode_report {
+    /* A SEPIA_TRANSCODE_* value. */
+    int stop;
+    /* The CPU seconds of the encode's threads, as last measured (about twice a second). */
+    double cpu_seconds;
+    /* The video frames decoded, and their pixels. */
+    int64_t frames;
+    int64_t decoded_pixels;
+    /* The presentation time of the last frame decoded, in microseconds from the start. */
+    int64_t decoded_time;
+} sepia_transcode_report;
+
+/* Stops the encode that `limits` bound, from any thread: it ends with AVERROR_EXIT within a frame. */
+void sepia_transcode_cancel(sepia_transcode_limits *limits);
+
 /* Encodes the opened `input` (sepia_av_input_open done) into an MP4 at `output_path`: H.264 through libx264 and
- * AAC, index first, the video decoded by the decoder named `video_decoder`. Returns 0, or an AVERROR code with
- * what failed in `error`. A partial file may be left at `output_path` on failure; the caller removes it. */
+ * AAC, index first, the video decoded by the decoder named `video_decoder`, within `limits` (NULL: none).
+ * Returns 0, or an AVERROR code with what failed in `error`; an encode the limits stopped returns AVERROR_EXIT
+ * with the reason in `report` (which may be NULL). A partial file may be left at `output_path` on failure; the
+ * caller removes it. */
 int sepia_transcode(
     sepia_av_input *input, const char *output_path, const char *video_decoder, const sepia_transcode_settings *settings,
-    sepia_transcode_progress progress, void *context, char *error, size_t error_size);
+    sepia_transcode_limits *limits, sepia_transcode_report *report, sepia_transcode_progress progress, void *context, char *error,
+    size_t error_size);
+
+/* The CPU time of a group of threads (sepia_thread_group.c): a new Linux thread takes its creator's name, so the
+ * threads a decoder and an encoder start from a named thread carry its name. */
+/* Names the calling thread with a name of its own ("sepia-enc-N", into `name`), keeping its former name in
+ * `previous`; the threads it starts from now on carry the name. */
+void sepia_thread_group_enter(char name[16], char previous[16]);
+/* Gives the calling thread back its former name. */
+void sepia_thread_group_leave(const char previous[16]);
+/* The CPU seconds the live threads of this process named `name` have used; -1 when /proc cannot be read. */
+double sepia_thread_group_cpu_seconds(const char *name);
+
+/* How the samples of an indexed stream lie in the file (FFmpeg's mov demuxer indexes every sample of an MP4 or
+ * MOV; other demuxers index keyframes, or nothing). */
+typedef struct sepia_av_sample_layout {
+    /* The index entries, and those whose bytes all lie within the file. */
+    int64_t samples;
+    int64_t in_file;
+    /* The entries whose bytes overlap those of another entry: a real file stores each sample once. */
+    int64_t shared;
+    /* The smallest and largest timestamps, in the stream's time base (AV_NOPTS_VALUE without entries). */
+    int64_t first;
+    int64_t last;
+} sepia_av_sample_layout;
+
+/* Fills `layout` for `stream`, read from a file of `file_size` bytes. Returns 0, or AVERROR(ENOMEM). */
+int sepia_av_sample_layout_of(AVStream *stream, int64_t file_size, sepia_av_sample_layout *layout);
 
 /* AVFrame's fields behind deprecation or macros, read in C. */
 int64_t sepia_av_frame_timestamp(const AVFrame *frame);

@@ -84,6 +84,13 @@ struct ServeCommand: AsyncParsableCommand {
     var jobWorkers: Int?
 
     @Option(
+        name: .customLong("long-job-workers"),
+        help: ArgumentHelp(
+            "How many long video encodes (over 16 s of 1080p) this server does at once, beside the job workers; 0 leaves them to the job workers (default 1).",
+            valueName: "n"))
+    var longJobWorkers: Int?
+
+    @Option(
         name: .customLong("job-lease"),
         help: ArgumentHelp(
             "Seconds a job this server takes stays its own; a server killed mid-job leaves it to another after this (default 60).",
@@ -113,6 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let maximumPixels, maximumPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if let jobWorkers, !(0...64).contains(jobWorkers) { throw ValidationError("--job-workers must be from 0 to 64") }
+        if let longJobWorkers, !(0...64).contains(longJobWorkers) { throw ValidationError("--long-job-workers must be from 0 to 64") }
         if let headerTimeout, !(1...3600).contains(headerTimeout) { throw ValidationError("--header-timeout must be from 1 to 3600 seconds") }
         if let idleTimeout, !(1...86400).contains(idleTimeout) { throw ValidationError("--idle-timeout must be from 1 to 86400 seconds") }
         if let maximumConnectionsPerAddress, maximumConnectionsPerAddress < 0 {
@@ -134,6 +142,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let maximumPixels { configuration.maximumPixels = maximumPixels }
             if let size = cacheSize.flatMap(Self.bytes) { configuration.renditionCacheBytes = size }
             if let jobWorkers { configuration.jobWorkers = jobWorkers }
+            if let longJobWorkers { configuration.longJobWorkers = longJobWorkers }
             if let headerTimeout { configuration.headerTimeout = .seconds(headerTimeout) }
             if let idleTimeout { configuration.idleTimeout = .seconds(idleTimeout) }
             if let maximumConnectionsPerAddress { configuration.maximumConnectionsPerAddress = maximumConnectionsPerAddress }

@@ -154,6 +154,9 @@ final class AccountStore: Sendable {
         migrator.registerMigration("v5") { db in
             try db.execute(sql: Self.serverSecretTable)
         }
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: JobQueue.sqliteLaneColumn)
+        }
         return migrator
     }
 
@@ -219,6 +222,7 @@ final class AccountStore: Sendable {
         ("v3", JobQueue.postgresProgressColumn),
         ("v4", downloadsPostgreSQL),
         ("v5", serverSecretTable),
+        ("v6", JobQueue.postgresLaneColumn),
     ]
 
     /// Secrets the servers of a deployment share and no client ever sees, by name: made at random by the first

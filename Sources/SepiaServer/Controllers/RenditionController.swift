@@ -90,7 +90,7 @@ struct RenditionController {
     /// `GET /assets/{id}/video`: what a browser plays for the asset's motion (a video, a Live Photo's movie), with
     /// ranges: its playable version, or the original when that plays as it is. When the playable version is still
     /// being made, `202` with `Retry-After` (and the job is queued, in case it was not: a library imported by
-    /// `sepia import`); `404` for a photo without motion.
+    /// `sepia import`); `422` with the reason when it cannot be made; `404` for a photo without motion.
     @Sendable func video(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
@@ -111,7 +111,12 @@ struct RenditionController {
         guard try photoLibrary.resources(for: asset).contains(where: { $0.type == .video || $0.type == .pairedVideo }) else {
             throw APIError.notFound("this photo has no motion to play")
         }
-        try services.jobs.enqueue(.playableVideo, library: owner.libraryPath.isEmpty ? "" : owner.id, subject: asset.id)
+        let key = owner.libraryPath.isEmpty ? "" : owner.id
+        // A version that cannot be made (the video is refused, or its encode went over its budget) is never tried again.
+        if let failure = try services.jobs.failure(of: .playableVideo, library: key, subject: asset.id) {
+            throw APIError(.unprocessableContent, "unprocessable", "The playable version of this video cannot be made.", detail: failure)
+        }
+        try services.jobs.enqueue(.playableVideo, library: key, subject: asset.id)
         services.jobWakeUps.signal()
         return Response(
             status: .accepted, headers: [.retryAfter: "5", .contentType: "application/json", .cacheControl: "no-store"],

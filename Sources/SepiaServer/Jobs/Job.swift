@@ -15,8 +15,19 @@ struct Job: Sendable, Hashable {
         case purgeRecentlyDeleted
     }
 
+    /// Which of a server's workers take a job: a long encode has workers of its own, so that it never holds up
+    /// the previews of uploads and the playable versions of short clips.
+    enum Lane: String, Sendable {
+        /// Renditions, purges, and the playable versions of short videos.
+        case quick
+        /// Playable versions whose video has more frames than ``ServerConfiguration/longEncodePixels`` pixels:
+        /// moved here by the quick worker that took them.
+        case long
+    }
+
     var id: Int64
     var kind: Kind
+    var lane: Lane = .quick
     /// The user whose library the job works on; empty for the owner's.
     var library: String
     /// What the job works on, for its kind: an asset's identifier, or nothing for a whole library's work.

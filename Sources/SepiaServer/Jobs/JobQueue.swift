@@ -7,9 +7,12 @@ import SepiaLibrary
 /// A server takes a job with `SELECT … FOR UPDATE SKIP LOCKED` (so two servers asking at the same moment take
 /// different rows without waiting for each other) and leases it: the row's `runAfter` moves past the lease,
 /// and its attempts are counted in the same transaction. A job done is deleted. A server killed mid-job
-/// leaves its row leased; when the lease runs out, another server takes it again. A job that fails waits
-/// longer before each retry, and after ``maximumAttempts`` stays in the table, with its last error, for an
-/// operator to look at (``failed()``).
+/// leaves its row leased; when the lease runs out, another server takes it again. A job that fails for a
+/// reason that may pass (storage or the database down) waits longer before each retry, and after
+/// ``maximumAttempts`` stays in the table, with its last error, for an operator to look at (``failed()``); one
+/// that fails for a reason that will not change (a video Sepia refuses, an encode over its budget) stays there
+/// at once (``failForGood(_:error:)``). A job a server gives back as it shuts down is not an attempt
+/// (``release(_:)``). Each job is in a lane (``Job/Lane``), and each worker takes from one.
 struct JobQueue: Sendable {
     let database: any SQLDatabase
     /// Who takes jobs, for the table: the host and process.
@@ -40,17 +43,17 @@ struct JobQueue: Sendable {
         }
     }
 
-    /// Takes the job that has waited longest and is due, leased for `lease` seconds; nil when none is due.
-    func take(lease: TimeInterval, now: Date = Date()) throws -> Job? {
+    /// Takes the job of `lane` that has waited longest and is due, leased for `lease` seconds; nil when none is due.
+    func take(_ lane: Job.Lane = .quick, lease: TimeInterval, now: Date = Date()) throws -> Job? {
         let time = now.timeIntervalSince1970
         return try database.rowLockingWrite { db -> Job? in
             guard
                 let row = try db.fetchOne(
                     """
                     SELECT id, kind, library, subject, attempts FROM job
-                    WHERE runAfter <= ? AND attempts < ?
+                    WHERE runAfter <= ? AND attempts < ? AND lane = ?
                     ORDER BY runAfter, id LIMIT 1
-                    """ + database.dialect.forUpdateSkipLocked, [time, maximumAttempts])
+                    """ + database.dialect.forUpdateSkipLocked, [time, maximumAttempts, lane.rawValue])
             else { return nil }
             let id: Int64 = row[0]
             let attempts: Int = row[4]
@@ -59,21 +62,73 @@ struct JobQueue: Sendable {
                 // A kind a newer version added: left for a server that knows it.
                 return nil
             }
-            return Job(id: id, kind: kind, library: row[2], subject: row[3], attempts: attempts + 1)
+            return Job(id: id, kind: kind, lane: lane, library: row[2], subject: row[3], attempts: attempts + 1)
         }
     }
 
-    /// Renews the lease of a job this server holds, so that no other server takes it while the work goes on.
-    func extend(_ job: Job, lease: TimeInterval, now: Date = Date()) throws {
-        _ = try database.write { db in
-            try db.execute("UPDATE job SET runAfter = ? WHERE id = ? AND takenBy = ?", [now.timeIntervalSince1970 + lease, job.id, worker])
+    /// Renews the lease of a job this server holds, so that no other server takes it while the work goes on, and
+    /// records how far it has come (0 to 1, for the change stream of every server) when `progress` is given.
+    /// False when the job is no longer this server's: done or removed meanwhile, or its lease ran out and
+    /// another server took it.
+    @discardableResult
+    func extend(_ job: Job, lease: TimeInterval, progress: Double? = nil, now: Date = Date()) throws -> Bool {
+        let until = now.timeIntervalSince1970 + lease
+        let changed = try database.write { db in
+            if let progress {
+                return try db.execute(
+                    "UPDATE job SET runAfter = ?, progress = ? WHERE id = ? AND takenBy = ? AND attempts = ?",
+                    [until, min(1, max(0, progress)), job.id, worker, job.attempts])
+            }
+            return try db.execute("UPDATE job SET runAfter = ? WHERE id = ? AND takenBy = ? AND attempts = ?", [until, job.id, worker, job.attempts])
         }
+        return changed > 0
     }
 
     /// Records how far a job this server holds has come (0 to 1), for the change stream of every server.
     func report(_ job: Job, progress: Double) throws {
         _ = try database.write { db in
             try db.execute("UPDATE job SET progress = ? WHERE id = ? AND takenBy = ?", [min(1, max(0, progress)), job.id, worker])
+        }
+    }
+
+    /// Gives back a job this server holds without doing it, as it shuts down: due again at once, for any server,
+    /// and the attempt it took is not counted.
+    func release(_ job: Job, now: Date = Date()) throws {
+        _ = try database.write { db in
+            try db.execute(
+                """
+                UPDATE job SET attempts = attempts - 1, runAfter = ?, takenBy = NULL, progress = NULL
+                WHERE id = ? AND takenBy = ? AND attempts = ?
+                """, [now.timeIntervalSince1970, job.id, worker, job.attempts])
+        }
+    }
+
+    /// Moves a job this server holds to `lane`, due at once for that lane's workers; the attempt is not counted.
+    func move(_ job: Job, to lane: Job.Lane, now: Date = Date()) throws {
+        _ = try database.write { db in
+            try db.execute(
+                """
+                UPDATE job SET lane = ?, attempts = attempts - 1, runAfter = ?, takenBy = NULL, progress = NULL
+                WHERE id = ? AND takenBy = ? AND attempts = ?
+                """, [lane.rawValue, now.timeIntervalSince1970, job.id, worker, job.attempts])
+        }
+    }
+
+    /// Records that a job failed for a reason that will not change (the file is refused, the encode went over its
+    /// budget): it stays in the table with `error` and is never taken again (``failed()``, ``failure(of:library:subject:)``).
+    func failForGood(_ job: Job, error: String) throws {
+        _ = try database.write { db in
+            try db.execute(
+                "UPDATE job SET attempts = ?, lastError = ?, progress = NULL WHERE id = ?", [maximumAttempts, String(error.prefix(1000)), job.id])
+        }
+    }
+
+    /// Why the job of `kind` on `subject` failed for good, when it did.
+    func failure(of kind: Job.Kind, library: String, subject: String) throws -> String? {
+        try database.read { db in
+            try db.value(
+                "SELECT lastError FROM job WHERE kind = ? AND library = ? AND subject = ? AND attempts >= ?",
+                [kind.rawValue, library, subject, maximumAttempts])
         }
     }
 
@@ -108,7 +163,7 @@ struct JobQueue: Sendable {
     func fail(_ job: Job, error: String, now: Date = Date()) throws {
         let retry = now.timeIntervalSince1970 + 10 * Double(job.attempts * job.attempts)
         _ = try database.write { db in
-            try db.execute("UPDATE job SET runAfter = ?, lastError = ? WHERE id = ?", [retry, String(error.prefix(1000)), job.id])
+            try db.execute("UPDATE job SET runAfter = ?, lastError = ?, progress = NULL WHERE id = ?", [retry, String(error.prefix(1000)), job.id])
         }
     }
 
@@ -132,6 +187,11 @@ struct JobQueue: Sendable {
             }
         }
     }
+
+    /// The lane column, added by the server database's migration `v5-job-lanes`: every job until then was quick.
+    static let sqliteLaneColumn = "ALTER TABLE job ADD COLUMN lane TEXT NOT NULL DEFAULT 'quick'"
+    /// The same column on PostgreSQL.
+    static let postgresLaneColumn = "ALTER TABLE job ADD COLUMN lane TEXT NOT NULL DEFAULT 'quick'"
 
     /// The progress column, added by the server database's third migration.
     static let sqliteProgressColumn = "ALTER TABLE job ADD COLUMN progress DOUBLE"

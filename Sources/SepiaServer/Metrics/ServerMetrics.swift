@@ -61,7 +61,10 @@ final class ServerMetrics: Sendable {
         name("rendition_cache_memory", "bytes", "Bytes of renditions in the owner's memory cache.")
     }
     private static var jobs: MetricNameDescriptor {
-        name("jobs", "total", "Deferred jobs this server ran, by kind and outcome: done, retried, failed.")
+        name(
+            "jobs", "total",
+            "Deferred jobs this server ran, by kind and outcome: done, retried, failed (for good), released (given back on shutdown), "
+                + "cancelled (their video deleted, or the job withdrawn).")
     }
     private static var jobsWaiting: MetricNameDescriptor {
         name("jobs_waiting", "", "Jobs in the deployment's queue, due or not, taken or not (every server sees the same queue).")
@@ -70,9 +73,13 @@ final class ServerMetrics: Sendable {
         name("jobs_failed", "", "Jobs in the deployment's queue that failed five times and are no longer taken.")
     }
     private static var encodeProgress: MetricNameDescriptor {
-        name("video_encode_progress", "ratio", "How far the playable version this server is encoding has come (0 to 1); absent when none is.")
+        name(
+            "video_encode_progress", "ratio",
+            "How far the playable version this server is encoding in each job lane (quick, long) has come (0 to 1), of the video's real duration.")
     }
     private static var encodes: MetricNameDescriptor { name("video_encodes_running", "", "Playable versions this server is encoding.") }
+    /// The encodes running now, by job: their lane and how far they have come.
+    private let encoding = Mutex<[Int64: (lane: String, fraction: Double)]>([:])
     private static var jobDuration: MetricNameDescriptor { name("job_duration", "seconds", "Time spent on deferred jobs, by kind.") }
     private static var diskCache: MetricNameDescriptor { name("rendition_cache_disk", "bytes", "Bytes of renditions in the owner's disk cache.") }
 
@@ -161,10 +168,15 @@ final class ServerMetrics: Sendable {
         registry.makeDurationHistogram(descriptor: Self.jobDuration, labels: [("kind", kind)], buckets: Self.durationBuckets).record(duration)
     }
 
-    /// Sets how far the encode in hand has come, or, with nil, that none is running.
-    func recordEncodeProgress(_ fraction: Double?) {
-        registry.makeGauge(descriptor: Self.encodes).set(Double(fraction == nil ? 0 : 1))
-        registry.makeGauge(descriptor: Self.encodeProgress).set(fraction ?? 0)
+    /// Sets how far the encode of `job`, in `lane`, has come, or, with nil, that it has ended. A lane's gauge
+    /// shows the least advanced of its encodes (0 when none runs).
+    func recordEncodeProgress(_ fraction: Double?, lane: String, job: Int64) {
+        let (running, least) = encoding.withLock { encodes in
+            encodes[job] = fraction.map { (lane, $0) }
+            return (encodes.count, encodes.values.filter { $0.lane == lane }.map(\.fraction).min())
+        }
+        registry.makeGauge(descriptor: Self.encodes).set(Double(running))
+        registry.makeGauge(descriptor: Self.encodeProgress, labels: [("lane", lane)]).set(least ?? 0)
     }
 
     /// Sets the job queue's lengths (read when metrics are scraped): jobs waiting, and jobs that failed for good.

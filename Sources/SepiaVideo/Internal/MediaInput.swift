@@ -184,6 +184,25 @@ final class MediaInput {
         }
     }
 
+    /// How the samples of the stream at `index` lie in the file, from the index FFmpeg's `mov` demuxer builds of
+    /// every sample of an MP4, MOV or 3GP; nil for other containers (whose demuxers index keyframes, or nothing)
+    /// and for a fragmented movie (indexed as its fragments are read).
+    func sampleLayout(ofStream index: Int) -> SampleLayout? {
+        guard [.mp4, .quickTime, .threeGPP].contains(format), index < Int(context.pointee.nb_streams),
+            let stream = context.pointee.streams[index]
+        else { return nil }
+        var layout = sepia_av_sample_layout()
+        guard sepia_av_sample_layout_of(stream, Int64(byteCount), &layout) == 0, layout.samples > 0 else { return nil }
+        let tb = stream.pointee.time_base
+        var duration: Double?
+        if layout.first != sepia_av_nopts_value(), tb.num > 0, tb.den > 0, layout.samples > 1 {
+            // The span from the first sample to the last, and the last one's share (the average sample duration).
+            let span = Double(layout.last - layout.first) * Double(tb.num) / Double(tb.den)
+            duration = span * Double(layout.samples) / Double(layout.samples - 1)
+        }
+        return SampleLayout(samples: Int(layout.samples), inFile: Int(layout.in_file), shared: Int(layout.shared), duration: duration)
+    }
+
     /// Reads `count` bytes at `offset` of the file (for the few boxes FFmpeg does not report), or nil when they
     /// are not all there.
     func bytes(at offset: Int, count: Int) -> [UInt8]? {

@@ -220,6 +220,67 @@ struct MovieSampleIndex: Sendable {
         return nil
     }
 
+    /// How the samples lie in a file of `fileSize` bytes and how long they last (``SampleLayout``), chunk by chunk:
+    /// the samples of a chunk follow one another, so two samples share bytes only when their chunks do. One pass
+    /// when the chunks are in file order, as muxers write them; otherwise a second one sorts them by offset.
+    func layout(fileSize: Int) -> SampleLayout {
+        let size = UInt64(max(0, fileSize))
+        var placed = 0, inFile = 0
+        var end: UInt64 = 0
+        var ascending = true
+        forEachChunk { start, bytes, first, count in
+            placed += count
+            if uniformSize != 0 {
+                inFile += start >= size ? 0 : min(count, Int((size - start) / UInt64(uniformSize)))
+            } else {
+                var within: UInt64 = 0
+                for n in first..<(first + count) {
+                    within += UInt64(sizes[n])
+                    if start <= size && within <= size - start { inFile += 1 }
+                }
+            }
+            guard bytes > 0 else { return }
+            if start < end { ascending = false }
+            end = max(end, start.addingReportingOverflow(bytes).overflow ? .max : start + bytes)
+        }
+        var shared = 0
+        if !ascending {
+            var chunks: [(start: UInt64, end: UInt64, samples: Int)] = []
+            forEachChunk { start, bytes, _, count in
+                if bytes > 0 { chunks.append((start, start.addingReportingOverflow(bytes).overflow ? .max : start + bytes, count)) }
+            }
+            chunks.sort { $0.start < $1.start }
+            end = 0
+            for chunk in chunks {
+                if chunk.start < end { shared += chunk.samples }
+                end = max(end, chunk.end)
+            }
+        }
+        let ticks = durations.reduce(0.0) { $0 + Double($1.count) * Double($1.value) }
+        return SampleLayout(samples: placed, inFile: inFile, shared: shared, duration: ticks / Double(timescale))
+    }
+
+    /// Calls `body` with each chunk's offset, byte count, first sample and sample count, in table order.
+    private func forEachChunk(_ body: (_ start: UInt64, _ bytes: UInt64, _ first: Int, _ count: Int) -> Void) {
+        var placed = 0
+        var chunk = 0
+        for run in chunkRuns {
+            for _ in 0..<run.count {
+                guard chunk < chunkOffsets.count, placed < sampleCount else { return }
+                let count = min(run.value, sampleCount - placed)
+                var bytes: UInt64 = 0
+                if uniformSize != 0 {
+                    bytes = UInt64(uniformSize) * UInt64(count)
+                } else {
+                    for n in placed..<(placed + count) { bytes += UInt64(sizes[n]) }
+                }
+                body(chunkOffsets[chunk], bytes, placed, count)
+                placed += count
+                chunk += 1
+            }
+        }
+    }
+
     /// A media timestamp in seconds of presentation.
     private func time(of timestamp: Int64) -> Double {
         Double(timestamp) / Double(timescale) + editOffset
