@@ -188,7 +188,7 @@ struct JobQueue: Sendable {
         }
     }
 
-    /// The lane column, added by the server database's migration `v5-job-lanes`: every job until then was quick.
+    /// The lane column, added by the server database's migration `v6`: every job until then was quick.
     static let sqliteLaneColumn = "ALTER TABLE job ADD COLUMN lane TEXT NOT NULL DEFAULT 'quick'"
     /// The same column on PostgreSQL.
     static let postgresLaneColumn = "ALTER TABLE job ADD COLUMN lane TEXT NOT NULL DEFAULT 'quick'"
