@@ -43,20 +43,22 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        .target(name: "CHeif", linkerSettings: [.linkedLibrary("dl")]),
+        // Loading a shared library on first use, for the C targets below that wrap libraries loaded with dlopen.
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CHeif", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // FFmpeg's libraries from Debian, reached only from SepiaVideo, with a C layer for the demuxer's bounded
         // input, its deadline and its log. They are loaded with dlopen when the first video is opened, not linked:
         // they bring about 130 shared libraries, which every command would otherwise load at start.
-        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CFFmpeg", dependencies: ["CDynamicLibrary"]),
         // libtiff and LibRaw from Debian, loaded with dlopen on the first TIFF or RAW file, as libheif is.
-        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CLibRaw", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CTIFF", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CLibRaw", dependencies: ["CDynamicLibrary"]),
         // Exempi (Adobe's XMP Toolkit) from Debian, with the expat it parses with, loaded with dlopen on the first
         // XMP packet read or written.
-        .target(name: "CExempi", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CExempi", dependencies: ["CDynamicLibrary"]),
 
         // The engine: pure Swift, no C and no I/O.
         .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: swiftSettings),
