@@ -157,16 +157,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // What the test targets share: the program runner and the test videos.
+        .target(name: "SepiaTestSupport", path: "Tests/SepiaTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "SepiaImageTests", dependencies: ["SepiaImage"], swiftSettings: swiftSettings),
-        .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
-        .testTarget(name: "SepiaVideoTests", dependencies: ["SepiaVideo", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaVideoTests", dependencies: ["SepiaVideo", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaRAWTests", dependencies: ["SepiaRAW", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
-        .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaLibraryTests",
             dependencies: [
-                "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaXMP", .product(name: "GRDB", package: "GRDB.swift"),
+                "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaXMP", "SepiaTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -184,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "SepiaServerTests",
             dependencies: [
-                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore",
+                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -197,7 +201,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaLibraryCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary", "SepiaObjectStore"],
+            name: "SepiaCLITests",
+            dependencies: [
+                "SepiaCLI", "SepiaLibraryCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary", "SepiaObjectStore", "SepiaTestSupport",
+            ],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
