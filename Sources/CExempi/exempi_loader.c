@@ -13,21 +13,16 @@
 
 static sepia_dl_loader loader;
 static sepia_dl_library libraries[] = {{"libexempi.so.8", "Exempi", NULL}, {"libexpat.so.1", "expat", NULL}};
-
-#define SEPIA_TRAMPOLINE_F(type, name, params, args) SEPIA_DL_FUNCTION(loader, type, name, params, args)
-#define SEPIA_TRAMPOLINE_V(name, params, args) SEPIA_DL_VOID_FUNCTION(loader, name, params, args)
-SEPIA_EXEMPI_FUNCTIONS(SEPIA_TRAMPOLINE_F, SEPIA_TRAMPOLINE_V)
+SEPIA_EXEMPI_FUNCTIONS(SEPIA_DL_TRAMPOLINE_F, SEPIA_DL_TRAMPOLINE_V)
 
 #define SEPIA_EXPAT_POINTER_F(type, name, params, args) __attribute__((visibility("hidden"))) type(*sepia_##name) params;
 #define SEPIA_EXPAT_POINTER_V(name, params, args) __attribute__((visibility("hidden"))) void(*sepia_##name) params;
 SEPIA_EXPAT_FUNCTIONS(SEPIA_EXPAT_POINTER_F, SEPIA_EXPAT_POINTER_V)
 
-#define SEPIA_SYMBOL_F(type, name, params, args) SEPIA_DL_SYMBOL(libraries[0], name)
-#define SEPIA_SYMBOL_V(name, params, args) SEPIA_DL_SYMBOL(libraries[0], name)
 #define SEPIA_EXPAT_SYMBOL_F(type, name, params, args) SEPIA_DL_SYMBOL_INTO(libraries[1], name, sepia_##name)
 #define SEPIA_EXPAT_SYMBOL_V(name, params, args) SEPIA_DL_SYMBOL_INTO(libraries[1], name, sepia_##name)
 static const sepia_dl_symbol symbols[] = {
-    SEPIA_EXEMPI_FUNCTIONS(SEPIA_SYMBOL_F, SEPIA_SYMBOL_V) SEPIA_EXPAT_FUNCTIONS(SEPIA_EXPAT_SYMBOL_F, SEPIA_EXPAT_SYMBOL_V)};
+    SEPIA_EXEMPI_FUNCTIONS(SEPIA_DL_SYMBOL_F, SEPIA_DL_SYMBOL_V) SEPIA_EXPAT_FUNCTIONS(SEPIA_EXPAT_SYMBOL_F, SEPIA_EXPAT_SYMBOL_V)};
 
 /* Namespaces whose prefixes the XMP Toolkit does not register itself. */
 static const char *const namespaces[][2] = {
@@ -55,14 +50,6 @@ static int initialize(char *error, size_t size) {
     return 1;
 }
 
-static sepia_dl_loader loader = {
-    .component = "SepiaXMP",
-    .description = "Exempi and expat",
-    .packages = "libexempi8",
-    SEPIA_DL_LIBRARIES(libraries),
-    SEPIA_DL_SYMBOLS(symbols),
-    .initialize = initialize,
-    .lock = PTHREAD_MUTEX_INITIALIZER,
-};
+static sepia_dl_loader loader = {SEPIA_DL_LOADER("SepiaXMP", "Exempi and expat", "libexempi8"), .initialize = initialize};
 
 int sepia_xmp_load(char *error, size_t size) { return sepia_dl_load(&loader, error, size); }

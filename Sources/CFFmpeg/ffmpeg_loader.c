@@ -156,24 +156,18 @@ static sepia_dl_library libraries[] = {
     {"libswresample.so." SEPIA_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR), "swresample", NULL},
     {"libavformat.so." SEPIA_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), "avformat", NULL},
 };
-#define SEPIA_LIBRARY_avutil libraries[0]
-#define SEPIA_LIBRARY_swscale libraries[1]
-#define SEPIA_LIBRARY_avcodec libraries[2]
-#define SEPIA_LIBRARY_swresample libraries[3]
-#define SEPIA_LIBRARY_avformat libraries[4]
-#define SEPIA_LOADER_avutil codecs
-#define SEPIA_LOADER_swscale codecs
-#define SEPIA_LOADER_avcodec codecs
-#define SEPIA_LOADER_swresample containers
-#define SEPIA_LOADER_avformat containers
-
-#define SEPIA_TRAMPOLINE_F(lib, type, name, params, args) SEPIA_DL_FUNCTION(SEPIA_LOADER_##lib, type, name, params, args)
-#define SEPIA_TRAMPOLINE_V(lib, name, params, args) SEPIA_DL_VOID_FUNCTION(SEPIA_LOADER_##lib, name, params, args)
-SEPIA_FFMPEG_FUNCTIONS(SEPIA_TRAMPOLINE_F, SEPIA_TRAMPOLINE_V)
-
-#define SEPIA_SYMBOL_F(lib, type, name, params, args) SEPIA_DL_SYMBOL(SEPIA_LIBRARY_##lib, name)
-#define SEPIA_SYMBOL_V(lib, name, params, args) SEPIA_DL_SYMBOL(SEPIA_LIBRARY_##lib, name)
-static const sepia_dl_symbol symbols[] = {SEPIA_FFMPEG_FUNCTIONS(SEPIA_SYMBOL_F, SEPIA_SYMBOL_V)};
+#define SEPIA_DL_LIBRARY_OF_avutil libraries[0]
+#define SEPIA_DL_LIBRARY_OF_swscale libraries[1]
+#define SEPIA_DL_LIBRARY_OF_avcodec libraries[2]
+#define SEPIA_DL_LIBRARY_OF_swresample libraries[3]
+#define SEPIA_DL_LIBRARY_OF_avformat libraries[4]
+#define SEPIA_DL_LOADER_OF_avutil codecs
+#define SEPIA_DL_LOADER_OF_swscale codecs
+#define SEPIA_DL_LOADER_OF_avcodec codecs
+#define SEPIA_DL_LOADER_OF_swresample containers
+#define SEPIA_DL_LOADER_OF_avformat containers
+SEPIA_FFMPEG_FUNCTIONS(SEPIA_DL_LIBRARY_TRAMPOLINE_F, SEPIA_DL_LIBRARY_TRAMPOLINE_V)
+static const sepia_dl_symbol symbols[] = {SEPIA_FFMPEG_FUNCTIONS(SEPIA_DL_LIBRARY_SYMBOL_F, SEPIA_DL_LIBRARY_SYMBOL_V)};
 
 static sepia_dl_loader codecs = {
     .component = "SepiaVideo",

@@ -68,24 +68,12 @@
 
 static sepia_dl_loader loader;
 static sepia_dl_library libraries[] = {{"libde265.so.0", "libde265", NULL}, {"libheif.so.1", "libheif", NULL}};
-#define SEPIA_LIBRARY_de265 libraries[0]
-#define SEPIA_LIBRARY_heif libraries[1]
-
-#define SEPIA_TRAMPOLINE_F(lib, type, name, params, args) SEPIA_DL_FUNCTION(loader, type, name, params, args)
-#define SEPIA_TRAMPOLINE_V(lib, name, params, args) SEPIA_DL_VOID_FUNCTION(loader, name, params, args)
-SEPIA_HEIF_FUNCTIONS(SEPIA_TRAMPOLINE_F, SEPIA_TRAMPOLINE_V)
-
-#define SEPIA_SYMBOL_F(lib, type, name, params, args) SEPIA_DL_SYMBOL(SEPIA_LIBRARY_##lib, name)
-#define SEPIA_SYMBOL_V(lib, name, params, args) SEPIA_DL_SYMBOL(SEPIA_LIBRARY_##lib, name)
-static const sepia_dl_symbol symbols[] = {SEPIA_HEIF_FUNCTIONS(SEPIA_SYMBOL_F, SEPIA_SYMBOL_V)};
-
-static sepia_dl_loader loader = {
-    .component = "SepiaCodecs",
-    .description = "libheif and libde265",
-    .packages = "libheif1 and libde265-0",
-    SEPIA_DL_LIBRARIES(libraries),
-    SEPIA_DL_SYMBOLS(symbols),
-    .lock = PTHREAD_MUTEX_INITIALIZER,
-};
+#define SEPIA_DL_LOADER_OF_de265 loader
+#define SEPIA_DL_LOADER_OF_heif loader
+#define SEPIA_DL_LIBRARY_OF_de265 libraries[0]
+#define SEPIA_DL_LIBRARY_OF_heif libraries[1]
+SEPIA_HEIF_FUNCTIONS(SEPIA_DL_LIBRARY_TRAMPOLINE_F, SEPIA_DL_LIBRARY_TRAMPOLINE_V)
+static const sepia_dl_symbol symbols[] = {SEPIA_HEIF_FUNCTIONS(SEPIA_DL_LIBRARY_SYMBOL_F, SEPIA_DL_LIBRARY_SYMBOL_V)};
+static sepia_dl_loader loader = {SEPIA_DL_LOADER("SepiaCodecs", "libheif and libde265", "libheif1 and libde265-0")};
 
 int sepia_heif_load(char *error, size_t size) { return sepia_dl_load(&loader, error, size); }

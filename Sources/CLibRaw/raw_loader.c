@@ -11,22 +11,8 @@
 
 static sepia_dl_loader loader;
 static sepia_dl_library libraries[] = {{"libraw_r.so.20", "libraw", NULL}};
-
-#define SEPIA_TRAMPOLINE_F(type, name, params, args) SEPIA_DL_FUNCTION(loader, type, name, params, args)
-#define SEPIA_TRAMPOLINE_V(name, params, args) SEPIA_DL_VOID_FUNCTION(loader, name, params, args)
-SEPIA_RAW_FUNCTIONS(SEPIA_TRAMPOLINE_F, SEPIA_TRAMPOLINE_V)
-
-#define SEPIA_SYMBOL_F(type, name, params, args) SEPIA_DL_SYMBOL(libraries[0], name)
-#define SEPIA_SYMBOL_V(name, params, args) SEPIA_DL_SYMBOL(libraries[0], name)
-static const sepia_dl_symbol symbols[] = {SEPIA_RAW_FUNCTIONS(SEPIA_SYMBOL_F, SEPIA_SYMBOL_V)};
-
-static sepia_dl_loader loader = {
-    .component = "SepiaRAW",
-    .description = "LibRaw",
-    .packages = "libraw20",
-    SEPIA_DL_LIBRARIES(libraries),
-    SEPIA_DL_SYMBOLS(symbols),
-    .lock = PTHREAD_MUTEX_INITIALIZER,
-};
+SEPIA_RAW_FUNCTIONS(SEPIA_DL_TRAMPOLINE_F, SEPIA_DL_TRAMPOLINE_V)
+static const sepia_dl_symbol symbols[] = {SEPIA_RAW_FUNCTIONS(SEPIA_DL_SYMBOL_F, SEPIA_DL_SYMBOL_V)};
+static sepia_dl_loader loader = {SEPIA_DL_LOADER("SepiaRAW", "LibRaw", "libraw20")};
 
 int sepia_raw_load(char *error, size_t size) { return sepia_dl_load(&loader, error, size); }

@@ -9,21 +9,19 @@
  * the library. The sonames are those of the headers Sepia was compiled with, so a library of another ABI is never
  * loaded.
  *
- * A module has, in this order:
+ * A module whose table is (return type, name, parameters, arguments), all in one library, has, in this order:
  *
  *     static sepia_dl_loader loader;
  *     static sepia_dl_library libraries[] = {{"libtiff.so.6", "libtiff", NULL}};
- *     #define TRAMPOLINE_F(type, name, params, args) SEPIA_DL_FUNCTION(loader, type, name, params, args)
- *     #define TRAMPOLINE_V(name, params, args) SEPIA_DL_VOID_FUNCTION(loader, name, params, args)
- *     SEPIA_TIFF_FUNCTIONS(TRAMPOLINE_F, TRAMPOLINE_V)
- *     #define SYMBOL_F(type, name, params, args) SEPIA_DL_SYMBOL(libraries[0], name)
- *     #define SYMBOL_V(name, params, args) SEPIA_DL_SYMBOL(libraries[0], name)
- *     static const sepia_dl_symbol symbols[] = {SEPIA_TIFF_FUNCTIONS(SYMBOL_F, SYMBOL_V)};
- *     static sepia_dl_loader loader = {.component = "SepiaCodecs", .description = "libtiff", .packages = "libtiff6",
- *         SEPIA_DL_LIBRARIES(libraries), SEPIA_DL_SYMBOLS(symbols), .lock = PTHREAD_MUTEX_INITIALIZER};
+ *     SEPIA_TIFF_FUNCTIONS(SEPIA_DL_TRAMPOLINE_F, SEPIA_DL_TRAMPOLINE_V)
+ *     static const sepia_dl_symbol symbols[] = {SEPIA_TIFF_FUNCTIONS(SEPIA_DL_SYMBOL_F, SEPIA_DL_SYMBOL_V)};
+ *     static sepia_dl_loader loader = {SEPIA_DL_LOADER("SepiaCodecs", "libtiff", "libtiff6")};
  *
- * and its entry points call sepia_dl_load(&loader, …) before anything else, to report a missing library as an
- * error rather than stop.
+ * A table whose first column names the library, (library, return type, name, parameters, arguments), takes
+ * SEPIA_DL_LIBRARY_TRAMPOLINE_F/_V and SEPIA_DL_LIBRARY_SYMBOL_F/_V instead, and the module defines, for each
+ * library `x` of the column, SEPIA_DL_LOADER_OF_x (the loader that loads it) and SEPIA_DL_LIBRARY_OF_x (its entry
+ * in `libraries`). Its entry points call sepia_dl_load(&loader, …) before anything else, to report a missing
+ * library as an error rather than stop.
  */
 #ifndef SEPIA_DL_H
 #define SEPIA_DL_H
@@ -111,6 +109,23 @@ void sepia_dl_require(sepia_dl_loader *loader, const char *name);
 /* The entry of the symbol table that finds `name` in `library` for SEPIA_DL_FUNCTION's pointer, or for `pointer`. */
 #define SEPIA_DL_SYMBOL(library, name) SEPIA_DL_SYMBOL_INTO(library, name, real_##name)
 #define SEPIA_DL_SYMBOL_INTO(library, name, pointer) {&(library), #name, (void *)&(pointer)},
+
+/* The table adapters for a module's `loader` and `libraries`, described above. */
+#define SEPIA_DL_TRAMPOLINE_F(type, name, params, args) SEPIA_DL_FUNCTION(loader, type, name, params, args)
+#define SEPIA_DL_TRAMPOLINE_V(name, params, args) SEPIA_DL_VOID_FUNCTION(loader, name, params, args)
+#define SEPIA_DL_SYMBOL_F(type, name, params, args) SEPIA_DL_SYMBOL(libraries[0], name)
+#define SEPIA_DL_SYMBOL_V(name, params, args) SEPIA_DL_SYMBOL(libraries[0], name)
+#define SEPIA_DL_LIBRARY_TRAMPOLINE_F(lib, type, name, params, args)                                                   \
+    SEPIA_DL_FUNCTION(SEPIA_DL_LOADER_OF_##lib, type, name, params, args)
+#define SEPIA_DL_LIBRARY_TRAMPOLINE_V(lib, name, params, args) SEPIA_DL_VOID_FUNCTION(SEPIA_DL_LOADER_OF_##lib, name, params, args)
+#define SEPIA_DL_LIBRARY_SYMBOL_F(lib, type, name, params, args) SEPIA_DL_SYMBOL(SEPIA_DL_LIBRARY_OF_##lib, name)
+#define SEPIA_DL_LIBRARY_SYMBOL_V(lib, name, params, args) SEPIA_DL_SYMBOL(SEPIA_DL_LIBRARY_OF_##lib, name)
+
+/* The fields of a module's loader that opens all of `libraries` and finds `symbols`; more may follow
+ * (.initialize, .prerequisite). */
+#define SEPIA_DL_LOADER(component_, description_, packages_)                                                           \
+    .component = (component_), .description = (description_), .packages = (packages_), SEPIA_DL_LIBRARIES(libraries),  \
+    SEPIA_DL_SYMBOLS(symbols), .lock = PTHREAD_MUTEX_INITIALIZER
 
 #ifdef __cplusplus
 }
