@@ -43,20 +43,22 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        .target(name: "CHeif", linkerSettings: [.linkedLibrary("dl")]),
+        // Loading a shared library on first use, for the C targets below that wrap libraries loaded with dlopen.
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CHeif", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // FFmpeg's libraries from Debian, reached only from SepiaVideo, with a C layer for the demuxer's bounded
         // input, its deadline and its log. They are loaded with dlopen when the first video is opened, not linked:
         // they bring about 130 shared libraries, which every command would otherwise load at start.
-        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CFFmpeg", dependencies: ["CDynamicLibrary"]),
         // libtiff and LibRaw from Debian, loaded with dlopen on the first TIFF or RAW file, as libheif is.
-        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CLibRaw", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CTIFF", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CLibRaw", dependencies: ["CDynamicLibrary"]),
         // Exempi (Adobe's XMP Toolkit) from Debian, with the expat it parses with, loaded with dlopen on the first
         // XMP packet read or written.
-        .target(name: "CExempi", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CExempi", dependencies: ["CDynamicLibrary"]),
 
         // The engine: pure Swift, no C and no I/O.
         .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: swiftSettings),
@@ -105,7 +107,7 @@ let package = Package(
         .target(
             name: "SepiaServer",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaObjectStore", "CIsal",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -155,16 +157,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // What the test targets share: the program runner and the test videos.
+        .target(name: "SepiaTestSupport", path: "Tests/SepiaTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "SepiaImageTests", dependencies: ["SepiaImage"], swiftSettings: swiftSettings),
-        .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
-        .testTarget(name: "SepiaVideoTests", dependencies: ["SepiaVideo", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaVideoTests", dependencies: ["SepiaVideo", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaRAWTests", dependencies: ["SepiaRAW", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
-        .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaLibraryTests",
             dependencies: [
-                "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaXMP", .product(name: "GRDB", package: "GRDB.swift"),
+                "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaXMP", "SepiaTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -182,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "SepiaServerTests",
             dependencies: [
-                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore",
+                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -195,7 +201,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SepiaCLITests", dependencies: ["SepiaCLI", "SepiaLibraryCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary", "SepiaObjectStore"],
+            name: "SepiaCLITests",
+            dependencies: [
+                "SepiaCLI", "SepiaLibraryCLI", "SepiaCodecs", "SepiaImage", "SepiaLibrary", "SepiaObjectStore", "SepiaTestSupport",
+            ],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -3,23 +3,18 @@
  *
  * Debian's libavcodec and libavformat bring about 130 shared libraries with them (x264, x265, dav1d, aom, vpx,
  * rav1e, codec2, gnutls, libssh, libbluray…); loading and initialising them takes about 30 ms, which every
- * command of an executable linking them would pay, videos or not. So this module does not link them: it defines
- * each FFmpeg function Sepia calls as a trampoline to the real one, which sepia_ffmpeg_load finds with dlopen
- * and dlsym the first time. The trampolines are hidden, so they never stand in for FFmpeg's own symbols inside
- * FFmpeg's libraries. The sonames are those of the headers Sepia was compiled with (FFmpeg 5.1: libavformat.so.59),
- * so an FFmpeg of another ABI is never loaded.
+ * command of an executable linking them would pay, videos or not. So this module does not link them: each FFmpeg
+ * function Sepia calls is a trampoline to the real one (sepia_dl.h), which sepia_ffmpeg_load finds the first
+ * time. The sonames are those of the headers Sepia was compiled with (FFmpeg 5.1: libavformat.so.59), so an
+ * FFmpeg of another ABI is never loaded.
  */
 #include "sepia_ffmpeg.h"
 
 #include <libavutil/audio_fifo.h>
 #include <libswresample/swresample.h>
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include <sepia_dl.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define SEPIA_STRINGIFY2(x) #x
 #define SEPIA_STRINGIFY(x) SEPIA_STRINGIFY2(x)
@@ -151,114 +146,50 @@
       const int table[4], int dstRange, int brightness, int contrast, int saturation),                                 \
       (c, inv_table, srcRange, table, dstRange, brightness, contrast, saturation))
 
-/* The real functions, found by sepia_ffmpeg_load. */
-#define SEPIA_POINTER_F(lib, type, name, params, args) static type(*real_##name) params;
-#define SEPIA_POINTER_V(lib, name, params, args) static void(*real_##name) params;
-SEPIA_FFMPEG_FUNCTIONS(SEPIA_POINTER_F, SEPIA_POINTER_V)
+/* Two loaders, in tiers: decoding frames needs libavutil, libswscale and libavcodec (the codecs); reading
+ * containers and writing them, and resampling sound, needs libswresample and libavformat too, loaded after. */
+static sepia_dl_loader codecs, containers;
+static sepia_dl_library libraries[] = {
+    {"libavutil.so." SEPIA_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), "avutil", NULL},
+    {"libswscale.so." SEPIA_STRINGIFY(LIBSWSCALE_VERSION_MAJOR), "swscale", NULL},
+    {"libavcodec.so." SEPIA_STRINGIFY(LIBAVCODEC_VERSION_MAJOR), "avcodec", NULL},
+    {"libswresample.so." SEPIA_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR), "swresample", NULL},
+    {"libavformat.so." SEPIA_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), "avformat", NULL},
+};
+#define SEPIA_DL_LIBRARY_OF_avutil libraries[0]
+#define SEPIA_DL_LIBRARY_OF_swscale libraries[1]
+#define SEPIA_DL_LIBRARY_OF_avcodec libraries[2]
+#define SEPIA_DL_LIBRARY_OF_swresample libraries[3]
+#define SEPIA_DL_LIBRARY_OF_avformat libraries[4]
+#define SEPIA_DL_LOADER_OF_avutil codecs
+#define SEPIA_DL_LOADER_OF_swscale codecs
+#define SEPIA_DL_LOADER_OF_avcodec codecs
+#define SEPIA_DL_LOADER_OF_swresample containers
+#define SEPIA_DL_LOADER_OF_avformat containers
+SEPIA_FFMPEG_FUNCTIONS(SEPIA_DL_LIBRARY_TRAMPOLINE_F, SEPIA_DL_LIBRARY_TRAMPOLINE_V)
+static const sepia_dl_symbol symbols[] = {SEPIA_FFMPEG_FUNCTIONS(SEPIA_DL_LIBRARY_SYMBOL_F, SEPIA_DL_LIBRARY_SYMBOL_V)};
 
-static int sepia_ffmpeg_require(const char *name, int tier);
+static sepia_dl_loader codecs = {
+    .component = "SepiaVideo",
+    .description = "FFmpeg's libraries",
+    .packages = "libavcodec59 and libswscale6",
+    .libraries = libraries,
+    .library_count = 3,
+    SEPIA_DL_SYMBOLS(symbols),
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
-/* What each library needs loaded: decoding frames needs libavutil, libswscale and libavcodec (tier 0); reading
- * containers and writing them, and resampling sound, needs libavformat and libswresample too (tier 1). */
-#define SEPIA_TIER_avutil 0
-#define SEPIA_TIER_swscale 0
-#define SEPIA_TIER_avcodec 0
-#define SEPIA_TIER_swresample 1
-#define SEPIA_TIER_avformat 1
+static sepia_dl_loader containers = {
+    .component = "SepiaVideo",
+    .description = "FFmpeg's libraries",
+    .packages = "libavformat59, libavcodec59, libswscale6 and libswresample4",
+    .prerequisite = &codecs,
+    .libraries = libraries + 3,
+    .library_count = 2,
+    SEPIA_DL_SYMBOLS(symbols),
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
-/* The trampolines. */
-#define SEPIA_TRAMPOLINE_F(lib, type, name, params, args)                                                              \
-    __attribute__((visibility("hidden"))) type name params {                                                           \
-        if (real_##name == NULL) {                                                                                     \
-            sepia_ffmpeg_require(#name, SEPIA_TIER_##lib);                                                             \
-        }                                                                                                              \
-        return real_##name args;                                                                                       \
-    }
-#define SEPIA_TRAMPOLINE_V(lib, name, params, args)                                                                    \
-    __attribute__((visibility("hidden"))) void name params {                                                           \
-        if (real_##name == NULL) {                                                                                     \
-            sepia_ffmpeg_require(#name, SEPIA_TIER_##lib);                                                             \
-        }                                                                                                              \
-        real_##name args;                                                                                              \
-    }
-SEPIA_FFMPEG_FUNCTIONS(SEPIA_TRAMPOLINE_F, SEPIA_TRAMPOLINE_V)
+int sepia_ffmpeg_load(char *error, size_t size) { return sepia_dl_load(&containers, error, size); }
 
-/* MARK: - Loading */
-
-/* Each tier is loaded once, from any thread; tier 1 loads tier 0 first. A tier that failed keeps its reason. */
-static pthread_once_t load_once[2] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
-static char load_error[2][512];
-static int loaded[2] = {0, 0};
-static void *handle_avutil, *handle_swscale, *handle_avcodec, *handle_swresample, *handle_avformat;
-
-static void *library(const char *soname, void **handle, char *error) {
-    if (*handle == NULL) {
-        *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-        if (*handle == NULL && error[0] == 0) {
-            const char *reason = dlerror();
-            snprintf(error, 512, "%s", reason != NULL ? reason : soname);
-        }
-    }
-    return *handle;
-}
-
-/* Finds the functions of the libraries of `tier`. */
-static int resolve(int tier, char *error) {
-#define SEPIA_RESOLVE(lib, name)                                                                                       \
-    if (SEPIA_TIER_##lib == tier) {                                                                                    \
-        void *symbol = dlsym(handle_##lib, #name);                                                                     \
-        if (symbol == NULL) {                                                                                          \
-            snprintf(error, 512, "%s has no %s", #lib, #name);                                                         \
-            return 0;                                                                                                  \
-        }                                                                                                              \
-        memcpy(&real_##name, &symbol, sizeof(symbol));                                                                 \
-    }
-#define SEPIA_RESOLVE_F(lib, type, name, params, args) SEPIA_RESOLVE(lib, name)
-#define SEPIA_RESOLVE_V(lib, name, params, args) SEPIA_RESOLVE(lib, name)
-    SEPIA_FFMPEG_FUNCTIONS(SEPIA_RESOLVE_F, SEPIA_RESOLVE_V)
-    return 1;
-}
-
-static void load_codecs_once(void) {
-    char *error = load_error[0];
-    library("libavutil.so." SEPIA_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), &handle_avutil, error);
-    library("libswscale.so." SEPIA_STRINGIFY(LIBSWSCALE_VERSION_MAJOR), &handle_swscale, error);
-    library("libavcodec.so." SEPIA_STRINGIFY(LIBAVCODEC_VERSION_MAJOR), &handle_avcodec, error);
-    loaded[0] = error[0] == 0 && resolve(0, error);
-}
-
-static void load_all_once(void) {
-    char *error = load_error[1];
-    pthread_once(&load_once[0], load_codecs_once);
-    if (!loaded[0]) {
-        snprintf(error, 512, "%s", load_error[0]);
-        return;
-    }
-    library("libswresample.so." SEPIA_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR), &handle_swresample, error);
-    library("libavformat.so." SEPIA_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), &handle_avformat, error);
-    loaded[1] = error[0] == 0 && resolve(1, error);
-}
-
-static int load(int tier, char *error, size_t size) {
-    pthread_once(&load_once[tier], tier == 0 ? load_codecs_once : load_all_once);
-    if (!loaded[tier] && error != NULL && size > 0) {
-        snprintf(error, size, "%s", load_error[tier][0] != 0 ? load_error[tier] : "FFmpeg's libraries could not be loaded");
-    }
-    return loaded[tier];
-}
-
-int sepia_ffmpeg_load(char *error, size_t size) { return load(1, error, size); }
-
-int sepia_ffmpeg_load_codecs(char *error, size_t size) { return load(0, error, size); }
-
-/* A function called before any entry point checked sepia_ffmpeg_load loads the libraries itself; if they cannot
- * be loaded there is no value to return, so the process stops with the reason (every entry point checks first and
- * reports the error instead). */
-static int sepia_ffmpeg_require(const char *name, int tier) {
-    char error[600];
-    if (load(tier, error, sizeof(error))) {
-        return 1;
-    }
-    fprintf(stderr, "SepiaVideo: %s is in FFmpeg's libraries, which could not be loaded: %s\n", name, error);
-    abort();
-}
+int sepia_ffmpeg_load_codecs(char *error, size_t size) { return sepia_dl_load(&codecs, error, size); }

@@ -3,17 +3,12 @@
  *
  * libheif registers its codec plugins when it is loaded, and so initialises libde265's tables, and it brings x265,
  * aom and dav1d with it: about 4 ms, a third of the start of a command such as `sepia info photo.jpg`, which every
- * command paid, HEIC or not. So this module does not link them: as CFFmpeg does for FFmpeg, it defines each
- * function Sepia calls as a hidden trampoline to the real one, found with dlopen and dlsym the first time. The
- * sonames are those of the headers Sepia was compiled with, so a library of another ABI is never loaded.
+ * command paid, HEIC or not. So this module does not link them: as CFFmpeg does for FFmpeg, each function Sepia
+ * calls is a trampoline to the real one (sepia_dl.h), found in the sonames of the headers Sepia was compiled with.
  */
 #include "sepia_heif.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <sepia_dl.h>
 
 /* (library, return type, name, parameters, arguments) of every libheif and libde265 function Sepia calls.
  * F returns a value, V returns nothing. */
@@ -71,79 +66,14 @@
     V(de265, de265_reset, (de265_decoder_context* p0), (p0)) \
     F(de265, de265_error, de265_start_worker_threads, (de265_decoder_context* p0, int p1), (p0, p1))
 
-/* The real functions, found by sepia_heif_load. */
-#define SEPIA_POINTER_F(lib, type, name, params, args) static type(*real_##name) params;
-#define SEPIA_POINTER_V(lib, name, params, args) static void(*real_##name) params;
-SEPIA_HEIF_FUNCTIONS(SEPIA_POINTER_F, SEPIA_POINTER_V)
+static sepia_dl_loader loader;
+static sepia_dl_library libraries[] = {{"libde265.so.0", "libde265", NULL}, {"libheif.so.1", "libheif", NULL}};
+#define SEPIA_DL_LOADER_OF_de265 loader
+#define SEPIA_DL_LOADER_OF_heif loader
+#define SEPIA_DL_LIBRARY_OF_de265 libraries[0]
+#define SEPIA_DL_LIBRARY_OF_heif libraries[1]
+SEPIA_HEIF_FUNCTIONS(SEPIA_DL_LIBRARY_TRAMPOLINE_F, SEPIA_DL_LIBRARY_TRAMPOLINE_V)
+static const sepia_dl_symbol symbols[] = {SEPIA_HEIF_FUNCTIONS(SEPIA_DL_LIBRARY_SYMBOL_F, SEPIA_DL_LIBRARY_SYMBOL_V)};
+static sepia_dl_loader loader = {SEPIA_DL_LOADER("SepiaCodecs", "libheif and libde265", "libheif1 and libde265-0")};
 
-static void sepia_heif_require(const char *name);
-
-/* The trampolines. */
-#define SEPIA_TRAMPOLINE_F(lib, type, name, params, args)                                                              \
-    __attribute__((visibility("hidden"))) type name params {                                                           \
-        if (real_##name == NULL) {                                                                                     \
-            sepia_heif_require(#name);                                                                                 \
-        }                                                                                                              \
-        return real_##name args;                                                                                       \
-    }
-#define SEPIA_TRAMPOLINE_V(lib, name, params, args)                                                                    \
-    __attribute__((visibility("hidden"))) void name params {                                                           \
-        if (real_##name == NULL) {                                                                                     \
-            sepia_heif_require(#name);                                                                                 \
-        }                                                                                                              \
-        real_##name args;                                                                                              \
-    }
-SEPIA_HEIF_FUNCTIONS(SEPIA_TRAMPOLINE_F, SEPIA_TRAMPOLINE_V)
-
-/* MARK: - Loading */
-
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static char load_error[512];
-static int loaded = 0;
-static void *handle_heif, *handle_de265;
-
-static void open_library(const char *soname, void **handle) {
-    *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (*handle == NULL && load_error[0] == 0) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof(load_error), "%s", reason != NULL ? reason : soname);
-    }
-}
-
-static void load_once_only(void) {
-    open_library("libde265.so.0", &handle_de265);
-    open_library("libheif.so.1", &handle_heif);
-    if (load_error[0] != 0) {
-        return;
-    }
-#define SEPIA_RESOLVE(lib, name)                                                                                       \
-    do {                                                                                                               \
-        void *symbol = dlsym(handle_##lib, #name);                                                                     \
-        if (symbol == NULL) {                                                                                          \
-            snprintf(load_error, sizeof(load_error), "lib%s has no %s", #lib, #name);                                  \
-            return;                                                                                                    \
-        }                                                                                                              \
-        memcpy(&real_##name, &symbol, sizeof(symbol));                                                                 \
-    } while (0);
-#define SEPIA_RESOLVE_F(lib, type, name, params, args) SEPIA_RESOLVE(lib, name)
-#define SEPIA_RESOLVE_V(lib, name, params, args) SEPIA_RESOLVE(lib, name)
-    SEPIA_HEIF_FUNCTIONS(SEPIA_RESOLVE_F, SEPIA_RESOLVE_V)
-    loaded = 1;
-}
-
-int sepia_heif_load(char *error, size_t size) {
-    pthread_once(&load_once, load_once_only);
-    if (!loaded && error != NULL && size > 0) {
-        snprintf(error, size, "%s", load_error[0] != 0 ? load_error : "libheif could not be loaded");
-    }
-    return loaded;
-}
-
-static void sepia_heif_require(const char *name) {
-    char error[600];
-    if (sepia_heif_load(error, sizeof(error))) {
-        return;
-    }
-    fprintf(stderr, "SepiaCodecs: %s is in libheif or libde265, which could not be loaded: %s\n", name, error);
-    abort();
-}
+int sepia_heif_load(char *error, size_t size) { return sepia_dl_load(&loader, error, size); }

@@ -239,11 +239,6 @@ public struct S3Client: Sendable {
         }
     }
 
-    /// Removes the bucket, which must be empty.
-    public func deleteBucket() async throws(S3Error) {
-        _ = try await send(Request(method: .DELETE, key: nil, operation: "remove the bucket"))
-    }
-
     /// Whether the bucket exists and the credentials may use it; throws when the store cannot be reached or
     /// refuses the credentials.
     public func bucketExists() async throws(S3Error) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import SepiaTestSupport
 import Testing
 
 /// Runs the built `sepia` executable, as a user would.

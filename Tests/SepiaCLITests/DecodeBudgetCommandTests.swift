@@ -1,4 +1,5 @@
 import Foundation
+import SepiaTestSupport
 import Testing
 
 /// `sepia info --verify` and `sepia thumbnail` on TIFFs of a few hundred bytes whose headers declare huge tiles:

@@ -2,6 +2,7 @@ import Foundation
 import SepiaCodecs
 import SepiaImage
 import SepiaLibrary
+import SepiaTestSupport
 import Testing
 
 /// The library commands as a new user runs them: import a folder, list, edit, revert, export, check.

@@ -2,6 +2,7 @@ import Foundation
 import SepiaCodecs
 import SepiaImage
 import SepiaLibrary
+import SepiaTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaTestSupport
 import Testing
 
 /// `sepia info` and `sepia thumbnail` on videos: `sepia` recognises a video by its bytes and reads it through

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaTestSupport
 import Testing
 
 /// Files whose headers declare buffers far larger than their images (a 64×64 TIFF in 65536×65536 tiles, of

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SepiaImage
+import SepiaTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaTestSupport
 import Synchronization
 import Testing
 
@@ -217,7 +218,8 @@ import Testing
     func resourcesKeptThenPurged() async throws {
         // Given a Live Photo (still and movie) and a RAW+JPEG pair, imported from a folder
         let source = TestLibrary.temporaryFolder("roll")
-        try TestVideos.liveStill(identifier: Self.identifier, seed: 21).write(to: URL(fileURLWithPath: source + "/IMG_0100.JPG"))
+        try TestVideos.liveStill(identifier: Self.identifier, jpeg: TestLibrary.uniqueJPEG(21, width: 64, height: 48)).write(
+            to: URL(fileURLWithPath: source + "/IMG_0100.JPG"))
         try TestVideos.clip("IMG_0100.MOV", in: source, keys: ["com.apple.quicktime.content.identifier": Self.identifier], pattern: 4)
         for name in ["IMG_0001.DNG", "IMG_0001.JPG"] {
             try FileManager.default.copyItem(atPath: try Self.rawFixture(name), toPath: source + "/" + name)

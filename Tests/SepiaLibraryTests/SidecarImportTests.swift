@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaTestSupport
 import SepiaXMP
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaTestSupport
 import Synchronization
 import Testing
 
@@ -37,7 +38,8 @@ import Testing
         try TestVideos.clip(
             "clip.webm", in: source, pattern: 1, codec: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"])
         // A Live Photo whose parts have unrelated names: the content identifier pairs them.
-        try TestVideos.liveStill(identifier: Self.identifier, seed: 7).write(to: URL(fileURLWithPath: source + "/Paris.jpg"))
+        try TestVideos.liveStill(identifier: Self.identifier, jpeg: TestLibrary.uniqueJPEG(7, width: 64, height: 48)).write(
+            to: URL(fileURLWithPath: source + "/Paris.jpg"))
         try TestVideos.clip("IMG_0002.MOV", in: source, keys: ["com.apple.quicktime.content.identifier": Self.identifier], pattern: 2)
         // A clip cut in half loses its index (ffmpeg writes the moov atom last): refused.
         let whole = try Data(contentsOf: URL(fileURLWithPath: portrait))
@@ -108,7 +110,8 @@ import Testing
         #expect(try library.fetchAssets(with: .video).count == 1)
 
         let still = source + "/IMG_0003.JPG"
-        try TestVideos.liveStill(identifier: Self.identifier, seed: 8).write(to: URL(fileURLWithPath: still))
+        try TestVideos.liveStill(identifier: Self.identifier, jpeg: TestLibrary.uniqueJPEG(8, width: 64, height: 48)).write(
+            to: URL(fileURLWithPath: still))
         let summary = try await importer.importFiles([still])
         #expect(summary.paired == 1, "\(summary)")
         let assets = try library.fetchAssets().allObjects()

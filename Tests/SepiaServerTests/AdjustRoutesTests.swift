@@ -47,11 +47,11 @@ struct AdjustRoutesTests {
             #expect(panel.sections.flatMap(\.adjustments) == Adjustment.panel)
             // The web app's checks use a copy of this answer: it must be the server's.
             let copy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Sources/SepiaServer/Web/tests/adjustments.json")
+                .appendingPathComponent("Tests/web/adjustments.json")
             let saved = try JSONDecoder().decode(Panel.self, from: Data(contentsOf: copy))
             #expect(
                 saved.sections.map(\.title) == panel.sections.map(\.title) && saved.sections.flatMap(\.adjustments) == Adjustment.panel,
-                "Sources/SepiaServer/Web/tests/adjustments.json is out of date: save GET /api/v1/filters/adjustments there")
+                "Tests/web/adjustments.json is out of date: save GET /api/v1/filters/adjustments there")
         }
     }
 

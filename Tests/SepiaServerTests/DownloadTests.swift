@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import SepiaLibrary
+import SepiaTestSupport
 import Synchronization
 import Testing
 
@@ -112,7 +113,7 @@ struct DownloadTests {
             contentsOf: URL(
                 fileURLWithPath: try TestVideos.clip(
                     "IMG_0200.MOV", in: folder, keys: ["com.apple.quicktime.content.identifier": VideoUploadTests.identifier], pattern: 5)))
-        let still = TestVideos.liveStill(identifier: VideoUploadTests.identifier, seed: 41)
+        let still = TestVideos.liveStill(identifier: VideoUploadTests.identifier, jpeg: TestImages.jpeg(41, width: 64, height: 48))
         let (app, token) = try await TestServer().build()
         try await app.test(.live) { client in
             // Given an album with three photos whose names clash (one only by case), and a Live Photo

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SepiaObjectStore
+import SepiaTestSupport
 import Testing
 
 @testable import SepiaLibrary

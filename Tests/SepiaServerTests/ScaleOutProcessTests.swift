@@ -1,5 +1,6 @@
 import Foundation
 import SepiaObjectStore
+import SepiaTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import SepiaTestSupport
 import Testing
 
 #if canImport(Glibc)

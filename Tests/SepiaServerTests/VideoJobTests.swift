@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import SepiaTestSupport
 import Testing
 
 @testable import SepiaLibrary

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SepiaTestSupport
 import Testing
 
 @testable import SepiaLibrary
@@ -134,7 +135,7 @@ struct VideoUploadTests {
             contentsOf: URL(
                 fileURLWithPath: try TestVideos.clip(
                     "IMG_0200.MOV", in: folder, keys: ["com.apple.quicktime.content.identifier": Self.identifier], pattern: 3)))
-        let still = TestVideos.liveStill(identifier: Self.identifier, seed: 31)
+        let still = TestVideos.liveStill(identifier: Self.identifier, jpeg: TestImages.jpeg(31, width: 64, height: 48))
         try await TestServer().withOwner { owner in
             let first = try Self.object(try await owner.upload(movie, filename: "IMG_0200.MOV"))
             #expect(first["status"] as? String == "created")
@@ -163,7 +164,7 @@ struct VideoUploadTests {
             contentsOf: URL(
                 fileURLWithPath: try TestVideos.clip(
                     "IMG_0300.MOV", in: folder, keys: ["com.apple.quicktime.content.identifier": Self.identifier], pattern: 4)))
-        let still = TestVideos.liveStill(identifier: Self.identifier, seed: 41)
+        let still = TestVideos.liveStill(identifier: Self.identifier, jpeg: TestImages.jpeg(41, width: 64, height: 48))
         try await TestServer().withOwner { owner in
             let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Shared"}"#, expect: .created)
             // The owner's still, in no album.

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaTestSupport
 import Testing
 
 @testable import SepiaVideo
@@ -18,7 +19,7 @@ struct MovieSampleIndexTests {
     }
 
     static func packets(_ path: String) throws -> [Packet] {
-        let out = try Clips.run(
+        let out = try TestVideos.run(
             ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,pos,size,flags", "-of", "csv=p=0", path],
             executable: "/usr/bin/ffprobe")
         return String(decoding: out, as: UTF8.self).split(separator: "\n").compactMap { line in

@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaTestSupport
 import Testing
 
 @testable import SepiaVideo
@@ -100,7 +101,7 @@ import Testing
             try PlayableVideo.encode(path: clip, to: output)
             let original = try VideoProbe.probe(path: clip)
             let streams = String(
-                decoding: try Clips.run(
+                decoding: try TestVideos.run(
                     ["-v", "error", "-show_entries", "stream=codec_type,start_time,duration", "-of", "csv=p=0", output],
                     executable: "/usr/bin/ffprobe"), as: UTF8.self
             ).split(separator: "\n").map { $0.split(separator: ",").map(String.init) }

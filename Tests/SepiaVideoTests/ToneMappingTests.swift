@@ -1,6 +1,7 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
+import SepiaTestSupport
 import SepiaVideo
 import Testing
 
@@ -25,7 +26,7 @@ struct ToneMappingTests {
             "zscale=t=linear:npl=100:agamma=0", "format=gbrpf32le", "zscale=p=bt709:agamma=0", "tonemap=tonemap=hable:desat=0:peak=\(peak)",
             "zscale=t=iec61966-2-1:m=bt709:r=full:agamma=0", "format=gbrp",
         ].joined(separator: ",")
-        let data = try Clips.run([
+        let data = try TestVideos.run([
             "-hide_banner", "-loglevel", "error", "-nostdin", "-ss", String(format: "%.6f", max(0, time - 0.004)), "-i", path, "-frames:v", "1",
             "-vf", chain, "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
         ])

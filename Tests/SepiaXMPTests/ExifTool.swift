@@ -1,4 +1,5 @@
 import Foundation
+import SepiaTestSupport
 import Testing
 
 /// exiftool, the independent reference the tests write sidecars with and read Sepia's back with.

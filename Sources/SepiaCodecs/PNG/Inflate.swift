@@ -32,12 +32,3 @@ enum Inflate {
         }
     }
 }
-
-/// The CRC-32 of PNG chunks (zlib's).
-enum CRC32 {
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBufferPointer { buffer in
-            UInt32(crc32(0, buffer.baseAddress, uInt(buffer.count)))
-        }
-    }
-}

@@ -23,15 +23,6 @@ struct RenditionRenderer: Sendable {
         return try encode(bitmap, as: format)
     }
 
-    /// The preview and the thumbnail of `image`, each rendered from the full image exactly as
-    /// ``render(_:size:mode:format:)`` renders it, so that they are the same bytes whichever path makes them (a
-    /// decoder that shrinks while it decodes makes the thumbnail's second decode cheap).
-    func standardRenditions(of image: Image) async throws -> (preview: Rendition, thumbnail: Rendition) {
-        let preview = try await render(image, size: Self.preview, mode: .aspectFit)
-        let thumbnail = try await render(image, size: Self.thumbnail, mode: .aspectFit)
-        return (preview, thumbnail)
-    }
-
     func encode(_ bitmap: Bitmap, as format: ImageFormat = .jpeg) throws -> Rendition {
         let format: ImageFormat = format == .webp ? .webp : .jpeg
         return Rendition(

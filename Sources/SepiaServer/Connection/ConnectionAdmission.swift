@@ -43,9 +43,4 @@ final class ConnectionAdmission: Sendable {
         }
         return nil
     }
-
-    /// The connections open from `address`.
-    func openConnections(from address: String) -> Int {
-        open.withLock { $0[address] ?? 0 }
-    }
 }

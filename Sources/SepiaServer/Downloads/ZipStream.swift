@@ -1,4 +1,5 @@
 import NIOCore
+import SepiaCodecs
 
 /// A ZIP archive written front to back, for an answer sent while its files are read: the caller writes what
 /// ``startEntry(_:)`` returns, then an entry's bytes (passing each chunk to ``update(with:)``), then what

@@ -1,4 +1,5 @@
 import Foundation
+import SepiaTestSupport
 import Testing
 
 /// Reads a ZIP archive the way other programs do, to check what the server writes: Python's `zipfile` (every

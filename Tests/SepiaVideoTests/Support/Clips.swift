@@ -1,17 +1,14 @@
 import Foundation
+import SepiaTestSupport
 import Synchronization
-import Testing
 
 /// Test clips, generated at test time by Debian's `ffmpeg` from its synthetic sources (`testsrc2`, `sine`,
 /// `gradients` with a fixed seed): no third-party media is committed. A clip is made once and kept in a cache
 /// folder under the name and a hash of the ffmpeg command that makes it, so runs after the first reuse it.
 enum Clips {
     /// Why a clip could not be made.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
+    typealias Failure = TestVideos.Failure
 
-    static let ffmpeg = "/usr/bin/ffmpeg"
     static let cache: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-video-clips")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -36,28 +33,12 @@ enum Clips {
             if !FileManager.default.fileExists(atPath: path) {
                 // Written beside, then renamed: another test process never sees half a clip.
                 let partial = path + ".\(getpid()).part." + (name as NSString).pathExtension
-                _ = try run(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [partial])
+                _ = try TestVideos.run(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [partial])
                 guard rename(partial, path) == 0 else { throw Failure(description: "cannot rename \(partial): \(errno)") }
             }
             made.withLock { $0[name] = path }
             return path
         }
-    }
-
-    /// Runs ffmpeg with `arguments`; returns its standard output.
-    @discardableResult
-    static func run(_ arguments: [String], executable: String = ffmpeg) throws -> Data {
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            let message = "\(executable) is missing: the video tests generate their clips with Debian's ffmpeg; run scripts/setup to install it"
-            Issue.record(Comment(rawValue: message))
-            throw Failure(description: message)
-        }
-        let result = try ExternalProgram.run(executable, arguments)
-        guard result.status == 0 else {
-            throw Failure(
-                description: "\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(result.errors)")
-        }
-        return result.stdout
     }
 
     /// ffmpeg's own decode of the frame at `time` (seconds from the start) as packed RGB at `width`×`height`
@@ -72,7 +53,7 @@ enum Clips {
         arguments += ["-frames:v", "1", "-sws_flags", "\(flags)+accurate_rnd+full_chroma_int"]
         if !filters.isEmpty { arguments += ["-vf", filters.joined(separator: ",")] }
         arguments += ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        let data = try run(arguments)
+        let data = try TestVideos.run(arguments)
         guard data.count == width * height * 3 else {
             throw Failure(description: "ffmpeg gave \(data.count) bytes, \(width)x\(height) RGB is \(width * height * 3)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SepiaTestSupport
 
 /// Adds to a QuickTime movie the timed metadata track an iPhone writes into a Live Photo's movie: a `mebx`
 /// track keyed `com.apple.quicktime.still-image-time` whose one sample is at the still image's time (an empty

@@ -166,6 +166,28 @@ function imageURL(id, { size, mode = 'fill', v, format } = {}) {
   return `${BASE}/assets/${enc(id)}/image` + query({ size, mode, format, v });
 }
 
+/**
+ * Resolves to `url`, an item's motion (videoURL, sharedVideoURL), once the server can play it: at once when the
+ * original plays or its playable version exists; while the version is being made (202), after asking again every
+ * Retry-After seconds (1 to 30), calling `onWait` at each 202. Resolves to null as soon as `wanted()` is false
+ * (the view has moved on). When the server cannot be asked, resolves to `url`, for the player to report.
+ */
+async function whenPlayable(url, { wanted = () => true, onWait, credentials = 'same-origin' } = {}) {
+  try {
+    for (;;) {
+      const response = await fetch(url, { method: 'HEAD', credentials });
+      if (!wanted()) return null;
+      if (response.status !== 202) return url;
+      onWait?.();
+      const wait = Math.min(30, Math.max(1, parseRetryAfter(response.headers.get('Retry-After')) || 5));
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      if (!wanted()) return null;
+    }
+  } catch {
+    return wanted() ? url : null;
+  }
+}
+
 export const api = {
   setCsrfToken(token) { csrfToken = token || null; },
   get csrfToken() { return csrfToken; },
@@ -221,6 +243,7 @@ export const api = {
    * version (H.264/AAC MP4) or the original when that plays as it is. Answers 202 while the version is made.
    */
   videoURL: (id) => `${BASE}/assets/${enc(id)}/video`,
+  whenPlayable,
   /**
    * ZIP downloads, saved by the browser as it navigates to them (a fetch would hold the whole archive in memory):
    * an album's URL; a selection's, which the server makes first (POST, then the answered `url`); a share link's.

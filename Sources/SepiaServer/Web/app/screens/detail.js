@@ -240,23 +240,16 @@ export function mountDetail(container, params, ctx) {
     if (waitingFor === itemID) return;
     waitingFor = itemID;
     let told = false;
+    const onWait = () => {
+      if (!announce || told) return;
+      told = true;
+      // The status over the poster says it (and how far it has come); a toast would cover it.
+      preparing.textContent = 'Preparing for playback…';
+      preparing.hidden = false;
+    };
     try {
-      for (;;) {
-        const response = await fetch(api.videoURL(itemID), { method: 'HEAD', credentials: 'same-origin' });
-        if (id !== itemID) return;
-        if (response.status !== 202) { preparing.hidden = true; use(api.videoURL(itemID)); return; }
-        if (announce && !told) {
-          told = true;
-          // The status over the poster says it (and how far it has come); a toast would cover it.
-          preparing.textContent = 'Preparing for playback…';
-          preparing.hidden = false;
-        }
-        const wait = Math.min(30, Math.max(1, Number(response.headers.get('Retry-After')) || 5));
-        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-        if (id !== itemID) return;
-      }
-    } catch {
-      if (id === itemID) { preparing.hidden = true; use(api.videoURL(itemID)); }
+      const url = await api.whenPlayable(api.videoURL(itemID), { wanted: () => id === itemID, onWait });
+      if (url) { preparing.hidden = true; use(url); }
     } finally {
       if (id !== itemID) preparing.hidden = true;
       if (waitingFor === itemID) waitingFor = null;

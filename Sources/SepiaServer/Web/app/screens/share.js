@@ -23,20 +23,8 @@ export function mountShare(container, params) {
    * (202), asks again every Retry-After seconds, for as long as `wanted()` says the item is still on screen.
    */
   async function whenPlayable(id, use, wanted, onWait) {
-    const url = api.sharedVideoURL(token, id);
-    try {
-      for (;;) {
-        const response = await fetch(url, { method: 'HEAD', credentials: 'omit' });
-        if (!wanted()) return;
-        if (response.status !== 202) { use(url); return; }
-        onWait?.();
-        const wait = Math.min(30, Math.max(1, Number(response.headers.get('Retry-After')) || 5));
-        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-        if (!wanted()) return;
-      }
-    } catch {
-      if (wanted()) use(url);
-    }
+    const url = await api.whenPlayable(api.sharedVideoURL(token, id), { wanted, onWait, credentials: 'omit' });
+    if (url) use(url);
   }
 
   /** A player for a shared video: its poster the rendition, the movie once it can be played. */

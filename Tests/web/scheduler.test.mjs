@@ -1,5 +1,5 @@
-// Checks of the preview scheduler (app/components/intensity-slider.js): node Sources/SepiaServer/Web/tests/scheduler.test.mjs
-import { LatestRequest } from '../app/components/intensity-slider.js';
+// Checks of the preview scheduler (app/components/intensity-slider.js): node Tests/web/scheduler.test.mjs
+import { LatestRequest } from '../../Sources/SepiaServer/Web/app/components/intensity-slider.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let ok = 0;

@@ -1,5 +1,5 @@
-// Checks of the editor's drag preview (app/components/drag-preview.js): node Sources/SepiaServer/Web/tests/drag-preview.test.mjs
-import { DragPreview, keyframePositions, bracket, fetchOrder } from '../app/components/drag-preview.js';
+// Checks of the editor's drag preview (app/components/drag-preview.js): node Tests/web/drag-preview.test.mjs
+import { DragPreview, keyframePositions, bracket, fetchOrder } from '../../Sources/SepiaServer/Web/app/components/drag-preview.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let ok = 0;

@@ -7,10 +7,10 @@ import Glibc
 /// Videos whose sample tables say more than their bytes — the hostile uploads of a video job that runs away —
 /// and long, plausible clips that are cheap to make: made at test time by `scripts/sample-table-video` (Debian's
 /// ffmpeg encodes a few frames, then the script rewrites the MP4's sample tables), kept in a cache folder under
-/// a name that holds the recipe. One file, linked into each test target that needs them.
-enum SampleTableVideos {
+/// a name that holds the recipe.
+public enum SampleTableVideos {
     /// How the samples point at the frames ffmpeg encoded (the script's `--layout`).
-    enum Layout: String {
+    public enum Layout: String, Sendable {
         /// The first frame, then every sample pointing at the second frame's bytes.
         case shared
         /// The same, each sample its own copy of those bytes.
@@ -32,7 +32,7 @@ enum SampleTableVideos {
     /// in an MP4 of major brand `brand` (3GP's `3gp5` makes the server encode a playable version). `seconds` is the
     /// time the samples span, `declaredSeconds` the duration the headers declare (both by default `samples` at
     /// `rate`).
-    static func make(
+    public static func make(
         _ layout: Layout, width: Int, height: Int, samples: Int, rate: String = "30000/1001", pixelFormat: String = "yuv444p",
         brand: String = "3gp5", clipFrames: Int = 30, seconds: Double? = nil, declaredSeconds: Double? = nil
     ) throws -> String {

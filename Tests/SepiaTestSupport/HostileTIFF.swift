@@ -1,35 +1,52 @@
 /// Small TIFF files made in the tests: one IFD of the tags given, the same few bytes of data for every strip or
 /// tile. Their headers can declare what no honest file does (tiles far larger than the image, thousands of
-/// samples a pixel), which is what the decode memory budget is tested with. One file, linked into each test
-/// target that needs it.
-enum HostileTIFF {
+/// samples a pixel), which is what the decode memory budget is tested with.
+public enum HostileTIFF {
     /// The shape of the file's first page.
-    struct Shape {
-        var width: UInt32 = 64
-        var height: UInt32 = 64
-        var bitsPerSample: UInt16 = 8
-        var samplesPerPixel: UInt16 = 3
+    public struct Shape: Sendable {
+        public var width: UInt32 = 64
+        public var height: UInt32 = 64
+        public var bitsPerSample: UInt16 = 8
+        public var samplesPerPixel: UInt16 = 3
         /// 1 grey, 2 RGB, 6 YCbCr.
-        var photometric: UInt16 = 2
+        public var photometric: UInt16 = 2
         /// 1 chunky, 2 planar.
-        var planar: UInt16 = 1
+        public var planar: UInt16 = 1
         /// Tile width and length; nil for strips.
-        var tile: (width: UInt32, length: UInt32)?
+        public var tile: (width: UInt32, length: UInt32)?
         /// Rows a strip; nil for one strip of the whole image.
-        var rowsPerStrip: UInt32?
+        public var rowsPerStrip: UInt32?
         /// YCbCr subsampling, horizontal and vertical.
-        var subsampling: (UInt16, UInt16)?
+        public var subsampling: (UInt16, UInt16)?
         /// The bytes of each strip or tile.
-        var data: [UInt8] = [UInt8](repeating: 0x80, count: 64)
+        public var data: [UInt8] = [UInt8](repeating: 0x80, count: 64)
+
+        /// A shape; every field not given is a 64×64 8-bit RGB image in one strip.
+        public init(
+            width: UInt32 = 64, height: UInt32 = 64, bitsPerSample: UInt16 = 8, samplesPerPixel: UInt16 = 3, photometric: UInt16 = 2,
+            planar: UInt16 = 1, tile: (width: UInt32, length: UInt32)? = nil, rowsPerStrip: UInt32? = nil,
+            subsampling: (UInt16, UInt16)? = nil, data: [UInt8] = [UInt8](repeating: 0x80, count: 64)
+        ) {
+            self.width = width
+            self.height = height
+            self.bitsPerSample = bitsPerSample
+            self.samplesPerPixel = samplesPerPixel
+            self.photometric = photometric
+            self.planar = planar
+            self.tile = tile
+            self.rowsPerStrip = rowsPerStrip
+            self.subsampling = subsampling
+            self.data = data
+        }
     }
 
     /// The 216-byte file of the review: a 64×64 8-bit RGB image in tiles of `side`×`side` pixels.
-    static func tiles(_ side: UInt32) -> [UInt8] {
+    public static func tiles(_ side: UInt32) -> [UInt8] {
         make(Shape(tile: (side, side)))
     }
 
     /// A little-endian TIFF of `shape`.
-    static func make(_ shape: Shape) -> [UInt8] {
+    public static func make(_ shape: Shape) -> [UInt8] {
         let colourSamples: UInt16 = shape.photometric == 2 || shape.photometric == 6 ? 3 : 1
         let planes = shape.planar == 2 ? Int(shape.samplesPerPixel) : 1
         let chunks: Int

@@ -1,5 +1,5 @@
 // Checks of a list's loads (app/sources.js), as a search typed quickly makes them: node Sources/SepiaServer/Web/tests/list-source.test.mjs
-import { ListSource } from '../app/sources.js';
+import { ListSource } from '../../Sources/SepiaServer/Web/app/sources.js';
 
 let ok = 0;
 let bad = 0;

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -13,27 +13,34 @@ import Darwin
 /// field, which reads past the end of glibc's directory buffer and now and then crashes the test process
 /// (swift-corelibs-foundation#5472, fixed after the toolchain this project builds with). This spawns directly,
 /// and closes every inherited descriptor above standard error in the child with glibc's `closefrom` action.
-/// One file, linked into each test target that runs programs.
-enum ExternalProgram {
-    struct Result: Sendable {
+public enum ExternalProgram {
+    /// How a program ended, and what it wrote.
+    public struct Result: Sendable {
         /// The exit status, or 128 + the signal that ended the program.
-        var status: Int32
+        public var status: Int32
         /// Whether a signal ended the program.
-        var wasSignalled: Bool
-        var stdout: Data
-        var stderr: Data
+        public var wasSignalled: Bool
+        /// What it wrote on standard output.
+        public var stdout: Data
+        /// What it wrote on standard error.
+        public var stderr: Data
 
-        var output: String { String(decoding: stdout, as: UTF8.self) }
-        var errors: String { String(decoding: stderr, as: UTF8.self) }
+        /// Standard output as UTF-8 text.
+        public var output: String { String(decoding: stdout, as: UTF8.self) }
+        /// Standard error as UTF-8 text.
+        public var errors: String { String(decoding: stderr, as: UTF8.self) }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// Why a program could not be started.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with the system's reason.
+        public var description: String
     }
 
     /// A program started with ``launch(_:_:environment:)``: it can be signalled, and waited for.
-    final class Running: Sendable {
-        let pid: pid_t
+    public final class Running: Sendable {
+        /// The program's process identifier.
+        public let pid: pid_t
         private let ended = DispatchSemaphore(value: 0)
         private let result = LockedResult()
 
@@ -46,19 +53,19 @@ enum ExternalProgram {
         }
 
         /// Sends `signal` (SIGKILL unless given).
-        func kill(_ signal: Int32 = SIGKILL) {
+        public func kill(_ signal: Int32 = SIGKILL) {
             _ = Foundation.kill(pid, signal)
         }
 
         /// Blocks until the program has ended and its output is read.
-        func waitBlocking() -> Result {
+        public func waitBlocking() -> Result {
             ended.wait()
             ended.signal()
             return result.get()
         }
 
         /// Waits, off the caller's thread, until the program has ended and its output is read.
-        func wait() async -> Result {
+        public func wait() async -> Result {
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread { continuation.resume(returning: self.waitBlocking()) }
             }
@@ -74,13 +81,13 @@ enum ExternalProgram {
 
     /// Runs `executable` with `arguments`, and `environment` added to this process's, to its end. Standard
     /// input is `/dev/null`; standard output and error are read as they come.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let (pid, output, errors) = try spawn(executable, arguments, environment: environment)
         return finish(pid: pid, output: output, errors: errors)
     }
 
     /// Starts `executable`; its output is read on a thread of its own until it ends.
-    static func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+    public static func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Running {
         let (pid, output, errors) = try spawn(executable, arguments, environment: environment)
         return Running(pid: pid, output: output, errors: errors)
     }

@@ -1,6 +1,6 @@
-// Checks of app/recipe.js (no browser needed): node Sources/SepiaServer/Web/tests/recipe.test.mjs
+// Checks of app/recipe.js (no browser needed): node Tests/web/recipe.test.mjs
 import { readFileSync } from 'node:fs';
-import * as R from '../app/recipe.js';
+import * as R from '../../Sources/SepiaServer/Web/app/recipe.js';
 const catalog = [
   { index: 0, filter: 'None', name: 'None', parameters: {}, slider: [] },
   { index: 1, filter: 'CIPhotoEffectMono', name: 'Mono', parameters: {}, slider: [] },
@@ -71,7 +71,7 @@ check('a slider filter keeps its keys', sepia30.formatVersion === '1' && sepia30
 check('intensity counts in sameRecipe', !R.sameRecipe(mono40, monoFull));
 const pastedLook = R.pasteInto(target, asset, catalog, [{ filter: 'CIPhotoEffectNoir', parameters: {}, intensity: 0.4 }]);
 check('paste of a look at 40 % is version 2', pastedLook.formatVersion === '2' && pastedLook.steps.at(-1).intensity === 0.4, JSON.stringify(pastedLook));
-// ----- The Adjust panel (tests/adjustments.json: GET /api/v1/filters/adjustments as the server answers it)
+// ----- The Adjust panel (adjustments.json: GET /api/v1/filters/adjustments as the server answers it)
 const panel = JSON.parse(readFileSync(new URL('./adjustments.json', import.meta.url), 'utf8'));
 const sliders = R.panelSliders(panel);
 check('panel has 19 sliders', sliders.length === 19, sliders.length);

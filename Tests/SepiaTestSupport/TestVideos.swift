@@ -1,15 +1,23 @@
-import Foundation
-import SepiaCodecs
-import SepiaImage
+public import Foundation
 import Testing
 
-/// Videos and Live Photo stills for the server's tests (the library's tests have the same helper), made at test time: the clips by Debian's `ffmpeg` from
-/// its synthetic sources, the stills by Sepia's encoder with an Apple maker note added. Nothing third-party.
-enum TestVideos {
-    static let ffmpeg = "/usr/bin/ffmpeg"
+/// Videos and Live Photo stills for the tests, made at test time: the clips by Debian's `ffmpeg` from its
+/// synthetic sources, the stills from a JPEG the test made, with an Apple maker note added. Nothing third-party.
+public enum TestVideos {
+    /// Debian's ffmpeg, which makes the clips.
+    public static let ffmpeg = "/usr/bin/ffmpeg"
+
+    /// Why a clip could not be made.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The command and what it wrote on standard error, or what is missing.
+        public let description: String
+
+        /// A failure described by `description`.
+        public init(description: String) { self.description = description }
+    }
 
     /// A new, empty folder for clips.
-    static func folder() -> String {
+    public static func folder() -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-clips-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
@@ -19,21 +27,22 @@ enum TestVideos {
     /// `portrait`, with QuickTime metadata `keys` (creation date, location, content identifier…). `pattern`
     /// changes the picture, so that two clips differ.
     @discardableResult
-    static func clip(
+    public static func clip(
         _ name: String, in folder: String, portrait: Bool = false, keys: [String: String] = [:], pattern: Int = 0, seconds: Int = 2,
         codec: [String] = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac"]
     ) throws -> String {
         let path = folder + "/" + name
         let encoded = folder + "/.encoding-" + name
         defer { try? FileManager.default.removeItem(atPath: encoded) }
+        let quiet = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"]
         try run(
-            [
+            quiet + [
                 "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=\(seconds),hue=h=\(pattern * 40)", "-f", "lavfi", "-i",
                 "sine=frequency=\(440 + pattern * 10):duration=\(seconds)",
             ] + codec + ["-shortest", encoded])
         // Metadata and the rotation are written by a stream copy: ffmpeg sets the display matrix from the rotate
         // tag only when copying.
-        var arguments = ["-i", encoded, "-c", "copy"]
+        var arguments = quiet + ["-i", encoded, "-c", "copy"]
         if portrait { arguments += ["-metadata:s:v:0", "rotate=90"] }
         if !keys.isEmpty { arguments += ["-movflags", "use_metadata_tags"] }
         for (key, value) in keys.sorted(by: { $0.key < $1.key }) { arguments += ["-metadata", "\(key)=\(value)"] }
@@ -41,23 +50,26 @@ enum TestVideos {
         return path
     }
 
-    /// Runs ffmpeg quietly; fails the test, naming what to install, when it is missing.
-    static func run(_ arguments: [String]) throws {
-        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else {
-            Issue.record("\(ffmpeg) is missing: the video tests make their clips with Debian's ffmpeg; run scripts/setup to install it")
-            throw CocoaError(.fileNoSuchFile)
+    /// Runs `executable` (ffmpeg, or ffprobe) with `arguments`; returns its standard output. Fails the test,
+    /// naming what to install, when it is missing.
+    @discardableResult
+    public static func run(_ arguments: [String], executable: String = ffmpeg) throws -> Data {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            let message = "\(executable) is missing: the video tests make their clips with Debian's ffmpeg; run scripts/setup to install it"
+            Issue.record(Comment(rawValue: message))
+            throw Failure(description: message)
         }
-        let result = try ExternalProgram.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
+        let result = try ExternalProgram.run(executable, arguments)
         guard result.status == 0 else {
-            throw CocoaError(
-                .fileWriteUnknown,
-                userInfo: [NSLocalizedDescriptionKey: "ffmpeg \(arguments.joined(separator: " ")) failed: \(result.errors)"])
+            throw Failure(
+                description: "\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(result.errors)")
         }
+        return result.stdout
     }
 
-    /// A JPEG still whose EXIF carries an Apple maker note with `identifier`, as an iPhone's Live Photo still
-    /// does (tag 0x0011 of the `Apple iOS` note).
-    static func liveStill(identifier: String, seed: Int) -> Data {
+    /// `jpeg` with an EXIF segment carrying an Apple maker note with `identifier`, as an iPhone's Live Photo
+    /// still has (tag 0x0011 of the `Apple iOS` note).
+    public static func liveStill(identifier: String, jpeg: Data) -> Data {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         let value = Array(identifier.utf8) + [0]
@@ -70,7 +82,7 @@ enum TestVideos {
         tiff += u16(1) + u16(0x927C) + u16(7) + u32(note.count) + u32(44) + u32(0)
         let exif = Array("Exif\0\0".utf8) + tiff + note
         let app1: [UInt8] = [0xFF, 0xE1] + u16(exif.count + 2) + exif
-        let jpeg = [UInt8](TestImages.jpeg(seed, width: 64, height: 48))
-        return Data(jpeg.prefix(2) + app1 + jpeg.dropFirst(2))
+        let bytes = [UInt8](jpeg)
+        return Data(bytes.prefix(2) + app1 + bytes.dropFirst(2))
     }
 }
