@@ -31,4 +31,9 @@ struct HEVCDecoderConfiguration {
         lengthSize = Int(lengthByte & 3) + 1
         self.parameterSets = parameterSets
     }
+
+    /// The sequence parameter set among ``parameterSets`` that declares the largest picture.
+    var largestSequenceParameterSet: HEVCSequenceParameterSet? {
+        parameterSets.lazy.compactMap { HEVCSequenceParameterSet(nal: $0) }.max { $0.pictureBytes < $1.pictureBytes }
+    }
 }
