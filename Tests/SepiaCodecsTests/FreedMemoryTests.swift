@@ -22,22 +22,7 @@ struct FreedMemoryTests {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(side * side * 3)
         for y in 0..<side { pixels += rows[(y / 3) % 16] }
-        let jpeg = try ImageEncoding.encode(Bitmap(width: side, height: side, layout: .rgb, bytes: pixels), as: .jpeg)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-freed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("in.jpg")
-        let output = folder.appendingPathComponent("out.heic")
-        try Data(jpeg).write(to: input)
-        let result: ExternalProgram.Result
-        do {
-            result = try ExternalProgram.run("/usr/bin/heif-enc", ["-q", "50", "-o", output.path, input.path])
-        } catch {
-            Issue.record("heif-enc (Debian package libheif-examples, installed by scripts/setup) is needed: \(error)")
-            throw error
-        }
-        try #require(result.status == 0, "heif-enc: \(result.errors)")
-        return [UInt8](try Data(contentsOf: output))
+        return try HEIFEncoder.heic(Bitmap(width: side, height: side, layout: .rgb, bytes: pixels), quality: 50)
     }
 
     @Test("rendering a 4096x4096 HEIC whole leaves the resident memory near where it was before")

@@ -15,23 +15,8 @@ struct HEVCPictureBudgetTests {
 
     /// The `hvcC` payload and the coded data of a 64×64 image coded by heif-enc.
     static func coded64() throws -> (configuration: [UInt8], data: [UInt8]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-hevc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let pattern = (0..<(64 * 64 * 3)).map { UInt8(truncatingIfNeeded: $0 * 5 + $0 / 192) }
-        let png = try ImageEncoding.encode(Bitmap(width: 64, height: 64, layout: .rgb, bytes: pattern), as: .png)
-        let input = folder.appendingPathComponent("in.png")
-        let output = folder.appendingPathComponent("out.heic")
-        try Data(png).write(to: input)
-        let result: ExternalProgram.Result
-        do {
-            result = try ExternalProgram.run("/usr/bin/heif-enc", ["-q", "60", "-o", output.path, input.path])
-        } catch {
-            Issue.record("heif-enc (Debian package libheif-examples, installed by scripts/setup) is needed: \(error)")
-            throw error
-        }
-        try #require(result.status == 0, "heif-enc: \(result.errors)")
-        let bytes = [UInt8](try Data(contentsOf: output))
+        let bytes = try HEIFEncoder.heic(Bitmap(width: 64, height: 64, layout: .rgb, bytes: pattern))
         return try bytes.withUnsafeBytes { file in
             let items = try #require(HEIFItems(file: file))
             let configuration = try #require(items.property("hvcC", of: items.primary))
@@ -189,16 +174,7 @@ enum HostileHEIC {
     /// its payload's bits with the two sizes replaced, re-terminated and with emulation prevention bytes again.
     /// heif-enc's SPS has one sub-layer and 4:2:0 chroma, which the rewrite relies on.
     static func resized(_ sps: [UInt8], width: Int, height: Int) throws -> [UInt8] {
-        var payload: [UInt8] = []
-        var zeros = 0
-        for byte in sps.dropFirst(2) {
-            if zeros >= 2 && byte == 3 {
-                zeros = 0
-                continue
-            }
-            zeros = byte == 0 ? zeros + 1 : 0
-            payload.append(byte)
-        }
+        let payload = RBSPBitReader.unescaped(sps.dropFirst(2))
         let bits = payload.flatMap { byte in (0..<8).map { byte >> (7 - $0) & 1 } }
         func readExpGolomb(at position: inout Int) -> Int {
             var leading = 0
@@ -233,7 +209,7 @@ enum HostileHEIC {
         while rewritten.last == 0 { rewritten.removeLast() }
         while rewritten.count % 8 != 0 { rewritten.append(0) }
         var out = Array(sps.prefix(2))
-        zeros = 0
+        var zeros = 0
         for start in stride(from: 0, to: rewritten.count, by: 8) {
             let byte = rewritten[start..<(start + 8)].reduce(UInt8(0)) { $0 << 1 | $1 }
             if zeros >= 2 && byte <= 3 {

@@ -1,13 +1,19 @@
 /// Reads the bits of a NAL unit's payload (its raw byte sequence payload), dropping the emulation prevention
 /// bytes (the 3 of `00 00 03`) as it goes.
 struct RBSPBitReader {
-    private var bytes: [UInt8] = []
+    private let bytes: [UInt8]
     private var bit = 0
 
     /// Reads `payload`, the NAL unit after its header; at most the first 512 bytes, which hold every field read.
     init(_ payload: some Collection<UInt8>) {
+        bytes = Self.unescaped(payload.prefix(512))
+    }
+
+    /// `payload` without its emulation prevention bytes.
+    static func unescaped(_ payload: some Collection<UInt8>) -> [UInt8] {
+        var bytes: [UInt8] = []
         var zeros = 0
-        for byte in payload.prefix(512) {
+        for byte in payload {
             if zeros >= 2 && byte == 3 {
                 zeros = 0
                 continue
@@ -15,6 +21,7 @@ struct RBSPBitReader {
             zeros = byte == 0 ? zeros + 1 : 0
             bytes.append(byte)
         }
+        return bytes
     }
 
     /// Skips `count` bits; false past the end.
