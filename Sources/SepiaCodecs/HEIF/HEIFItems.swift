@@ -25,7 +25,8 @@ struct HEIFItems {
     private(set) var references: [UInt32: [String: [UInt32]]] = [:]
     private(set) var properties: [UInt32: [Property]] = [:]
     private var idat: Slice<UnsafeRawBufferPointer>?
-    private let file: UnsafeRawBufferPointer
+    /// The whole file.
+    let file: UnsafeRawBufferPointer
 
     /// Reads the `meta` box of the file in `file`; `nil` if the file or its boxes are not as expected.
     init?(file: UnsafeRawBufferPointer) {

@@ -110,20 +110,9 @@ struct HEVCImageLayout: Sendable {
 
     private static func tile(_ items: HEIFItems, _ id: UInt32, config: HEIFItems.Property) -> Tile? {
         guard let (inIdat, extents) = items.extents[id], !inIdat, !extents.isEmpty else { return nil }
-        var r = BoxReader(config.payload)
-        // hvcC: chroma format in byte 16, bit depths in 17 and 18, NAL length size in 21, then the NAL arrays.
-        guard r.skip(16), let chroma = r.u8(), let lumaDepth = r.u8(), let chromaDepth = r.u8(), r.skip(2),
-            let lengthByte = r.u8(), let arrays = r.u8(),
-            chroma & 3 == 1, lumaDepth & 7 == 0, chromaDepth & 7 == 0
+        guard let configuration = HEVCDecoderConfiguration(config.payload), configuration.chromaFormat == 1,
+            configuration.lumaBitDepth == 8, configuration.chromaBitDepth == 8
         else { return nil }
-        var parameterSets: [[UInt8]] = []
-        for _ in 0..<arrays {
-            guard r.skip(1), let count = r.u16() else { return nil }
-            for _ in 0..<count {
-                guard let length = r.u16(), let nal = r.bytes(Int(length)) else { return nil }
-                parameterSets.append(Array(nal))
-            }
-        }
         var matrix: YCbCrMatrix?
         if let colr = items.properties[id]?.first(where: { $0.type == "colr" && $0.payload.prefix(4).elementsEqual("nclx".utf8) }) {
             var c = BoxReader(colr.payload)
@@ -132,7 +121,7 @@ struct HEVCImageLayout: Sendable {
             else { return nil }
             matrix = known
         }
-        return Tile(parameterSets: parameterSets, extents: extents, lengthSize: Int(lengthByte & 3) + 1, matrix: matrix)
+        return Tile(parameterSets: configuration.parameterSets, extents: extents, lengthSize: configuration.lengthSize, matrix: matrix)
     }
 }
 

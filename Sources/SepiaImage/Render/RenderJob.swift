@@ -300,6 +300,7 @@ final class RenderJob: @unchecked Sendable {
         completion = nil
         condition.unlock()
         for source in graph.sources { source.releaseAll() }
+        if graph.sources.contains(where: { $0.extent.area >= FreedMemory.minimumSourcePixels }) { FreedMemory.returnToSystem() }
         handler?(result)
     }
 }
