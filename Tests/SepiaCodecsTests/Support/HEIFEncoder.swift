@@ -1,5 +1,6 @@
 import Foundation
 import SepiaImage
+import SepiaTestSupport
 import Testing
 
 @testable import SepiaCodecs
