@@ -42,6 +42,9 @@ public struct Crystallize: Filter {
         /// Every pixel is within √2·spacing of a seed, so cells reaching the tile lie within 3 spacings.
         var margin: Int { Int((3 * spacing).rounded(.up)) + 1 }
 
+        /// Each pixel looks for its nearest seed among 25 hashed ones.
+        var operationsPerPixel: Double { 25 }
+
         func regionOfInterest(for rect: IntRect) -> IntRect {
             rect.insetBy(dx: -margin, dy: -margin).intersection(extent)
         }

@@ -33,6 +33,13 @@ final class AffineRenderNode: RenderNode, @unchecked Sendable {
         return [box.insetBy(dx: -margin, dy: -margin).intersection(inputExtent)]
     }
 
+    /// The taps of the sampling window, which widens with the reduction: a transform that shrinks a lot reads
+    /// many input pixels for each output pixel.
+    override var operationsPerPixel: Double {
+        let taps = 2 * support + 1
+        return 2 + 0.25 * taps * taps
+    }
+
     @inline(__always)
     private static func catmullRom(_ x: Double) -> Double {
         let t = abs(x)

@@ -15,7 +15,10 @@ final class AreaRenderNode: RenderNode, @unchecked Sendable {
         [kernel.regionOfInterest(for: rect)]
     }
 
+    override var operationsPerPixel: Double { kernel.operationsPerPixel }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
+        try scratch.checkStopped()
         let region = kernel.regionOfInterest(for: view.rect)
         let input = scratchView(0, region, scratch)
         try inputs[0].produce(into: input, scratch: scratch)
