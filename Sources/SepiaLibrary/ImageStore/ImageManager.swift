@@ -58,6 +58,38 @@ public final class ImageManager: Sendable {
         return last
     }
 
+    /// The final image of `asset` for `targetSize` and `contentMode` when a cache has it (memory, disk or the
+    /// bucket), as ``image(for:targetSize:contentMode:options:)`` would deliver it without rendering; nil when it
+    /// must be rendered. A server answers these at once and queues only the renders.
+    public func cachedImage(
+        for asset: Asset, targetSize: IntSize, contentMode: ContentMode = .aspectFit,
+        options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat)
+    ) async -> ImageResult? {
+        let plan = plan(asset, targetSize, contentMode, options)
+        if let hit = store.memoryRendition(for: plan.exactKey) {
+            return ImageResult(rendition: hit, isDegraded: false, origin: .memory)
+        }
+        let standard = options.resizeMode != .exact && options.format == .jpeg
+        if standard {
+            for key in plan.standardKeys where covers(standardSize(key, plan), plan) {
+                if let hit = store.memoryRendition(for: key) {
+                    return ImageResult(rendition: hit, isDegraded: false, origin: .memory)
+                }
+            }
+        }
+        if options.resizeMode == .fast && options.format == .jpeg {
+            for key in plan.standardKeys where covers(standardSize(key, plan), plan) {
+                if let stored = await store.anyRendition(for: key) {
+                    return ImageResult(rendition: stored, isDegraded: false, origin: .disk)
+                }
+            }
+        }
+        if let stored = await store.anyRendition(for: plan.exactKey) {
+            return ImageResult(rendition: stored, isDegraded: false, origin: .disk)
+        }
+        return nil
+    }
+
     // MARK: - Delivery
 
     private struct Plan {
