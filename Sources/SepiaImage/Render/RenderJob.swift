@@ -79,6 +79,10 @@ final class RenderJob: @unchecked Sendable {
             let unread = IntRect(x: source.extent.minX, y: source.extent.minY, width: 0, height: 0)
             source.readRegion = wanted[ObjectIdentifier(source)]?.intersection(source.extent) ?? unread
         }
+        // And each pass down a node's input (a cell mean's), where it starts and ends.
+        for node in graph.nodes {
+            (node as? CellMeanRenderNode)?.plannedRegion = wanted[ObjectIdentifier(node)]
+        }
 
         var release: [(SourceRenderNode, [Int])] = []
         if !graph.streamingSources.isEmpty {

@@ -34,7 +34,7 @@ public struct Crystallize: Filter {
         return image.applyingArea(Kernel(spacing: Double(radius), center: center, extent: image.extent))
     }
 
-    struct Kernel: AreaKernel {
+    struct Kernel: CellMeanKernel {
         let spacing: Double
         let center: SIMD2<Double>
         let extent: IntRect
@@ -43,7 +43,7 @@ public struct Crystallize: Filter {
         var margin: Int { Int((3 * spacing).rounded(.up)) + 1 }
 
         /// Each pixel looks for its nearest seed among 25 hashed ones.
-        var operationsPerPixel: Double { 25 }
+        var operationsPerCellLookup: Double { 25 }
 
         func regionOfInterest(for rect: IntRect) -> IntRect {
             rect.insetBy(dx: -margin, dy: -margin).intersection(extent)
@@ -79,6 +79,8 @@ public struct Crystallize: Filter {
             }
             return best
         }
+
+        func cell(x: Int, y: Int) -> SIMD2<Int> { owner(x, y) }
 
         func render(input: TileView, into output: TileView) {
             let rect = output.rect

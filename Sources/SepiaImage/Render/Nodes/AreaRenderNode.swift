@@ -1,5 +1,5 @@
 /// Runs an ``AreaKernel``: produces the kernel's region of interest, then lets it fill the tile.
-final class AreaRenderNode: RenderNode, @unchecked Sendable {
+class AreaRenderNode: RenderNode, @unchecked Sendable {
     let kernel: any AreaKernel
 
     init(input: RenderNode, kernel: any AreaKernel, extent: IntRect) {
