@@ -3,8 +3,9 @@ import Testing
 @testable import SepiaImage
 
 /// The nodes that keep work the renderer would otherwise repeat for every piece: a cell mean whose cells are
-/// large next to a piece sums them in one pass down its input (``CellMeanRenderNode``), with exactly the pixels
-/// of the direct way, whatever the tiles and threads.
+/// large next to a piece sums them in one pass down its input (``CellMeanRenderNode``), a rotation asked for
+/// thin bands renders blocks once (``RenderedBlocks``). Both give exactly the pixels of the direct way, whatever
+/// the tiles and threads.
 @Suite struct RepeatedWorkTests {
     static let tilings: [RenderOptions] = [
         RenderOptions(threadCount: 1, tileHeight: 100_000), RenderOptions(threadCount: 2), RenderOptions(threadCount: 3, tileHeight: 7),
@@ -64,5 +65,18 @@ import Testing
             for x in part.minX..<part.maxX { expected[x, y] = reference[x, y] }
         }
         expectPixels(cropped, equal: expected)
+    }
+
+    @Test("a rotation asked for thin bands by a blur after it renders blocks, with the pixels of a direct render")
+    func rotationInBlocks() async throws {
+        let rotated = Image(pixels: TestImages.translucentNoise(600, 360)).applying(StraightenFilter(angle: 0.6))
+        let image = rotated.applying(GaussianBlur(radius: 12))
+        // Directly: the whole rotation at once (its bounding box is about its size), then the blur.
+        let whole = try await RenderContext(options: RenderOptions(threadCount: 1, tileHeight: 100_000)).render(rotated)
+        let reference = try await RenderContext(options: RenderOptions(threadCount: 1, tileHeight: 100_000))
+            .render(Image(pixels: whole).applying(GaussianBlur(radius: 12)), region: image.extent)
+        for options in Self.tilings {
+            expectPixels(try await RenderContext(options: options).render(image), equal: reference)
+        }
     }
 }
