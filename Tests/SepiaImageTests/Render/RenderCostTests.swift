@@ -52,13 +52,57 @@ import Testing
         let limit = RenderCostLimit.default
         let geometry = Self.geometry(width: photo.extent.width, height: photo.extent.height)
         for position in [1.0, -1.0] {
-            for looks in try [[]] + Self.looks().filter { $0.filter.hasPrefix("CIPhotoEffect") }.map({ [$0] }) {
+            let photoEffects = try Self.looks().filter { $0.filter.hasPrefix("CIPhotoEffect") }.map { [$0] }
+            for looks in [[]] + photoEffects {
                 let recipe = EditRecipe(steps: Array(geometry.dropFirst()) + Self.adjustSteps(at: position) + looks)
                 try recipe.checkCost(limit: limit) { try $0.apply(to: photo) }
             }
         }
         for look in try Self.looks() {
             try EditRecipe(steps: geometry + [look]).checkCost(limit: limit) { try $0.apply(to: photo) }
+        }
+    }
+
+    @Test(
+        "the chains that repeated work pass on a 100-megapixel photo: every slider at either end then Crystallize or Pixellate at its end; every slider after a quarter turn and a straightening"
+    )
+    func chainsThatRepeatedWorkPass() throws {
+        let photo = Self.photo()
+        let limit = RenderCostLimit.default
+        let geometry = Self.geometry(width: photo.extent.width, height: photo.extent.height)
+        let cells = try Self.looks().filter { ["CICrystallize", "CIPixellate"].contains($0.filter) }
+        #expect(cells.count == 2)
+        for position in [1.0, -1.0] {
+            let sliders = Self.adjustSteps(at: position)
+            for look in cells {
+                try EditRecipe(steps: Array(geometry.dropFirst()) + sliders + [look]).checkCost(limit: limit) { try $0.apply(to: photo) }
+                try EditRecipe(steps: sliders + [look]).checkCost(limit: limit) { try $0.apply(to: photo) }
+            }
+            try EditRecipe(steps: geometry + sliders).checkCost(limit: limit) { try $0.apply(to: photo) }
+        }
+    }
+
+    @Test(
+        "those chains on a 100-megapixel photo are still refused with a blur twice the photo's width, or 64 blurs of radius 1200, after them, naming a blur"
+    )
+    func chainsWithHostileBlursRefused() throws {
+        let photo = Self.photo()
+        let geometry = Self.geometry(width: photo.extent.width, height: photo.extent.height)
+        let sliders = Self.adjustSteps(at: 1)
+        let looks = try Self.looks()
+        let blur = { (radius: Double) in EditRecipe.Step(filter: "CIGaussianBlur", parameters: ["inputRadius": .number(radius)]) }
+        let crystallize = try #require(looks.first { $0.filter == "CICrystallize" })
+        let pixellate = try #require(looks.first { $0.filter == "CIPixellate" })
+        let chains = [geometry + sliders, sliders + [crystallize], Array(geometry.dropFirst()) + sliders + [pixellate]]
+        for chain in chains {
+            for hostile in [[blur(2 * Double(photo.extent.width))], Array(repeating: blur(1200), count: 64)] {
+                let recipe = EditRecipe(steps: chain + hostile)
+                let error = try #require(throws: RecipeCostError.self, "\(chain.map(\.filter)) + \(hostile.count) blurs") {
+                    try recipe.checkCost(limit: .default) { try $0.apply(to: photo) }
+                }
+                #expect(error.filter == "CIGaussianBlur", "\(error)")
+                #expect(error.stepIndex >= chain.count, "\(error)")
+            }
         }
     }
 
