@@ -2,9 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import SepiaImage
+import SepiaCodecs
+import Synchronization
 import Testing
 
+@testable import SepiaImage
 @testable import SepiaLibrary
 @testable import SepiaServer
 
@@ -55,6 +57,25 @@ struct RenderLimitTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         return (false, text)
+    }
+
+    /// The most renders the engine ran at once while `attack` ran, counted on the server's render context (not
+    /// by the admission it checks), after the renders already there (an upload's) have ended.
+    static func enginePeak<T: Sendable>(of services: ServerServices, during attack: () async throws -> T) async throws -> (T, Int) {
+        let context = services.libraries.renderContext
+        for _ in 0..<600 where context.queuedJobCount > 0 { try await Task.sleep(for: .milliseconds(100)) }
+        let peak = Mutex(0)
+        let sampler = Task {
+            while !Task.isCancelled {
+                let count = context.queuedJobCount
+                peak.withLock { $0 = max($0, count) }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let result = try await attack()
+        sampler.cancel()
+        _ = await sampler.result
+        return (result, peak.withLock { $0 })
     }
 
     /// A rendition of its own for each index below 96: a box of another bucket, ratio or format, stretched.
@@ -149,6 +170,59 @@ struct RenderLimitTests {
     }
 
     @Test(
+        "a rendition two clients wait for goes on for the one that stays when the other leaves, and stops (nothing is kept) when both have left"
+    )
+    func sharedRenditionStopsWithItsLastClient() async throws {
+        let (app, token, services) = try TestServer().buildWithServices()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let reader = try await owner.token("read")
+            // Large enough that its full-size rendition takes a while in a debug build.
+            let id = try await Self.upload(owner, TestImages.jpeg(36, width: 4000, height: 3000))
+            let library = try services.libraries.openOwnerLibrary()
+            let asset = try library.library.asset(id)
+            let port = try #require(client.port)
+            let bearer = try #require(reader.bearer)
+            func ask(_ size: String) throws -> RawHTTP.Connection {
+                let connection = try RawHTTP(port: port).open()
+                let path = "/api/v1/assets/\(id)/image?size=\(size)&mode=stretch"
+                try connection.send(Data("GET \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(bearer)\r\n\r\n".utf8))
+                return connection
+            }
+            func key(_ size: String) throws -> RenditionKey {
+                let wanted = try RenditionRequest(size: size, mode: "stretch", format: nil)
+                    .bounded(by: IntSize(width: asset.pixelWidth, height: asset.pixelHeight))
+                return RenditionKey(assetID: asset.id, version: asset.contentVersion, size: wanted.size, mode: wanted.mode, format: wanted.format)
+            }
+            let shared = library.images.renditionsInFlight
+
+            // One of two clients leaves: the other still gets the rendition.
+            let whole = try key("4000x3000")
+            let (stays, leaves) = (try ask("4000x3000"), try ask("4000x3000"))
+            let joined = try await Self.waitForMetrics(owner) { _ in shared.waiters(for: whole) == 2 }
+            #expect(joined.met, "the two requests never shared one rendition")
+            shutdown(leaves.fd, Int32(SHUT_RDWR))
+            let answer = try #require(stays.answers(1).first)
+            #expect(answer.status == 200, "\(answer.status)")
+
+            // Both leave: the rendition stops, and nothing is kept.
+            let wanted = try key("4000x2250")
+            let both = [try ask("4000x2250"), try ask("4000x2250")]
+            let started = try await Self.waitForMetrics(owner) { _ in shared.waiters(for: wanted) == 2 }
+            #expect(started.met, "the two requests never shared one rendition")
+            for connection in both { shutdown(connection.fd, Int32(SHUT_RDWR)) }
+            let stopped = try await Self.waitForMetrics(owner, within: .seconds(300)) { _ in shared.running == 0 }
+            #expect(stopped.met, "the rendition went on after both clients left")
+            let kept = await library.images.cachedImage(
+                for: asset, targetSize: wanted.size, contentMode: .scaleToFill,
+                options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact, format: .jpeg))
+            #expect(kept == nil, "the rendition was finished and kept although nobody waited for it")
+            let text = try await Self.metrics(owner)
+            #expect(Self.metric(text, "sepia_renders_in_flight") == 0, "\(text)")
+        }
+    }
+
+    @Test(
         "64 connections asking a read token's uncached renditions at once: renders in flight never pass the bound, the excess waits, then gets 503 with Retry-After"
     )
     func concurrentRenditionsBounded() async throws {
@@ -164,12 +238,15 @@ struct RenderLimitTests {
             let id = try await Self.upload(owner, Self.smallPhoto)
             let port = try #require(client.port)
             let bearer = try #require(reader.bearer)
-            let responses = try await RawHTTP.concurrently(64) { index in
-                try RawHTTP(port: port).request(
-                    "GET", "/api/v1/assets/\(id)/image?\(Self.uncachedRendition(index))", headers: ["Authorization": "Bearer \(bearer)"])
+            let (responses, enginePeak) = try await Self.enginePeak(of: services) {
+                try await RawHTTP.concurrently(64) { index in
+                    try RawHTTP(port: port).request(
+                        "GET", "/api/v1/assets/\(id)/image?\(Self.uncachedRendition(index))", headers: ["Authorization": "Bearer \(bearer)"])
+                }
             }
             let statuses = responses.map(\.status)
             #expect(services.renders.peakInFlight <= 2, "peak \(services.renders.peakInFlight)")
+            #expect(enginePeak <= 2, "the engine ran \(enginePeak) renders at once")
             #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
             #expect(statuses.filter { $0 == 200 }.count >= 2, "\(statuses)")
             let refused = responses.filter { $0.status == 503 }
@@ -201,10 +278,13 @@ struct RenderLimitTests {
             let share = try await owner.json(Share.self, .post, "/api/v1/shares", json: #"{"assetID": "\#(id)"}"#, expect: .created)
             let link = String(share.url.split(separator: "/").last ?? "")
             let port = try #require(client.port)
-            let statuses = try await RawHTTP.concurrently(64) { index in
-                try RawHTTP(port: port).request("GET", "/api/v1/shared/\(link)/assets/\(id)/image?\(Self.uncachedRendition(index))").status
+            let (statuses, enginePeak) = try await Self.enginePeak(of: services) {
+                try await RawHTTP.concurrently(64) { index in
+                    try RawHTTP(port: port).request("GET", "/api/v1/shared/\(link)/assets/\(id)/image?\(Self.uncachedRendition(index))").status
+                }
             }
             #expect(services.renders.peakInFlight <= 2, "peak \(services.renders.peakInFlight)")
+            #expect(enginePeak <= 2, "the engine ran \(enginePeak) renders at once")
             #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
             #expect(statuses.contains(200) && statuses.contains(503), "\(statuses)")
         }
