@@ -7,7 +7,8 @@
 ///
 /// - a node is asked for what its consumers' regions of interest cover, piece by piece as they ask: the
 ///   renderer works in strips (and in 512-column pieces), and a node that reads a margin around each piece —
-///   a blur's reach, a crystallize's cells — has its input computed again for every piece's margin;
+///   a blur's reach — has its input computed again for every piece's margin, unless it keeps that work (a
+///   crystallize's or a pixellate's cells summed in one pass, a rotation's blocks), when it counts it once;
 /// - a Gaussian or box blur costs, per pixel of the region it reads, each pass's running sum plus the sum
 ///   restarted every 64 pixels over the box's width, so its work grows with the radius twice: through the
 ///   region its reach pulls in and through the work per pixel;
