@@ -106,6 +106,30 @@ import Testing
         }
     }
 
+    @Test(
+        "a rotation served from blocks counts each block once while they fit in its budget, and as often as asked when rows asked again and again do not"
+    )
+    func rotationBlocksCountedAsKept() throws {
+        // The rotation of a photo of `width` × `height` (blurred, so that nothing folds the rotation into its
+        // colour), and what a blur of a blur after it asks: bands of 4 rows, the photo's rectangle four times over.
+        func asked(width: Int, height: Int) throws -> (AffineRenderNode, CostDemand, once: Double) {
+            let photo = Self.photo(width: width, height: height).applying(GaussianBlur(radius: 2))
+            let graph = RenderGraph(image: photo.applying(StraightenFilter(angle: 0.6)))
+            let node = try #require(graph.nodes.compactMap { $0 as? AffineRenderNode }.first)
+            let region = photo.extent.intersection(node.extent)
+            let demand = CostDemand(region: region, pixels: 4 * CostDemand.area(region), piece: IntSize(width: 512, height: 4))
+            return (node, demand, CostDemand.area(region) * node.operationsPerPixel)
+        }
+        // 100 megapixels: some 12 800 blocks, far more than the budget holds.
+        let (large, largeDemand, largeOnce) = try asked(width: 11_547, height: 8_660)
+        #expect(large.estimatedOperations(for: largeDemand) >= 4 * largeOnce)
+        #expect(large.inputDemands(for: largeDemand)[0].pixels >= 4 * CostDemand.area(largeDemand.region))
+        // A preview: every block fits, so each is rendered once however often its rows are asked for.
+        let (small, smallDemand, smallOnce) = try asked(width: 1024, height: 768)
+        let operations = small.estimatedOperations(for: smallDemand)
+        #expect(operations >= smallOnce && operations < 2 * smallOnce)
+    }
+
     @Test("the cost grows with a blur's radius, through its reach and its work per pixel")
     func costGrowsWithRadius() throws {
         let photo = Self.photo(width: 1024, height: 768)

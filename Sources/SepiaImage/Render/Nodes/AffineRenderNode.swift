@@ -83,14 +83,17 @@ final class AffineRenderNode: RenderNode, @unchecked Sendable {
         return 0
     }
 
-    /// How many times each block is rendered for `demand`: once when the blocks of a band as wide as the region
-    /// and as tall as a request fit in the budget (a request that comes back to rows finds their blocks kept);
-    /// otherwise as often as the requests come back to a row, as though nothing were kept.
+    /// How many times each block is rendered for `demand`: once when each pixel is asked for once and the blocks
+    /// of a band as wide as the region and as tall as a request fit in the budget, or when the requests come
+    /// back to rows (how far back the demand does not say) and every block of the region fits; otherwise as
+    /// often as the requests come back to a row, as though nothing were kept.
     private func renderingsPerBlock(for demand: CostDemand) -> Double {
+        let repeats = max(1, demand.pixels / CostDemand.area(demand.region))
         let across = (demand.region.width + Self.blockSize.width - 1) / Self.blockSize.width + 1
         let down = (demand.piece.height + Self.blockSize.height - 1) / Self.blockSize.height + 1
-        if across * down <= blocks.capacity { return 1 }
-        return max(1, demand.pixels / CostDemand.area(demand.region))
+        if across * down > blocks.capacity { return repeats }
+        if demand.isSinglePass { return 1 }
+        return blocks.blockRects(covering: demand.region).count <= blocks.capacity ? 1 : repeats
     }
 
     /// Whether a request for `rect` is served from blocks: its input region is many times its size.
