@@ -53,6 +53,9 @@ public struct LibraryConfiguration: Sendable {
     /// How long a deleted asset stays in Recently Deleted before ``PhotoLibrary/purgeRecentlyDeleted()``
     /// deletes it for good: 30 days, as in Photos.
     public var recentlyDeletedRetention: Duration = .seconds(30 * 86_400)
+    /// The most an edit's render may cost (``RenderCost``): ``PhotoLibrary/edit(_:recipe:)`` checks the recipe
+    /// before it renders, and refuses one over the limit with ``RecipeCostError``.
+    public var renderCostLimit: RenderCostLimit = .default
     /// What time it is, for Recently Deleted: the date a deletion records, the days an asset has left there,
     /// and what a purge removes. Tests give a clock they move ("31 days later") instead of waiting.
     public var clock: @Sendable () -> Date = { Date() }

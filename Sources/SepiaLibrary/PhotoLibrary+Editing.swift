@@ -55,11 +55,14 @@ extension PhotoLibrary {
     /// Applies `recipe` to `asset` and saves the result as its current edit: the whole non-destructive edit in
     /// one call. The recipe replaces the current edit (it applies to the original), unless the current edit is
     /// in a format Sepia cannot read, in which case it applies on top of that edit's render.
+    ///
+    /// - Throws: ``RecipeCostError`` before anything is rendered when the render would cost more than
+    ///   ``LibraryConfiguration/renderCostLimit`` allows.
     @discardableResult
     public func edit(_ asset: Asset, recipe: EditRecipe) async throws -> Asset {
         let input = try await contentEditingInput(for: asset)
         var output = ContentEditingOutput(contentEditingInput: input)
-        try await output.render(recipe, context: renderContext, quality: configuration.editQuality)
+        try await output.render(recipe, context: renderContext, quality: configuration.editQuality, costLimit: configuration.renderCostLimit)
         let finished = output
         try await performChanges { changes in
             changes.setContentEditingOutput(finished, for: asset.id)

@@ -1,4 +1,5 @@
 import Foundation
+import SepiaCodecs
 public import SepiaImage
 
 extension PhotoLibrary {
@@ -31,12 +32,27 @@ extension PhotoLibrary {
     ///   refuse (false).
     /// - Returns: The preset as stored (a replaced one keeps its identifier and creation date).
     /// - Throws: ``LibraryError``: ``LibraryError/Code/invalidRequest`` for a bad name, an invalid recipe, a
-    ///   recipe with nothing portable, or a library with ``EditPreset/maximumCount`` presets;
-    ///   ``LibraryError/Code/duplicate`` when the name is taken and `replacing` is false.
+    ///   recipe with nothing portable, a recipe that would cost more to render on the largest photo the library
+    ///   takes than ``LibraryConfiguration/renderCostLimit`` allows, or a library with ``EditPreset/maximumCount``
+    ///   presets; ``LibraryError/Code/duplicate`` when the name is taken and `replacing` is false.
     @discardableResult
     public func savePreset(named name: String, recipe: EditRecipe, replacing: Bool = false) throws(LibraryError) -> EditPreset {
         let preset = try EditPreset(name: name, recipe: recipe, date: configuration.clock())
+        try checkCost(ofPreset: preset.recipe)
         return try store.savePreset(preset, replacing: replacing)
+    }
+
+    /// Refuses a preset whose steps would cost more than the limit on a photo of the most pixels the library
+    /// takes (4:3): a preset is applied to photos not seen yet, the largest of which cost the most.
+    private func checkCost(ofPreset recipe: EditRecipe) throws(LibraryError) {
+        let pixels = max(1, configuration.decodeOptions.maximumPixels)
+        let width = max(1, Int((Double(pixels) * 4 / 3).squareRoot()))
+        let reference = Image(color: [0.5, 0.5, 0.5, 1]).cropped(to: IntRect(x: 0, y: 0, width: width, height: max(1, pixels / width)))
+        do {
+            try recipe.checkCost(limit: configuration.renderCostLimit) { try $0.apply(to: reference) }
+        } catch {
+            throw LibraryError(.invalidRequest, "on a \(width)×\(max(1, pixels / width)) photo, \(error)")
+        }
     }
 
     /// Deletes the preset `id`.

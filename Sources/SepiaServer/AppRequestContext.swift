@@ -10,6 +10,8 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The address of the peer that opened the connection.
     let peerAddress: String?
+    /// The connection the request arrived on.
+    let channel: any Channel
     /// The server's own address and port that the connection reached.
     let localAddress: SocketAddress?
     /// The client's address: the peer's, or the one a trusted proxy forwarded.
@@ -25,6 +27,7 @@ public struct AppRequestContext: RequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peerAddress = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
         localAddress = source.channel.localAddress
         clientAddress = peerAddress
     }

@@ -111,14 +111,16 @@ func makeServices(_ configuration: ServerConfiguration) throws -> ServerServices
     _ = try libraries.openOwnerLibrary()
     var catalog = try FilterCatalog.bundled().map { ServerServices.CatalogEntry(item: $0, group: "FilterData") }
     catalog += FilterCatalog.instafilter.map { ServerServices.CatalogEntry(item: $0, group: "Instafilter") }
+    let metrics = ServerMetrics()
     return ServerServices(
         configuration: configuration, accounts: accounts, libraries: libraries, hasher: PasswordHasher(cost: configuration.passwordCost),
-        throttle: LoginThrottle(), metrics: ServerMetrics(),
+        throttle: LoginThrottle(), metrics: metrics,
         json: JSONBody(maximumBytes: configuration.maximumJSONBytes, maximumDepth: configuration.maximumJSONDepth),
         imports: RenderLanes(count: max(2, ProcessInfo.processInfo.activeProcessorCount), sharing: libraries.renderContext), catalog: catalog,
         proxies: try TrustedProxies(configuration.trustedProxies), jobs: JobQueue(database: accounts.database),
         changeStreams: StreamSlots(maximumPerKey: configuration.maximumChangeStreamsPerUser),
         downloads: StreamSlots(maximumPerKey: configuration.maximumDownloadsPerUser),
+        renders: RenderAdmission(limits: configuration.renderLimits, metrics: metrics),
         jobProgress: JobProgressFeed(queue: JobQueue(database: accounts.database)))
 }
 

@@ -35,6 +35,18 @@ public struct ServerConfiguration: Sendable {
     public var maximumJSONDepth: Int
     /// The most steps an edit recipe may have.
     public var maximumRecipeSteps: Int
+    /// The most a render may cost (``RenderCost``): previews, saves, strips and presets are checked before any
+    /// pixel is computed, and a recipe over the limit is answered `422` naming its costliest step.
+    public var renderCostLimit: RenderCostLimit
+    /// The most renders in flight on this server at once (previews, saves, strips, renditions not cached).
+    public var maximumRenders: Int
+    /// The most renders in flight for one account (a share link's visitors count as one account of their own,
+    /// the link's).
+    public var maximumRendersPerUser: Int
+    /// The most renders that wait for their turn on this server; one account may have a quarter of them waiting.
+    public var renderQueueLength: Int
+    /// How long a render may wait for its turn before it is answered `503` with `Retry-After`.
+    public var renderQueueTimeout: Duration
     /// The on-disk rendition cache's budget per library, in bytes.
     public var renditionCacheBytes: Int
     /// The in-memory rendition cache's budget per library, in bytes.
@@ -129,6 +141,11 @@ public struct ServerConfiguration: Sendable {
         maximumJSONBytes = 1 << 20
         maximumJSONDepth = 32
         maximumRecipeSteps = 64
+        renderCostLimit = .default
+        maximumRenders = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        maximumRendersPerUser = 2
+        renderQueueLength = 64
+        renderQueueTimeout = .seconds(15)
         renditionCacheBytes = 4 << 30
         memoryCacheBytes = 128 << 20
         earlyAnswerBytes = 32 << 20
@@ -175,8 +192,16 @@ public struct ServerConfiguration: Sendable {
         configuration.decodeOptions.maximumFileBytes = max(configuration.decodeOptions.maximumFileBytes, maximumUploadBytes)
         configuration.videoOptions.maximumFileBytes = max(configuration.videoOptions.maximumFileBytes, maximumVideoUploadBytes)
         configuration.recentlyDeletedRetention = recentlyDeletedRetention
+        configuration.renderCostLimit = renderCostLimit
         configuration.clock = clock
         return configuration
+    }
+
+    /// The bounds of the renders in flight and waiting.
+    var renderLimits: RenderAdmission.Limits {
+        RenderAdmission.Limits(
+            maximum: max(1, maximumRenders), maximumPerAccount: max(1, maximumRendersPerUser), queueLength: max(0, renderQueueLength),
+            queuePerAccount: max(1, renderQueueLength / 4), queueTimeout: renderQueueTimeout)
     }
 
     /// Whether links and cookies are for HTTPS.

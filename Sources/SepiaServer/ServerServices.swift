@@ -28,6 +28,8 @@ struct ServerServices: Sendable {
     let changeStreams: StreamSlots
     /// The ZIP downloads streaming from this server, per account and per share link.
     let downloads: StreamSlots
+    /// The renders in flight and waiting on this server, per account and per share link.
+    let renders: RenderAdmission
     /// How far the playable versions being made on any server have come, for the change streams.
     let jobProgress: JobProgressFeed
 

@@ -9,9 +9,12 @@ protocol AreaKernel: Sendable {
     var preservesOpacity: Bool { get }
     /// Whether the kernel reads its input far from the rows it writes (rotations).
     var readsOutOfOrder: Bool { get }
+    /// Pixel operations per output pixel, for ``RenderCost``.
+    var operationsPerPixel: Double { get }
 }
 
 extension AreaKernel {
     var preservesOpacity: Bool { true }
     var readsOutOfOrder: Bool { false }
+    var operationsPerPixel: Double { 2 }
 }

@@ -96,10 +96,20 @@ struct TileView {
 final class WorkerScratch {
     private var storages: [TileStorage?]
     private var byteBuffers: [[UInt8]]
+    /// Whether the render this scratch works for was cancelled or failed.
+    private let shouldStop: @Sendable () -> Bool
 
-    init(slots: Int) {
+    init(slots: Int, shouldStop: @escaping @Sendable () -> Bool = { false }) {
         storages = Array(repeating: nil, count: max(0, slots))
         byteBuffers = []
+        self.shouldStop = shouldStop
+    }
+
+    /// Throws ``RenderError/cancelled`` when the render was cancelled (or failed elsewhere): nodes whose one
+    /// request can take long (a blur's band after band) call it between pieces of work, so that a render stops
+    /// within a band rather than a whole tile.
+    func checkStopped() throws {
+        if shouldStop() { throw RenderError.cancelled }
     }
 
     /// A view of `rect` backed by scratch buffer `slot`, valid until the slot is requested again.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One render in progress: the tiles of the requested region, claimed by pool workers one at a time.
 ///
@@ -27,6 +28,8 @@ final class RenderJob: @unchecked Sendable {
     private let releaseRows: [(SourceRenderNode, [Int])]
 
     private let condition = NSCondition()
+    /// Set when the job is cancelled or has failed, read by the nodes between bands without the lock.
+    private let stopSignal = StopSignal()
     private var nextTile = 0
     private var inFlight = Set<Int>()
     private var failure: (any Error)?
@@ -76,6 +79,10 @@ final class RenderJob: @unchecked Sendable {
             let unread = IntRect(x: source.extent.minX, y: source.extent.minY, width: 0, height: 0)
             source.readRegion = wanted[ObjectIdentifier(source)]?.intersection(source.extent) ?? unread
         }
+        // And each pass down a node's input (a cell mean's), where it starts and ends.
+        for node in graph.nodes {
+            (node as? CellMeanRenderNode)?.plannedRegion = wanted[ObjectIdentifier(node)]
+        }
 
         var release: [(SourceRenderNode, [Int])] = []
         if !graph.streamingSources.isEmpty {
@@ -116,6 +123,7 @@ final class RenderJob: @unchecked Sendable {
 
     /// Stops claiming tiles; the job completes with ``RenderError/cancelled``.
     func cancel() {
+        stopSignal.raise()
         condition.lock()
         cancelled = true
         condition.broadcast()
@@ -133,7 +141,8 @@ final class RenderJob: @unchecked Sendable {
     /// Renders tiles until none is left, or until `leave` says, between two tiles, that the worker is wanted
     /// elsewhere; called by each pool worker.
     func work(until leave: () -> Bool = { false }) {
-        let scratch = WorkerScratch(slots: graph.scratchSlotCount)
+        let stop = stopSignal
+        let scratch = WorkerScratch(slots: graph.scratchSlotCount, shouldStop: { stop.isRaised })
         let tileStorage = TileStorage(capacity: min(tiles.first?.area ?? 1, Self.pieceWidth * 64))
         while !leave(), let index = claim() {
             var rows: [UInt8]?
@@ -227,6 +236,7 @@ final class RenderJob: @unchecked Sendable {
     }
 
     private func record(_ error: any Error) {
+        stopSignal.raise()
         condition.lock()
         if failure == nil { failure = error }
         condition.broadcast()
@@ -303,4 +313,13 @@ final class RenderJob: @unchecked Sendable {
         if graph.sources.contains(where: { $0.extent.area >= FreedMemory.minimumSourcePixels }) { FreedMemory.returnToSystem() }
         handler?(result)
     }
+}
+
+/// A flag raised once, read without a lock.
+private final class StopSignal: Sendable {
+    private let flag = Atomic(false)
+
+    func raise() { flag.store(true, ordering: .relaxed) }
+
+    var isRaised: Bool { flag.load(ordering: .relaxed) }
 }

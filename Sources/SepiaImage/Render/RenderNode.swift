@@ -36,6 +36,34 @@ class RenderNode: @unchecked Sendable {
         Array(repeating: rect, count: inputs.count)
     }
 
+    // MARK: - Cost (RenderCost)
+
+    /// Pixel operations of the node's own work per pixel it is asked for (its inputs' work is their own).
+    var operationsPerPixel: Double { 1 }
+
+    /// The height of the bands the node asks its inputs for, when it asks in bands rather than for each piece's
+    /// whole region of interest at once; nil when it asks for the whole region.
+    var inputRequestRows: Int? { nil }
+
+    /// The node's own pixel operations when asked for `demand` (which lies inside ``extent``).
+    func estimatedOperations(for demand: CostDemand) -> Double {
+        demand.pixels * operationsPerPixel
+    }
+
+    /// What the node asks of each input when asked for `demand` (which lies inside ``extent``): each request's
+    /// region of interest, as many times as requests are made.
+    func inputDemands(for demand: CostDemand) -> [CostDemand] {
+        let typical = inputRegions(for: demand.typicalPiece)
+        let whole = inputRegions(for: demand.region)
+        return inputs.indices.map { index in
+            let piece = typical[index].intersection(inputs[index].extent)
+            let rows = min(piece.height, inputRequestRows ?? piece.height)
+            return CostDemand(
+                region: whole[index], pixels: demand.requests * CostDemand.area(piece),
+                piece: IntSize(width: max(0, piece.width), height: max(0, rows)))
+        }
+    }
+
     /// Fills `view` (which lies inside ``extent``).
     func render(into view: TileView, scratch: WorkerScratch) throws {
         preconditionFailure("\(type(of: self)) must override render(into:scratch:)")

@@ -28,9 +28,14 @@ public struct ContentEditingOutput: Sendable {
     }
 
     /// Applies `recipe` to the input's full-size image, writes the JPEG to ``renderedContentPath`` and sets
-    /// ``adjustmentData``.
-    public mutating func render(_ recipe: EditRecipe, context: RenderContext, quality: Int = 92) async throws {
-        let image = try recipe.withoutRAWDevelopment.apply(to: input.baseImage(for: recipe))
+    /// ``adjustmentData``. With a `costLimit`, a recipe whose render would cost more is refused before any pixel
+    /// is computed (``RecipeCostError``).
+    public mutating func render(_ recipe: EditRecipe, context: RenderContext, quality: Int = 92, costLimit: RenderCostLimit? = nil) async throws {
+        let base = try input.baseImage(for: recipe)
+        if let costLimit {
+            try recipe.checkCost(limit: costLimit) { try $0.withoutRAWDevelopment.apply(to: base) }
+        }
+        let image = try recipe.withoutRAWDevelopment.apply(to: base)
         let jpeg = try await ImageEncoding.encode(image, as: .jpeg, options: EncodeOptions(quality: quality), context: context)
         try DurableFile.write(jpeg, to: renderedContentPath, via: renderedContentPath + ".partial", sync: false)
         adjustmentData = AdjustmentData(recipe: recipe)

@@ -3,7 +3,6 @@ import SepiaCodecs
 public import SepiaImage
 import SepiaRAW
 import SepiaVideo
-import Synchronization
 
 /// Delivers images of assets at a target size (PhotoKit's `PHImageManager`): from the memory cache, from the
 /// preview and thumbnail stored at import, or rendered from the asset's current version and cached.
@@ -17,7 +16,8 @@ import Synchronization
 public final class ImageManager: Sendable {
     /// The library whose assets it delivers.
     public let library: PhotoLibrary
-    private let inFlight = Mutex<[RenditionKey: Task<Rendition, any Error>]>([:])
+    /// The renditions being made, each once for every request that wants it, stopped when none waits.
+    let renditionsInFlight = SharedWork<RenditionKey, Rendition>()
 
     /// A manager for `library`'s assets, caching in ``PhotoLibrary/imageStore``.
     public init(library: PhotoLibrary) {
@@ -56,6 +56,38 @@ public final class ImageManager: Sendable {
         try await deliver(asset, targetSize, contentMode, options) { last = $0 }
         guard let last else { throw LibraryError(.notFound, "no image was delivered", subject: asset.id) }
         return last
+    }
+
+    /// The final image of `asset` for `targetSize` and `contentMode` when a cache has it (memory, disk or the
+    /// bucket), as ``image(for:targetSize:contentMode:options:)`` would deliver it without rendering; nil when it
+    /// must be rendered. A server answers these at once and queues only the renders.
+    public func cachedImage(
+        for asset: Asset, targetSize: IntSize, contentMode: ContentMode = .aspectFit,
+        options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat)
+    ) async -> ImageResult? {
+        let plan = plan(asset, targetSize, contentMode, options)
+        if let hit = store.memoryRendition(for: plan.exactKey) {
+            return ImageResult(rendition: hit, isDegraded: false, origin: .memory)
+        }
+        let standard = options.resizeMode != .exact && options.format == .jpeg
+        if standard {
+            for key in plan.standardKeys where covers(standardSize(key, plan), plan) {
+                if let hit = store.memoryRendition(for: key) {
+                    return ImageResult(rendition: hit, isDegraded: false, origin: .memory)
+                }
+            }
+        }
+        if options.resizeMode == .fast && options.format == .jpeg {
+            for key in plan.standardKeys where covers(standardSize(key, plan), plan) {
+                if let stored = await store.anyRendition(for: key) {
+                    return ImageResult(rendition: stored, isDegraded: false, origin: .disk)
+                }
+            }
+        }
+        if let stored = await store.anyRendition(for: plan.exactKey) {
+            return ImageResult(rendition: stored, isDegraded: false, origin: .disk)
+        }
+        return nil
     }
 
     // MARK: - Delivery
@@ -216,15 +248,8 @@ public final class ImageManager: Sendable {
         }
     }
 
-    /// Runs `work` once for concurrent requests of the same key.
+    /// Runs `work` once for concurrent requests of the same key; it stops when every request for it was cancelled.
     private func coalesced(_ key: RenditionKey, _ work: @escaping @Sendable () async throws -> Rendition) async throws -> Rendition {
-        let task = inFlight.withLock { tasks -> Task<Rendition, any Error> in
-            if let running = tasks[key] { return running }
-            let task = Task { try await work() }
-            tasks[key] = task
-            return task
-        }
-        defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
-        return try await task.value
+        try await renditionsInFlight.run(key, work)
     }
 }

@@ -20,6 +20,8 @@ struct RenditionRenderer: Sendable {
     /// Renders `image` for `size` and `mode`, encoded as `format` (JPEG or WebP).
     func render(_ image: Image, size: IntSize, mode: ContentMode, format: ImageFormat = .jpeg) async throws -> Rendition {
         let bitmap = try await context.renderBitmap(image.thumbnail(size: size, mode: mode), layout: .rgb)
+        // Nobody waits for a rendition whose render was cancelled as it ended: it is not encoded either.
+        try Task.checkCancellation()
         return try encode(bitmap, as: format)
     }
 

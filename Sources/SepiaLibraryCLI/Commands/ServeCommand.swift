@@ -99,6 +99,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var recentlyDeleted: RecentlyDeletedOptions
 
+    @OptionGroup var renders: RenderLimitOptions
+
     @Option(
         name: .customLong("web-root"), help: ArgumentHelp("Serve the web app from this folder instead of the built-in copy.", visibility: .hidden))
     var webRoot: String?
@@ -148,6 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let maximumConnectionsPerAddress { configuration.maximumConnectionsPerAddress = maximumConnectionsPerAddress }
             if let jobLease { configuration.jobLease = TimeInterval(jobLease) }
             configuration.recentlyDeletedRetention = try recentlyDeleted.retention()
+            renders.apply(to: &configuration)
             if let bucket = try library.objectStorage() {
                 // Fail at start, with the store's own words, rather than on the first upload.
                 guard try await bucket.bucketExists() else {

@@ -11,8 +11,9 @@ import NIOHTTPTypesHTTP1
 /// ``CachedRenditionHandler`` first, on the connection's bytes, so that renditions in memory are answered
 /// before any HTTP parsing into objects, and ``HeadRequestHandler`` after the conversion to HTTP types.
 ///
-/// From the socket: the deadlines, the early answers, NIO's HTTP/1 encoder and parser, the requests' and
-/// answers' ends, the conversion to HTTP types, `HEAD`, Hummingbird's keep-alive state, then the application.
+/// From the socket: the client's departure (``ClientDepartureHandler``), the deadlines, the early answers, NIO's
+/// HTTP/1 encoder and parser, the requests' and answers' ends, the conversion to HTTP types, `HEAD`,
+/// Hummingbird's keep-alive state, then the application.
 /// A client address past its connection limit is answered `503` and disconnected before any of it.
 struct SepiaHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
@@ -55,6 +56,8 @@ struct SepiaHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let ledger = ResponseLedger()
             let activity = ConnectionActivity(limits: self.limits)
             let pipeline = channel.pipeline.syncOperations
+            // Tells the renders of the connection's requests when their client has gone.
+            try pipeline.addHandler(ClientDepartureHandler())
             try pipeline.addHandler(ConnectionDeadlineHandler(activity: activity))
             try pipeline.addHandler(CachedRenditionHandler(resolver: resolver, ledger: ledger, activity: activity, eventLoop: channel.eventLoop))
             try pipeline.configureHTTPServerPipeline(

@@ -23,7 +23,10 @@ extension EditController {
         let recipe = try validated(body.recipe ?? EditRecipe(steps: []))
         try await checkFits(recipe, on: asset, in: identity.library)
         let start = ContinuousClock.now
-        let values = try await identity.library.previews.autoAdjustment(of: asset, recipe: recipe)
+        let previews = identity.library.previews
+        let values = try await services.renders.render(for: identity.user.id, context: context) {
+            try await previews.autoAdjustment(of: asset, recipe: recipe)
+        }
         services.metrics.recordRender("auto-adjust", duration: ContinuousClock.now - start)
         return AutoAdjustResponse(adjustments: values.positions, steps: values.steps)
     }

@@ -15,7 +15,10 @@ extension EditController {
         let tile = try Query(request: request).int("size", in: 32...512) ?? 160
         let presets = try identity.photoLibrary.presets()
         let start = ContinuousClock.now
-        let rendition = try await identity.library.previews.strip(of: asset, recipes: presets.map(\.recipe), tile: tile)
+        let previews = identity.library.previews
+        let rendition = try await services.renders.render(for: identity.user.id, context: context) {
+            try await previews.strip(of: asset, recipes: presets.map(\.recipe), names: presets.map(\.name), tile: tile)
+        }
         services.metrics.recordRender("strip", duration: ContinuousClock.now - start)
         var headers: HTTPFields = [
             .eTag: "\"" + rendition.contentTag + "\"", .cacheControl: "private, no-cache",

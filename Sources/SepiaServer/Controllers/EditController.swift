@@ -112,7 +112,10 @@ struct EditController {
         let recipe = try validated(try await services.json.decode(EditRecipe.self, from: request))
         try await checkFits(recipe, on: asset, in: identity.library)
         let start = ContinuousClock.now
-        let edited = try await identity.photoLibrary.edit(asset, recipe: recipe)
+        let library = identity.photoLibrary
+        let edited = try await services.renders.render(for: identity.user.id, context: context) {
+            try await library.edit(asset, recipe: recipe)
+        }
         services.metrics.recordRender("edit", duration: ContinuousClock.now - start)
         return AssetResponse(edited, in: identity.photoLibrary)
     }
@@ -139,7 +142,10 @@ struct EditController {
         case let other?: throw APIError.badRequest("format '\(other)' is not one of jpeg, webp")
         }
         let start = ContinuousClock.now
-        let rendition = try await identity.library.previews.preview(of: asset, recipe: recipe, size: size, format: format)
+        let previews = identity.library.previews
+        let rendition = try await services.renders.render(for: identity.user.id, context: context) {
+            try await previews.preview(of: asset, recipe: recipe, size: size, format: format)
+        }
         services.metrics.recordRender("preview", duration: ContinuousClock.now - start)
         return Response(
             status: .ok,
@@ -157,7 +163,10 @@ struct EditController {
         let tile = try Query(request: request).int("size", in: 32...512) ?? 160
         let start = ContinuousClock.now
         let steps = services.catalog.map { $0.step(intensity: $0.intensity) }
-        let rendition = try await identity.library.previews.strip(of: asset, steps: steps, tile: tile)
+        let previews = identity.library.previews
+        let rendition = try await services.renders.render(for: identity.user.id, context: context) {
+            try await previews.strip(of: asset, steps: steps, tile: tile)
+        }
         services.metrics.recordRender("strip", duration: ContinuousClock.now - start)
         var headers: HTTPFields = [
             .eTag: "\"" + rendition.contentTag + "\"", .cacheControl: "private, no-cache",

@@ -127,20 +127,30 @@ struct RenditionController {
     @Sendable func image(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
-        return try await Self.rendition(of: asset, in: identity.library, request: request, services: services)
+        return try await Self.rendition(
+            of: asset, in: identity.library, request: request, services: services, account: identity.user.id, context: context)
     }
 
     /// A rendition answer: snapped size, strong ETag, 304 on a match, and a year of caching when the URL names
-    /// the version it shows.
-    static func rendition(of asset: Asset, in library: UserLibrary, request: Request, services: ServerServices) async throws -> Response {
+    /// the version it shows. One that is not cached is rendered as `account`'s render (``RenderAdmission``).
+    static func rendition(
+        of asset: Asset, in library: UserLibrary, request: Request, services: ServerServices, account: String, context: AppRequestContext
+    ) async throws -> Response {
         let query = Query(request: request)
         let wanted = try RenditionRequest(
             size: try query.string("size", maximumLength: 20), mode: try query.string("mode"), format: try query.string("format")
         ).bounded(by: IntSize(width: asset.pixelWidth, height: asset.pixelHeight))
         let start = ContinuousClock.now
-        let result = try await library.images.image(
-            for: asset, targetSize: wanted.size, contentMode: wanted.mode,
-            options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact, format: wanted.format))
+        let options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact, format: wanted.format)
+        let images = library.images
+        let result: ImageResult
+        if let cached = await images.cachedImage(for: asset, targetSize: wanted.size, contentMode: wanted.mode, options: options) {
+            result = cached
+        } else {
+            result = try await services.renders.render(for: account, context: context) {
+                try await images.image(for: asset, targetSize: wanted.size, contentMode: wanted.mode, options: options)
+            }
+        }
         if result.origin == .rendered { services.metrics.recordRender("rendition", duration: ContinuousClock.now - start) }
         let rendition = result.rendition
         services.metrics.recordRendition(origin: result.origin.rawValue, bytes: rendition.data.count)

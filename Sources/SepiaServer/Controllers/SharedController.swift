@@ -129,7 +129,8 @@ struct SharedController {
     @Sendable func image(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (share, library) = try open(try context.parameters.require("token"))
         let asset = try sharedAsset(try context.parameters.require("id"), share: share, library: library.library)
-        return try await RenditionController.rendition(of: asset, in: library, request: request, services: services)
+        return try await RenditionController.rendition(
+            of: asset, in: library, request: request, services: services, account: "share:" + share.id, context: context)
     }
 
     /// `GET /shared/{token}/assets/{id}/video`: the motion of a video or Live Photo the link shows, as the

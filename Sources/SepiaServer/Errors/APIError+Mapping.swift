@@ -18,6 +18,8 @@ extension APIError {
             return from(error)
         case let error as FilterError:
             return .unprocessable(error.description)
+        case let error as RecipeCostError:
+            return .unprocessable(error.description)
         case let error as RenderError:
             switch error {
             case .internalInconsistency: return nil

@@ -75,6 +75,9 @@ final class PreviewRenderer: Sendable {
         let long = max(full.extent.width, full.extent.height)
         let side = min(long, max(1, Int((needed * Double(long)).rounded(.up))))
         let source = try await self.source(for: input, developed: development, recipe: recipe, longSide: side)
+        try recipe.checkCost(limit: costLimit) { candidate in
+            try candidate.withoutRAWDevelopment.scaled(by: source.scale).apply(to: source.image).thumbnail(size: size, mode: .aspectFit)
+        }
         let steps = try filters.scaled(by: source.scale).steps
         let key = Self.key(for: input, developed: development, longSide: side)
         let image = try await applying(steps, to: source, key: key).thumbnail(size: size, mode: .aspectFit)
@@ -108,6 +111,9 @@ final class PreviewRenderer: Sendable {
     private let prefixes = Mutex<[RenderedPrefix]>([])
     private static let prefixLimit = 2
     private let prefixStarts = Mutex(0)
+
+    /// The most a preview, an Auto analysis or a strip's tile may cost: the library's limit.
+    var costLimit: RenderCostLimit { library.configuration.renderCostLimit }
 
     /// How many previews started from the rendered steps of the one before.
     var previewsFromRenderedSteps: Int { prefixStarts.withLock { $0 } }
@@ -160,6 +166,7 @@ final class PreviewRenderer: Sendable {
         let long = max(input.baseImage.extent.width, input.baseImage.extent.height)
         let source = try await self.source(
             for: input, developed: development, recipe: recipe, longSide: Self.side(for: needed * Double(long), full: long))
+        try recipe.checkCost(limit: costLimit) { try $0.withoutRAWDevelopment.scaled(by: source.scale).apply(to: source.image) }
         let image = try filters.scaled(by: source.scale).apply(to: source.image)
         return try await AutoAdjustment.values(for: image, context: library.renderContext)
     }
@@ -171,8 +178,9 @@ final class PreviewRenderer: Sendable {
     }
 
     /// One square tile of `tile` pixels per recipe (nil: the photo as it is), left to right, as one JPEG: the
-    /// catalog's looks, or the user's presets.
-    func strip(of asset: Asset, recipes: [EditRecipe?], tile: Int) async throws -> Rendition {
+    /// catalog's looks, or the user's presets (`names`, for the error that names one too costly to show).
+    /// Every tile's cost is checked before any is rendered.
+    func strip(of asset: Asset, recipes: [EditRecipe?], names: [String]? = nil, tile: Int) async throws -> Rendition {
         let input = try await editingInput(for: asset)
         let extent = input.baseImage.extent
         let short = max(1, min(extent.width, extent.height))
@@ -181,9 +189,19 @@ final class PreviewRenderer: Sendable {
         let source = try await self.source(
             for: input, developed: nil, recipe: EditRecipe(steps: []), longSide: Self.side(for: min(1, needed) * Double(long), full: long))
         let square = IntSize(width: tile, height: tile)
-        let base = try await library.renderContext.render(source.image.thumbnail(size: square, mode: .aspectFill))
+        let thumbnail = source.image.thumbnail(size: square, mode: .aspectFill)
+        let tileScale = source.scale * Double(thumbnail.extent.width) / Double(max(1, min(source.pixels.extent.width, source.pixels.extent.height)))
+        for (index, recipe) in recipes.enumerated() {
+            guard let recipe else { continue }
+            do {
+                try recipe.checkCost(limit: costLimit) { try $0.scaled(by: tileScale).apply(to: thumbnail) }
+            } catch let error as RecipeCostError {
+                guard let name = names?[index] else { throw error }
+                throw APIError.unprocessable("the preset '\(name)' is too costly to show: \(error.description); change or delete it")
+            }
+        }
+        let base = try await library.renderContext.render(thumbnail)
         let baseImage = Image(pixels: base)
-        let tileScale = source.scale * Double(base.extent.width) / Double(max(1, min(source.pixels.extent.width, source.pixels.extent.height)))
         var sheet = Bitmap(width: tile * max(1, recipes.count), height: tile, layout: .rgb)
         for (index, recipe) in recipes.enumerated() {
             var image = baseImage

@@ -74,6 +74,9 @@ public struct NoiseReduction: Filter {
 
     /// The largest value of each channel in the 3×3 neighbourhood.
     struct NeighbourhoodMaximum: AreaKernel {
+        /// 27 comparisons per pixel.
+        var operationsPerPixel: Double { 5 }
+
         func regionOfInterest(for rect: IntRect) -> IntRect {
             rect.insetBy(dx: -1, dy: -1)
         }

@@ -34,13 +34,16 @@ public struct Crystallize: Filter {
         return image.applyingArea(Kernel(spacing: Double(radius), center: center, extent: image.extent))
     }
 
-    struct Kernel: AreaKernel {
+    struct Kernel: CellMeanKernel {
         let spacing: Double
         let center: SIMD2<Double>
         let extent: IntRect
 
         /// Every pixel is within √2·spacing of a seed, so cells reaching the tile lie within 3 spacings.
         var margin: Int { Int((3 * spacing).rounded(.up)) + 1 }
+
+        /// Each pixel looks for its nearest seed among 25 hashed ones.
+        var operationsPerCellLookup: Double { 25 }
 
         func regionOfInterest(for rect: IntRect) -> IntRect {
             rect.insetBy(dx: -margin, dy: -margin).intersection(extent)
@@ -76,6 +79,8 @@ public struct Crystallize: Filter {
             }
             return best
         }
+
+        func cell(x: Int, y: Int) -> SIMD2<Int> { owner(x, y) }
 
         func render(input: TileView, into output: TileView) {
             let rect = output.rect

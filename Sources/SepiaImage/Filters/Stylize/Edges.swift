@@ -30,6 +30,9 @@ public struct Edges: Filter {
     struct Kernel: AreaKernel {
         let intensity: Float
 
+        /// Encoding, two 3×3 gradients and decoding per pixel.
+        var operationsPerPixel: Double { 8 }
+
         func regionOfInterest(for rect: IntRect) -> IntRect {
             rect.insetBy(dx: -1, dy: -1)
         }

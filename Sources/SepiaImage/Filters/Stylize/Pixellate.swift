@@ -33,10 +33,12 @@ public struct Pixellate: Filter {
         return image.applyingArea(Kernel(center: center, scale: Double(scale), extent: image.extent))
     }
 
-    struct Kernel: AreaKernel {
+    struct Kernel: CellMeanKernel {
         let center: SIMD2<Double>
         let scale: Double
         let extent: IntRect
+
+        var operationsPerCellLookup: Double { 1 }
 
         /// The cell holding pixel `i` along an axis whose grid passes through `origin`.
         func cell(_ i: Int, origin: Double) -> Int {
@@ -46,6 +48,20 @@ public struct Pixellate: Filter {
         /// First pixel of cell `c`.
         func start(_ c: Int, origin: Double) -> Int {
             Int((origin + Double(c) * scale - 0.5).rounded(.up))
+        }
+
+        /// The cell along one axis whose pixels, from ``start(_:origin:)`` to the next cell's start,
+        /// hold pixel `i`: the cells ``render(input:into:)`` sums and fills, even where rounding puts
+        /// ``cell(_:origin:)`` on the other side of a boundary.
+        func containingCell(_ i: Int, origin: Double) -> Int {
+            var c = cell(i, origin: origin)
+            while i < start(c, origin: origin) { c -= 1 }
+            while i >= start(c + 1, origin: origin) { c += 1 }
+            return c
+        }
+
+        func cell(x: Int, y: Int) -> SIMD2<Int> {
+            SIMD2(containingCell(x, origin: center.x), containingCell(y, origin: center.y))
         }
 
         func regionOfInterest(for rect: IntRect) -> IntRect {

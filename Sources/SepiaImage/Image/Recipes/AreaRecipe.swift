@@ -16,6 +16,9 @@ final class AreaRecipe: RecipeNode {
         inputs[0] === input ? self : AreaRecipe(input: inputs[0], kernel: kernel, extent: extent)
     }
     func makeRenderNode(inputs: [RenderNode]) -> RenderNode {
-        AreaRenderNode(input: inputs[0], kernel: kernel, extent: extent)
+        if let cells = kernel as? any CellMeanKernel {
+            return CellMeanRenderNode(input: inputs[0], kernel: cells, extent: extent)
+        }
+        return AreaRenderNode(input: inputs[0], kernel: kernel, extent: extent)
     }
 }

@@ -3,12 +3,27 @@ import Foundation
 /// Resamples its input through an affine transform. Each output pixel centre is mapped back into the input
 /// and sampled with a Catmull-Rom bicubic filter, widened by the reduction factor when the transform shrinks
 /// (so rotations of large images do not alias). Outside the input's extent samples are transparent.
+///
+/// A rotation asked for a thin band (a blur after it asks a few rows at a time) would read the band's bounding
+/// box in the input, many times the band, again for the next band: such requests are served from blocks of
+/// the output rendered once for the whole render (``RenderedBlocks``), whose bounding boxes are close to
+/// their size.
 final class AffineRenderNode: RenderNode, @unchecked Sendable {
     let transform: AffineMatrix
     private let inverse: AffineMatrix
     /// Filter scale along each output axis (≥ 1 when shrinking).
     private let spread: Double
     private let inputExtent: IntRect
+    /// The output kept in blocks, for the requests whose input region is many times their size.
+    private let blocks: RenderedBlocks
+
+    /// A block: a square-ish rectangle, whose bounding box after a rotation is about twice its area.
+    private static let blockSize = IntSize(width: 128, height: 64)
+    /// The memory the blocks of one render may take: some 380 blocks, four rows of blocks across an image 12 000
+    /// pixels wide, enough for a tile and the reach of the blurs after the rotation.
+    private static let blockBudget = 48 << 20
+    /// A request whose input region is more than this many times its area is served from blocks.
+    private static let blockThreshold = 3.0
 
     init(input: RenderNode, transform: AffineMatrix, extent: IntRect) {
         self.transform = transform
@@ -18,7 +33,9 @@ final class AffineRenderNode: RenderNode, @unchecked Sendable {
         let sy = (inverse.c * inverse.c + inverse.d * inverse.d).squareRoot()
         spread = max(1, max(sx, sy))
         inputExtent = input.extent
-        super.init(extent: transform.inverted == nil ? .zero : extent, inputs: [input])
+        let extent = transform.inverted == nil ? IntRect.zero : extent
+        blocks = RenderedBlocks(blockSize: Self.blockSize, bounds: extent, budgetBytes: Self.blockBudget)
+        super.init(extent: extent, inputs: [input])
     }
 
     override var scratchSlots: Int { 1 }
@@ -33,6 +50,31 @@ final class AffineRenderNode: RenderNode, @unchecked Sendable {
         return [box.insetBy(dx: -margin, dy: -margin).intersection(inputExtent)]
     }
 
+    /// The taps of the sampling window, which widens with the reduction: a transform that shrinks a lot reads
+    /// many input pixels for each output pixel.
+    override var operationsPerPixel: Double {
+        let taps = 2 * support + 1
+        return 2 + 0.25 * taps * taps
+    }
+
+    /// Served from blocks: the blocks that cover the region, each rendered once (or as often as requests come
+    /// back to its rows, when those rows' blocks do not fit in the budget), and each request copied out of them.
+    override func estimatedOperations(for demand: CostDemand) -> Double {
+        guard usesBlocks(demand.typicalPiece) else { return super.estimatedOperations(for: demand) }
+        let rendered = blocks.blockRects(covering: demand.region).reduce(0) { $0 + CostDemand.area($1) }
+        return rendered * renderingsPerBlock(for: demand) * operationsPerPixel + 0.25 * demand.pixels
+    }
+
+    /// Served from blocks: each block's input region, as often as the block is rendered.
+    override func inputDemands(for demand: CostDemand) -> [CostDemand] {
+        guard usesBlocks(demand.typicalPiece) else { return super.inputDemands(for: demand) }
+        let covering = blocks.blockRects(covering: demand.region)
+        let pixels = covering.reduce(0) { $0 + CostDemand.area(inputRegions(for: $1)[0]) } * renderingsPerBlock(for: demand)
+        let piece = demand.typicalPiece
+        let typical = inputRegions(for: IntRect(x: piece.minX, y: piece.minY, width: Self.blockSize.width, height: Self.blockSize.height))[0]
+        return [CostDemand(region: inputRegions(for: demand.region)[0], pixels: pixels, piece: typical.size)]
+    }
+
     @inline(__always)
     private static func catmullRom(_ x: Double) -> Double {
         let t = abs(x)
@@ -41,7 +83,36 @@ final class AffineRenderNode: RenderNode, @unchecked Sendable {
         return 0
     }
 
+    /// How many times each block is rendered for `demand`: once when each pixel is asked for once and the blocks
+    /// of a band as wide as the region and as tall as a request fit in the budget, or when the requests come
+    /// back to rows (how far back the demand does not say) and every block of the region fits; otherwise as
+    /// often as the requests come back to a row, as though nothing were kept.
+    private func renderingsPerBlock(for demand: CostDemand) -> Double {
+        let repeats = max(1, demand.pixels / CostDemand.area(demand.region))
+        let across = (demand.region.width + Self.blockSize.width - 1) / Self.blockSize.width + 1
+        let down = (demand.piece.height + Self.blockSize.height - 1) / Self.blockSize.height + 1
+        if across * down > blocks.capacity { return repeats }
+        if demand.isSinglePass { return 1 }
+        return blocks.blockRects(covering: demand.region).count <= blocks.capacity ? 1 : repeats
+    }
+
+    /// Whether a request for `rect` is served from blocks: its input region is many times its size.
+    private func usesBlocks(_ rect: IntRect) -> Bool {
+        let region = inputRegions(for: rect)[0]
+        return !transform.isAxisAligned && CostDemand.area(region) > Self.blockThreshold * CostDemand.area(rect)
+    }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
+        if usesBlocks(view.rect) {
+            try blocks.fill(view) { block in try resample(into: block, scratch: scratch) }
+            return
+        }
+        try resample(into: view, scratch: scratch)
+    }
+
+    /// Resamples `view`'s pixels from the input region it needs.
+    private func resample(into view: TileView, scratch: WorkerScratch) throws {
+        try scratch.checkStopped()
         let region = inputRegions(for: view.rect)[0]
         if region.isEmpty {
             view.fill(.zero)

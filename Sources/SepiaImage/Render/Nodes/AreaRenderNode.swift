@@ -1,5 +1,5 @@
 /// Runs an ``AreaKernel``: produces the kernel's region of interest, then lets it fill the tile.
-final class AreaRenderNode: RenderNode, @unchecked Sendable {
+class AreaRenderNode: RenderNode, @unchecked Sendable {
     let kernel: any AreaKernel
 
     init(input: RenderNode, kernel: any AreaKernel, extent: IntRect) {
@@ -15,7 +15,10 @@ final class AreaRenderNode: RenderNode, @unchecked Sendable {
         [kernel.regionOfInterest(for: rect)]
     }
 
+    override var operationsPerPixel: Double { kernel.operationsPerPixel }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
+        try scratch.checkStopped()
         let region = kernel.regionOfInterest(for: view.rect)
         let input = scratchView(0, region, scratch)
         try inputs[0].produce(into: input, scratch: scratch)

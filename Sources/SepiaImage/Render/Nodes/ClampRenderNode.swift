@@ -21,6 +21,21 @@ final class ClampRenderNode: RenderNode, @unchecked Sendable {
         inner.isEmpty ? [.zero] : [clampedRect(rect)]
     }
 
+    /// A copy, with the margins outside the inner image filled from its edges.
+    override var operationsPerPixel: Double { 0.25 }
+
+    /// Only the part of each request inside the inner image reaches the input (the margins repeat its edges):
+    /// the requests' pixels in proportion, at most each request's clamped rectangle.
+    override func inputDemands(for demand: CostDemand) -> [CostDemand] {
+        if inner.isEmpty { return [CostDemand(region: .zero, pixels: 0, piece: IntSize(width: 0, height: 0))] }
+        let inside = demand.region.intersection(inner)
+        let fraction = CostDemand.area(inside) / max(1, CostDemand.area(demand.region))
+        let piece = clampedRect(demand.typicalPiece)
+        // Each request reads at least its clamped rectangle (an edge row or column, outside the inner image).
+        let pixels = demand.pixels * fraction + demand.requests * Double(max(piece.width, piece.height))
+        return [CostDemand(region: clampedRect(demand.region), pixels: pixels, piece: piece.size)]
+    }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         if inner.isEmpty {
             view.fill(.zero)

@@ -7,6 +7,9 @@ final class ColorRenderNode: RenderNode, @unchecked Sendable {
         super.init(extent: extent, inputs: [])
     }
 
+    /// A fill.
+    override var operationsPerPixel: Double { 0.25 }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         view.fill(color)
     }

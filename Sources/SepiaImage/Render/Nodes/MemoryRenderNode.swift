@@ -7,6 +7,9 @@ final class MemoryRenderNode: RenderNode, @unchecked Sendable {
         super.init(extent: buffer.extent, inputs: [])
     }
 
+    /// A copy.
+    override var operationsPerPixel: Double { 0.25 }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         let r = view.rect
         let width = buffer.extent.width

@@ -20,6 +20,9 @@ final class OrientRenderNode: RenderNode, @unchecked Sendable {
         return [orientation.storedRect(forDisplayed: local, storedSize: inputExtent.size).offsetBy(dx: inputExtent.minX, dy: inputExtent.minY)]
     }
 
+    /// A copy through a scratch tile, pixel by pixel.
+    override var operationsPerPixel: Double { 0.5 }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         let source = inputRegions(for: view.rect)[0]
         let tile = scratchView(0, source, scratch)

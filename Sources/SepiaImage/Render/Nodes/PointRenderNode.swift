@@ -16,6 +16,9 @@ final class PointRenderNode: RenderNode, @unchecked Sendable {
         super.init(extent: input.extent, inputs: [input])
     }
 
+    /// One operation per kernel.
+    override var operationsPerPixel: Double { Double(max(1, kernels.count)) }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         try inputs[0].produce(into: view, scratch: scratch)
         let unpremultiply = !inputIsOpaque

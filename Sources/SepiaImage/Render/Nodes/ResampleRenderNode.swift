@@ -21,6 +21,18 @@ final class ResampleRenderNode: RenderNode, @unchecked Sendable {
         return [IntRect(minX: xs.lowerBound, minY: ys.lowerBound, maxX: xs.upperBound, maxY: ys.upperBound)]
     }
 
+    /// Each input row the horizontal pass reads costs its taps for every output column, and each output pixel
+    /// the vertical pass's taps: a quarter of an operation per tap.
+    override func estimatedOperations(for demand: CostDemand) -> Double {
+        let piece = demand.typicalPiece
+        let rowsRead = Double(inputRegions(for: piece)[0].height)
+        let horizontal = demand.requests * rowsRead * Double(piece.width) * Double(self.horizontal.stride)
+        let vertical = demand.pixels * Double(self.vertical.stride)
+        return 0.25 * (horizontal + vertical)
+    }
+
+    override var inputRequestRows: Int? { Self.bandRows }
+
     /// Input rows are produced a few at a time and resampled horizontally at once, so only the narrow
     /// intermediate (output width × input rows) is held, never the full-width input region.
     private static let bandRows = 8
@@ -34,6 +46,7 @@ final class ResampleRenderNode: RenderNode, @unchecked Sendable {
         let firstColumn = rect.minX - extent.minX
         var bandStart = source.minY
         while bandStart < source.maxY {
+            try scratch.checkStopped()
             let bandHeight = min(Self.bandRows, source.maxY - bandStart)
             let band = scratchView(0, IntRect(x: source.minX, y: bandStart, width: source.width, height: bandHeight), scratch)
             try inputs[0].produce(into: band, scratch: scratch)

@@ -56,6 +56,53 @@ final class SeparableBlurRenderNode: RenderNode, @unchecked Sendable {
         return [IntRect(minX: xs.lowerBound, minY: ys.lowerBound, maxX: xs.upperBound, maxY: ys.upperBound)]
     }
 
+    // MARK: - Cost
+
+    override var inputRequestRows: Int? { Self.bandRows }
+
+    /// The input pixels the blur reads for `demand`, and the input columns of one chunk. A box cascade streams
+    /// down each chunk of columns: it reads the chunk's columns, widened by the reach, over the region's rows and
+    /// the reach above and below, once for each time the region is asked for (a consumer that asks again, or
+    /// overlapping pieces, count again). An exact kernel reads each request's own rows and its vertical reach.
+    private func inputRead(for demand: CostDemand) -> (pixels: Double, chunkColumns: Int) {
+        let region = demand.region
+        let streams: Bool
+        if case .boxes = plan { streams = true } else { streams = false }
+        let piece = streams ? region : demand.typicalPiece
+        let requests = streams ? max(1, demand.pixels / max(1, CostDemand.area(region))) : demand.requests
+        let firstChunk = BlurPlan.floorDiv(piece.minX, Self.chunkWidth)
+        let lastChunk = BlurPlan.floorDiv(piece.maxX - 1, Self.chunkWidth)
+        let chunks = lastChunk - firstChunk + 1
+        let chunkStart = firstChunk * Self.chunkWidth
+        let chunkColumns = plan.inputRange(for: chunkStart..<(chunkStart + Self.chunkWidth)).count
+        let widening = chunkColumns - Self.chunkWidth
+        let columns = Double(piece.width) + Double(chunks) * Double(widening)
+        let rows = Double(plan.inputRange(for: piece.minY..<piece.maxY).count)
+        return (requests * columns * rows, chunkColumns)
+    }
+
+    override func inputDemands(for demand: CostDemand) -> [CostDemand] {
+        let read = inputRead(for: demand)
+        let whole = inputRegions(for: demand.region)[0]
+        let inside = CostDemand.area(whole.intersection(inputs[0].extent)) / max(1, CostDemand.area(whole))
+        return [CostDemand(region: whole, pixels: read.pixels * inside, piece: IntSize(width: read.chunkColumns, height: Self.bandRows))]
+    }
+
+    /// Per pixel read, each pass along x and, on the chunk's own columns, along y: a running sum plus, every
+    /// 64 pixels, the box's whole width summed again (a quarter of an operation per addition).
+    override func estimatedOperations(for demand: CostDemand) -> Double {
+        let read = inputRead(for: demand)
+        let vertical = Double(Self.chunkWidth) / Double(read.chunkColumns)
+        let perPixel: Double
+        switch plan {
+        case .boxes(let passes):
+            perPixel = passes.reduce(0) { $0 + 1 + Double(2 * $1.radius + 1) / Double(BlurPlan.anchor) }
+        case .kernel(let weights):
+            perPixel = Double(2 * weights.count - 1)
+        }
+        return 0.25 * perPixel * read.pixels * (1 + vertical)
+    }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         let rect = view.rect
         var chunkStart = rect.minX
@@ -109,6 +156,7 @@ final class SeparableBlurRenderNode: RenderNode, @unchecked Sendable {
 
     /// Fills rows `rows` (at most ``bandRows``) of `target`, for the chunk's columns, with the horizontal pass.
     private func horizontalRows(_ rows: Range<Int>, columns: Range<Int>, into target: TileView, scratch: WorkerScratch) throws {
+        try scratch.checkStopped()
         let xs = plan.inputRange(for: columns)
         let band = scratchView(0, IntRect(x: xs.lowerBound, y: rows.lowerBound, width: xs.count, height: rows.count), scratch)
         try inputs[0].produce(into: band, scratch: scratch)

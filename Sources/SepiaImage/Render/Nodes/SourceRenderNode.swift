@@ -44,6 +44,13 @@ final class SourceRenderNode: RenderNode, @unchecked Sendable {
         super.init(extent: extent, inputs: [])
     }
 
+    /// Every row the requests reach is decoded once (four operations per pixel, times the format's relative
+    /// cost), and each request converts its pixels into the working space.
+    override func estimatedOperations(for demand: CostDemand) -> Double {
+        let decoded = Double(extent.width) * Double(demand.region.height)
+        return decoded * 4 * source.reduction(scale: scale).costPerPixel + demand.pixels * 0.5
+    }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         let rows = view.rect.minY..<view.rect.maxY
         let (converter, bytesPerRow, chunks) = try rowChunks(for: rows)

@@ -13,6 +13,9 @@ final class TranslateRenderNode: RenderNode, @unchecked Sendable {
         [rect.offsetBy(dx: -dx, dy: -dy)]
     }
 
+    /// Hands the request on, relabelled: no work of its own.
+    override var operationsPerPixel: Double { 0 }
+
     override func render(into view: TileView, scratch: WorkerScratch) throws {
         try inputs[0].produce(into: view.relabeled(dx: -dx, dy: -dy), scratch: scratch)
     }
