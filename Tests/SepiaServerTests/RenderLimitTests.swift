@@ -63,7 +63,11 @@ struct RenderLimitTests {
     /// by the admission it checks), after the renders already there (an upload's) have ended.
     static func enginePeak<T: Sendable>(of services: ServerServices, during attack: () async throws -> T) async throws -> (T, Int) {
         let context = services.libraries.renderContext
-        for _ in 0..<600 where context.queuedJobCount > 0 { try await Task.sleep(for: .milliseconds(100)) }
+        // The upload's own renditions come from the job queue, which the admission does not count: the attack starts
+        // once that queue has done them and the engine is idle.
+        for _ in 0..<600 where try services.jobs.counts().waiting > 0 || context.queuedJobCount > 0 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let peak = Mutex(0)
         let sampler = Task {
             while !Task.isCancelled {

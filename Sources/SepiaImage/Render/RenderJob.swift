@@ -131,6 +131,14 @@ final class RenderJob: @unchecked Sendable {
         finishIfDone()
     }
 
+    /// Whether the job has ended (its completion handler called or ready to be): a worker may still hold it for a
+    /// moment before taking it off the pool's queue.
+    var isFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return finished
+    }
+
     /// Whether no tile is left to claim.
     var isExhausted: Bool {
         condition.lock()

@@ -47,11 +47,12 @@ final class RenderThreadPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// How many jobs have tiles left or in progress.
+    /// How many jobs have tiles left or in progress: not those that have ended and that a worker has yet to take
+    /// off the queue, whose renders have already returned.
     var queuedCount: Int {
         condition.lock()
         defer { condition.unlock() }
-        return queue.count
+        return queue.reduce(0) { count, job in job.isFinished ? count : count + 1 }
     }
 
     /// Lets the workers exit once the queue is empty.
