@@ -1,5 +1,6 @@
 import Foundation
 import SepiaCodecs
+import SepiaTestSupport
 import SepiaXMP
 import Testing
 
