@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SepiaCoreImage", targets: ["SepiaCoreImage"]),
         .library(name: "SepiaVideo", targets: ["SepiaVideo"]),
         .library(name: "SepiaRAW", targets: ["SepiaRAW"]),
+        .library(name: "SepiaMedia", targets: ["SepiaMedia"]),
         .library(name: "SepiaXMP", targets: ["SepiaXMP"]),
         .library(name: "SepiaObjectStore", targets: ["SepiaObjectStore"]),
         .library(name: "SepiaLibrary", targets: ["SepiaLibrary"]),
@@ -72,6 +73,9 @@ let package = Package(
         // Camera RAW files over LibRaw: the embedded preview for thumbnails, a development in linear light for the
         // rest, and PhotoDecoding, which opens any still photo.
         .target(name: "SepiaRAW", dependencies: ["SepiaImage", "SepiaCodecs", "CLibRaw"], swiftSettings: swiftSettings),
+        // Every kind of media in one list: the media openers of SepiaCodecs, SepiaRAW and SepiaVideo, which say what
+        // a file is and how it is opened, probed, shown and played (docs/media-kinds.md).
+        .target(name: "SepiaMedia", dependencies: ["SepiaCodecs", "SepiaRAW", "SepiaVideo"], swiftSettings: swiftSettings),
         // XMP sidecars and packets over Exempi: rating, title, description, keywords, capture date, GPS,
         // Camera Raw's crop and Sepia's edit recipe, read safely and written as digiKam and Lightroom read them.
         .target(name: "SepiaXMP", dependencies: ["SepiaCodecs", "CExempi"], swiftSettings: swiftSettings),
@@ -94,7 +98,7 @@ let package = Package(
         .target(
             name: "SepiaLibrary",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaXMP", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia", "SepiaXMP", "SepiaObjectStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -107,7 +111,7 @@ let package = Package(
         .target(
             name: "SepiaServer",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaLibrary", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia", "SepiaLibrary", "SepiaObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -131,7 +135,7 @@ let package = Package(
         .target(
             name: "SepiaCommandLine",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -163,6 +167,8 @@ let package = Package(
         .testTarget(name: "SepiaCodecsTests", dependencies: ["SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaVideoTests", dependencies: ["SepiaVideo", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SepiaMediaTests", dependencies: ["SepiaMedia", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaRAWTests", dependencies: ["SepiaRAW", "SepiaCodecs", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),

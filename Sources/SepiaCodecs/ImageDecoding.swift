@@ -15,10 +15,7 @@ public enum ImageDecoding {
     }
 
     static func open(_ bytes: EncodedBytes, options: DecodeOptions, file: String?) throws(CodecError) -> any EncodedImage {
-        guard bytes.count > 0 else { throw CodecError(.emptyInput, "the input is empty (0 bytes)") }
-        if bytes.count > options.maximumFileBytes {
-            throw CodecError(.fileTooLarge, "the input has \(bytes.count) bytes, more than the limit of \(options.maximumFileBytes)")
-        }
+        try checkSize(of: bytes, options: options)
         let head = bytes.prefix(64)
         guard let format = ImageFormat.identify(bytes) else {
             let signature = head.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
@@ -27,6 +24,13 @@ public enum ImageDecoding {
                 "not an image Sepia recognises (first bytes: \(signature)); supported formats are JPEG, PNG, WebP, HEIC, AVIF and TIFF, and camera RAW through SepiaRAW"
             )
         }
+        return try open(bytes, format: format, options: options, file: file)
+    }
+
+    /// Opens an image whose format is already known (``StillImageOpener``, after the file was sniffed once).
+    package static func open(_ bytes: EncodedBytes, format: ImageFormat, options: DecodeOptions, file: String?) throws(CodecError) -> any EncodedImage
+    {
+        try checkSize(of: bytes, options: options)
         switch format {
         case .jpeg: return try JPEGSource(bytes: bytes, options: options, file: file)
         case .png: return try PNGSource(bytes: bytes, options: options, file: file)
@@ -43,6 +47,14 @@ public enum ImageDecoding {
         default:
             throw CodecError(
                 .unsupportedFormat, format: format, "this format is not supported; Sepia decodes JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW")
+        }
+    }
+
+    /// Refuses empty input, and input over the file limit.
+    private static func checkSize(of bytes: EncodedBytes, options: DecodeOptions) throws(CodecError) {
+        guard bytes.count > 0 else { throw CodecError(.emptyInput, "the input is empty (0 bytes)") }
+        if bytes.count > options.maximumFileBytes {
+            throw CodecError(.fileTooLarge, "the input has \(bytes.count) bytes, more than the limit of \(options.maximumFileBytes)")
         }
     }
 

@@ -172,7 +172,13 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
     /// sensor's data (NEF, ARW, PEF, DNG, …) is camera RAW. A file whose bytes name no format but whose name has a
     /// RAW extension (some cameras' files have no signature) is camera RAW too, for LibRaw to judge.
     public static func identify(_ bytes: EncodedBytes, fileName: String? = nil) -> ImageFormat? {
-        let sniffed = bytes.withUnsafeBytes { sniff($0.prefix(400)) }
+        identify(bytes, sniffed: bytes.withUnsafeBytes { sniff($0.prefix(400)) }, fileName: fileName)
+    }
+
+    /// Recognises a format from a whole file whose first bytes were sniffed already (`sniffed`, what
+    /// ``sniff(_:)`` answered): a TIFF-structured file is judged by its IFDs, a file no signature names by its
+    /// name; the bytes are not sniffed again.
+    public static func identify(_ bytes: EncodedBytes, sniffed: ImageFormat?, fileName: String? = nil) -> ImageFormat? {
         let ext = fileName.map { ($0 as NSString).pathExtension.lowercased() }
         switch sniffed {
         case .tiff?:
@@ -192,6 +198,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
     /// header (the sync byte and a table's packet identifier); given 400 bytes or more, from three packets'
     /// sync bytes wherever the stream starts.
     public static func sniff(_ bytes: some Collection<UInt8>) -> ImageFormat? {
+        MediaReadCounter.countSniff()
         let head = Array(bytes.prefix(400))
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + prefix.count && Array(head[offset..<(offset + prefix.count)]) == prefix

@@ -29,10 +29,23 @@ extension PhotoLibrary {
     ) async throws(LibraryError)
         -> PreparedAsset
     {
+        // The file is sniffed once, here: its opener reads it without sniffing again. A file that cannot be
+        // sniffed is read below, whose error says why.
+        try await prepareAsset(
+            sniffed: try? MediaFile.sniff(path: path), fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context,
+            deferringPreview: deferringPreview)
+    }
+
+    /// Prepares the file at `path`, whose first bytes were sniffed already (`sniffed`; nil when they could not
+    /// be), as ``prepareAsset(fileAt:filename:fileDate:renderingWith:deferringPreview:)`` does.
+    func prepareAsset(
+        sniffed: MediaFile?, fileAt path: String, filename: String? = nil, fileDate: Date? = nil, renderingWith context: RenderContext? = nil,
+        deferringPreview: Bool = false
+    ) async throws(LibraryError) -> PreparedAsset {
         // A video is read where it is, never whole into memory.
-        if Self.sniffFormat(path)?.isVideo == true {
+        if let sniffed, let opener = mediaOpeners.openers(claiming: sniffed).first, opener.readsInPlace {
             return try await prepareVideo(
-                fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context, deferringPreview: deferringPreview)
+                sniffed, opener: opener, filename: filename, fileDate: fileDate, renderingWith: context, deferringPreview: deferringPreview)
         }
         let bytes: EncodedBytes
         do {
@@ -45,7 +58,8 @@ extension PhotoLibrary {
         let modified = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : Date()
         return try await prepare(
             bytes, filename: Self.safeFilename(filename ?? (path as NSString).lastPathComponent), fileDate: fileDate ?? modified,
-            origin: .file(path), displayName: filename ?? path, context: context, deferringPreview: deferringPreview)
+            origin: .file(path), displayName: filename ?? path, context: context, deferringPreview: deferringPreview,
+            sniffed: sniffed.map { file -> ImageFormat? in file.format })
     }
 
     /// A new path in the library's folder for files being written (`tmp/`, on the same file system as the
@@ -63,12 +77,23 @@ extension PhotoLibrary {
 
     func prepare(
         _ bytes: EncodedBytes, filename: String, fileDate: Date, origin: PreparedAsset.Origin, displayName: String,
-        id: String = ChangeRequests.newIdentifier(), context: RenderContext? = nil, deferringPreview: Bool = false
+        id: String = ChangeRequests.newIdentifier(), context: RenderContext? = nil, deferringPreview: Bool = false,
+        sniffed: ImageFormat?? = nil
     ) async throws(LibraryError) -> PreparedAsset {
         let renditions = context.map { RenditionRenderer(context: $0, quality: renderer.quality) } ?? renderer
         let file: any EncodedImage
         do {
-            file = try PhotoDecoding.open(bytes, options: configuration.decodeOptions, fileName: filename)
+            // What the file's first bytes said, when they were sniffed already: a TIFF's IFDs and a file no
+            // signature names are judged on the whole file, without sniffing it again.
+            let format =
+                sniffed.map { ImageFormat.identify(bytes, sniffed: $0, fileName: filename) } ?? ImageFormat.identify(bytes, fileName: filename)
+            let openers = mediaOpeners
+            if let format, let opener = openers.opener(for: format), !opener.readsInPlace {
+                file = try openers.open(bytes, format: format, fileName: filename).still
+            } else {
+                // What no opener reads here: the decoders say why.
+                file = try PhotoDecoding.open(bytes, options: configuration.decodeOptions, fileName: filename)
+            }
         } catch {
             throw LibraryError.unreadable(error, file: displayName)
         }
@@ -125,7 +150,7 @@ extension PhotoLibrary {
 
     /// Writes a prepared original again (a concurrent clean-up removed it before the commit).
     func restoreOriginal(of prepared: PreparedAsset) async throws(LibraryError) {
-        if prepared.file.format.isVideo, case .file(let path) = prepared.origin {
+        if readsInPlace(prepared.file.format), case .file(let path) = prepared.origin {
             return try await storeCopy(of: path, as: prepared.file)
         }
         let bytes: EncodedBytes

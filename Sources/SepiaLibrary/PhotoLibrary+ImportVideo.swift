@@ -1,34 +1,35 @@
 import Foundation
 import SepiaCodecs
 import SepiaImage
-import SepiaVideo
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 extension PhotoLibrary {
-    /// Prepares the video file at `path` to join the library, as ``prepareAsset(fileAt:filename:fileDate:renderingWith:deferringPreview:)``
-    /// prepares a photo: probes it within ``LibraryConfiguration/videoOptions`` (a hostile file is refused
-    /// here, before anything is stored), hashes it while reading it from disk a megabyte at a time, refuses it
-    /// if the library has it, renders its poster frame's thumbnail (and preview), and stores the file — linked
-    /// or copied into the library, never read into memory, so a clip of gigabytes costs megabytes.
+    /// Prepares the video `file` (sniffed once by ``prepareAsset(fileAt:filename:fileDate:renderingWith:deferringPreview:)``)
+    /// to join the library, as a photo is prepared: its `opener` probes it within ``LibraryConfiguration/videoOptions``
+    /// (a hostile file is refused here, before anything is stored) and judges whether browsers need a playable
+    /// version of it, which the resource keeps; it is hashed while read from disk a megabyte at a time, refused if
+    /// the library has it, its poster frame's thumbnail (and preview) rendered, and the file stored — linked or
+    /// copied into the library, never read into memory, so a clip of gigabytes costs megabytes.
     ///
     /// A Live Photo's movie (one with an Apple content identifier) joins its still when the commit finds it in
     /// the library; otherwise it is a video of its own, until its still arrives.
     func prepareVideo(
-        fileAt path: String, filename: String?, fileDate: Date?, renderingWith context: RenderContext?, deferringPreview: Bool
+        _ file: MediaFile, opener: any MediaOpener, filename: String?, fileDate: Date?, renderingWith context: RenderContext?,
+        deferringPreview: Bool
     ) async throws(LibraryError) -> PreparedAsset {
+        let path = file.path
         let displayName = filename ?? path
         let name = Self.safeFilename(filename ?? (path as NSString).lastPathComponent)
-        let source: VideoSource
+        let video: OpenedMedia
         do {
-            source = try VideoSource(path: path, options: configuration.videoOptions)
+            video = try opener.open(file)
         } catch {
             if error.code == .fileSystem { throw LibraryError(.fileSystem, error.reason, subject: path) }
             throw LibraryError.unreadable(error, file: displayName)
         }
-        let info = source.info
         let hash = try ContentHash.ofFile(path)
         let sweep = try store.latestSweep()
         if let existing = try store.asset(contentHash: hash) { throw LibraryError.duplicate(of: existing, file: displayName) }
@@ -37,9 +38,9 @@ extension PhotoLibrary {
         // The poster frame decodes here: a video whose frames cannot be decoded fails before anything is stored.
         do {
             if deferringPreview {
-                try await renditions.storeThumbnail(of: source.image, assetID: id, version: "original", in: imageStore)
+                try await renditions.storeThumbnail(of: video.still.image, assetID: id, version: "original", in: imageStore)
             } else {
-                try await renditions.storeStandardRenditions(of: source.image, assetID: id, version: "original", in: imageStore)
+                try await renditions.storeStandardRenditions(of: video.still.image, assetID: id, version: "original", in: imageStore)
             }
         } catch {
             imageStore.removeImages(forAsset: id)
@@ -47,9 +48,9 @@ extension PhotoLibrary {
             if let library = error as? LibraryError { throw library }
             throw LibraryError(.unreadableImage, "cannot render the video's poster frame: \(error)", subject: displayName)
         }
-        let file = StoredFile(kind: .original, hash: hash, format: info.format)
+        let stored = StoredFile(kind: .original, hash: hash, format: video.format)
         do {
-            try await storeCopy(of: path, as: file)
+            try await storeCopy(of: path, as: stored)
         } catch {
             imageStore.removeImages(forAsset: id)
             throw error
@@ -59,37 +60,29 @@ extension PhotoLibrary {
         let modified = stat(path, &fileInfo) == 0 ? Date(timeIntervalSince1970: Double(fileInfo.st_mtim.tv_sec)) : Date()
         let date = fileDate ?? modified
         let now = Date()
-        let size = info.video.displaySize
+        let size = video.displaySize
+        let metadata = video.metadata
         var subtypes: MediaSubtypes = []
-        if let rate = info.video.frameRate, rate > 60 { subtypes.insert(.videoHighFrameRate) }
+        if let rate = video.frameRate, rate > 60 { subtypes.insert(.videoHighFrameRate) }
         var asset = Asset(
             id: id, mediaType: .video, pixelWidth: size.width, pixelHeight: size.height, creationDate: date,
             creationDateOffset: TimeZone.current.secondsFromGMT(for: date), creationDateSource: .file, modificationDate: now, addedDate: now,
-            location: info.metadata.location, isFavorite: false, isHidden: false, originalFilename: name, contentHash: hash,
-            originalFormat: info.format, originalByteCount: info.byteCount, originalOrientation: 1, originalWidth: size.width,
-            originalHeight: size.height, cameraMake: info.metadata.cameraMake, cameraModel: info.metadata.cameraModel,
-            currentAdjustmentID: nil, revision: 1, mediaSubtypes: subtypes, duration: info.duration ?? 0,
-            contentIdentifier: info.metadata.contentIdentifier, rowID: 0)
-        if let capture = info.metadata.captureDate {
+            location: metadata.location, isFavorite: false, isHidden: false, originalFilename: name, contentHash: hash,
+            originalFormat: video.format, originalByteCount: video.byteCount, originalOrientation: 1, originalWidth: size.width,
+            originalHeight: size.height, cameraMake: metadata.cameraMake, cameraModel: metadata.cameraModel,
+            currentAdjustmentID: nil, revision: 1, mediaSubtypes: subtypes, duration: video.duration,
+            contentIdentifier: metadata.contentIdentifier, rowID: 0)
+        if let capture = metadata.captureDate {
             asset.creationDate = capture.date
             asset.creationDateOffset = capture.utcOffsetSeconds
             asset.creationDateSource = .capture
         }
+        let needsPlayableVersion = video.playback == .needsPlayableVersion
         let resource = AssetResource(
-            assetLocalIdentifier: id, type: .video, originalFilename: name, contentHash: hash, format: info.format,
-            byteCount: info.byteCount, pixelWidth: size.width, pixelHeight: size.height, duration: asset.duration)
+            assetLocalIdentifier: id, type: .video, originalFilename: name, contentHash: hash, format: video.format,
+            byteCount: video.byteCount, pixelWidth: size.width, pixelHeight: size.height, duration: asset.duration,
+            needsPlayableVersion: needsPlayableVersion, decodedPixels: needsPlayableVersion ? video.decodedPixels : nil)
         return PreparedAsset(asset: asset, resource: resource, origin: .file(path), sweep: sweep)
-    }
-
-    /// The format of the file at `path`, judged from its first bytes.
-    static func sniffFormat(_ path: String) -> ImageFormat? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
-        var head = [UInt8](repeating: 0, count: 400)
-        let count = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return ImageFormat.sniff(head[0..<count])
     }
 
     /// Stores the file at `path` as `file` without reading it into memory: a hard link when it is one of the

@@ -10,14 +10,34 @@ import Glibc
 extension PhotoLibrary {
     /// The file a browser plays for an asset's motion — a video's, or a Live Photo's movie: its playable version
     /// (a resource of type `fullSizeVideo` or `fullSizePairedVideo`) when one was made, else the original when it
-    /// plays as it is (its headers are read to know); nil when the asset has no motion, or when its playable
-    /// version is still to be made (``preparePlayableVersion(ofAsset:progress:)``).
+    /// plays as it is (as judged at import, ``AssetResource/needsPlayableVersion``: the file is not read); nil when
+    /// the asset has no motion, or when its playable version is still to be made
+    /// (``preparePlayableVersion(ofAsset:progress:)``).
     public func playableResource(of asset: Asset) async throws(LibraryError) -> AssetResource? {
         let resources = try resources(for: asset)
-        if let made = resources.first(where: { $0.type == .fullSizeVideo || $0.type == .fullSizePairedVideo }) { return made }
-        guard let motion = resources.first(where: { $0.type == .video || $0.type == .pairedVideo }) else { return nil }
-        guard let info = try? VideoProbe.probe(path: try await path(of: motion), options: configuration.videoOptions) else { return nil }
-        return PlayableVideo.needsPlayableVersion(info) ? nil : motion
+        if let made = resources.first(where: \.isPlayableVersion) { return made }
+        guard let motion = resources.first(where: \.isMotion) else { return nil }
+        guard let judged = try? await judgedPlayback(of: motion) else { return nil }
+        return judged.needsPlayableVersion == true ? nil : motion
+    }
+
+    /// `motion` with ``AssetResource/needsPlayableVersion`` known: as stored at import, or, for a movie imported
+    /// before Sepia stored it, read from its headers once and kept in its row for every later request.
+    func judgedPlayback(of motion: AssetResource) async throws(LibraryError) -> AssetResource {
+        if motion.needsPlayableVersion != nil { return motion }
+        let source = try await path(of: motion)
+        let info: VideoInfo
+        do {
+            info = try VideoProbe.probe(path: source, format: motion.format, options: configuration.videoOptions)
+        } catch {
+            throw LibraryError.unreadable(error, file: motion.originalFilename)
+        }
+        var judged = motion
+        judged.needsPlayableVersion = PlayableVideo.needsPlayableVersion(info)
+        judged.decodedPixels = judged.needsPlayableVersion == true ? PlayableVideo.decodedPixels(info) : nil
+        // Kept for the next request; a library another process writes gets the same answer from the same file.
+        try? store.recordPlayback(of: judged)
+        return judged
     }
 
     /// Makes an asset's playable version when its motion (a video, or a Live Photo's movie) does not play in a
@@ -35,7 +55,7 @@ extension PhotoLibrary {
     public func preparePlayableVersion(
         ofAsset assetID: String, progress: @escaping @Sendable (Double) -> Bool = { _ in true }
     ) async throws(LibraryError) -> Bool {
-        guard let (motion, _) = try await motionToEncode(ofAsset: assetID) else { return false }
+        guard let motion = try await motionToEncode(ofAsset: assetID) else { return false }
         let source = try await path(of: motion)
         let options = configuration.videoOptions
         let sweep = try store.latestSweep()
@@ -80,29 +100,21 @@ extension PhotoLibrary {
     }
 
     /// The pixels of the frames the encode of an asset's playable version would decode
-    /// (``PlayableVideo/decodedPixels(_:)``), which its cost is about proportional to; nil when there is nothing
-    /// to encode (as ``preparePlayableVersion(ofAsset:progress:)`` would find) or the headers do not say.
+    /// (``PlayableVideo/decodedPixels(_:)``, kept at import), which its cost is about proportional to; nil when
+    /// there is nothing to encode (as ``preparePlayableVersion(ofAsset:progress:)`` would find) or the headers do
+    /// not say.
     public func playableVersionPixels(ofAsset assetID: String) async throws(LibraryError) -> Int? {
-        guard let (_, info) = try await motionToEncode(ofAsset: assetID) else { return nil }
-        return PlayableVideo.decodedPixels(info)
+        try await motionToEncode(ofAsset: assetID)?.decodedPixels
     }
 
-    /// The motion of an asset whose playable version is still to be made, and what its probe read; nil when the
-    /// asset is gone or in Recently Deleted, has no motion, has its version already, or plays as it is.
-    private func motionToEncode(ofAsset assetID: String) async throws(LibraryError) -> (AssetResource, VideoInfo)? {
+    /// The motion of an asset whose playable version is still to be made, as judged at import; nil when the asset
+    /// is gone or in Recently Deleted, has no motion, has its version already, or plays as it is.
+    private func motionToEncode(ofAsset assetID: String) async throws(LibraryError) -> AssetResource? {
         guard let asset = try store.assets(ids: [assetID]).first, !asset.isRecentlyDeleted else { return nil }
         let resources = try resources(for: asset)
-        guard let motion = resources.first(where: { $0.type == .video || $0.type == .pairedVideo }),
-            !resources.contains(where: { $0.type == .fullSizeVideo || $0.type == .fullSizePairedVideo })
-        else { return nil }
-        let source = try await path(of: motion)
-        let info: VideoInfo
-        do {
-            info = try VideoProbe.probe(path: source, options: configuration.videoOptions)
-        } catch {
-            throw LibraryError.unreadable(error, file: motion.originalFilename)
-        }
-        return PlayableVideo.needsPlayableVersion(info) ? (motion, info) : nil
+        guard let motion = resources.first(where: \.isMotion), !resources.contains(where: \.isPlayableVersion) else { return nil }
+        let judged = try await judgedPlayback(of: motion)
+        return judged.needsPlayableVersion == true ? judged : nil
     }
 
     /// Runs `work` on a new thread and waits for it without holding a thread of the cooperative pool. Asked

@@ -17,7 +17,7 @@ public enum PhotoDecoding {
         var head = try RAWHead.read(path: path, maximumFileBytes: options.maximumFileBytes, length: 400)
         let first = ImageFormat.sniff(head.bytes)
         if first == nil || first == .tiff { head = try RAWHead.read(path: path, maximumFileBytes: options.maximumFileBytes) }
-        let sniffed = ImageFormat.identify(EncodedBytes(head.bytes), fileName: path)
+        let sniffed = ImageFormat.identify(EncodedBytes(head.bytes), sniffed: first, fileName: path)
         let ext = (path as NSString).pathExtension.lowercased()
         // A TIFF-structured file with a RAW extension whose sensor data lies beyond the head is tried as RAW too,
         // and shown as the TIFF it also is when LibRaw does not take it.
@@ -36,7 +36,11 @@ public enum PhotoDecoding {
             throw error.file == nil ? error.inFile(path) : error
         }
         do {
-            return try ImageDecoding.open(bytes, options: options)
+            // The head sniffed above is the file's: what it named is opened without sniffing the bytes again.
+            // (A TIFF's IFDs are judged again on the whole file: its sensor data may lie beyond the head.)
+            guard let sniffed else { return try ImageDecoding.open(bytes, options: options) }
+            let format = ImageFormat.identify(bytes, sniffed: sniffed) ?? sniffed
+            return try ImageDecoding.open(bytes, format: format, options: options, file: nil)
         } catch {
             throw error.file == nil ? error.inFile(path) : error
         }
@@ -47,11 +51,13 @@ public enum PhotoDecoding {
     public static func open(
         _ bytes: EncodedBytes, options: DecodeOptions = DecodeOptions(), fileName: String? = nil
     ) throws(CodecError) -> any EncodedImage {
-        if ImageFormat.identify(bytes, fileName: fileName) == .cameraRAW {
+        let format = ImageFormat.identify(bytes, fileName: fileName)
+        if format == .cameraRAW {
             return try RAWSource(bytes: bytes, options: RAWOptions(limits: options), file: fileName)
         }
         do {
-            return try ImageDecoding.open(bytes, options: options)
+            guard let format else { return try ImageDecoding.open(bytes, options: options) }
+            return try ImageDecoding.open(bytes, format: format, options: options, file: nil)
         } catch {
             guard let fileName else { throw error }
             throw error.file == nil ? error.inFile(fileName) : error

@@ -213,7 +213,9 @@ public struct RAWSource: EncodedImage {
             return nil
         }
         let jpeg = EncodedBytes(UnsafeBufferPointer(start: pointer, count: length))
-        guard let image = try? ImageDecoding.open(jpeg, options: DecodeOptions(maximumFileBytes: max(length, 1))), image.format == .jpeg else {
+        // LibRaw says it is a JPEG (format 1): the JPEG decoder opens it, and refuses it if it is not one.
+        guard let image = try? ImageDecoding.open(jpeg, format: .jpeg, options: DecodeOptions(maximumFileBytes: max(length, 1)), file: nil)
+        else {
             return nil
         }
         let size = image.pixelSize

@@ -119,6 +119,7 @@ public enum PlayableVideo {
         path: String, to output: String, settings: Settings = Settings(), options: VideoOptions = VideoOptions(),
         cancellation: Cancellation = Cancellation(), progress: @escaping (Double) -> Bool = { _ in true }
     ) throws(CodecError) -> Usage {
+        MediaReadCounter.countProbe()
         let (info, input) = try VideoProbe.probe(.file(path), options: options)
         guard let codec = VideoCodecs.decodable.first(where: { VideoCodecs.shortName(AVCodecID($0.id)) == info.video.codec }) else {
             throw CodecError(

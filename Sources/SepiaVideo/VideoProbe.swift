@@ -26,6 +26,11 @@ public enum VideoProbe {
         try headers(.file(path), options: options).info
     }
 
+    /// Probes a video file whose container was recognised already: its first bytes are not sniffed again.
+    package static func probe(path: String, format: ImageFormat, options: VideoOptions) throws(CodecError) -> VideoInfo {
+        try headers(.file(path), options: options, format: format).info
+    }
+
     /// Probes a video in memory.
     public static func probe(_ bytes: EncodedBytes, options: VideoOptions = VideoOptions()) throws(CodecError) -> VideoInfo {
         try headers(.memory(bytes), options: options).info
@@ -35,26 +40,29 @@ public enum VideoProbe {
     /// itself (with where the video's samples are), else from FFmpeg's demuxer (whose input is then closed). The
     /// sample table is judged against the file's bytes either way (``VideoPlausibility``).
     static func headers(
-        _ location: MediaLocation, options: VideoOptions
+        _ location: MediaLocation, options: VideoOptions, format: ImageFormat? = nil
     ) throws(CodecError) -> (info: VideoInfo, startTime: Double, samples: MovieSampleIndex?) {
-        if let described = try MovieProbe.probe(location, options: options) {
+        MediaReadCounter.countProbe()
+        if let described = try MovieProbe.probe(location, options: options, format: format) {
             if let samples = described.samples {
                 try VideoPlausibility.check(
                     samples.layout(fileSize: described.info.byteCount), info: described.info, options: options, file: location.path)
             } else {
                 // Tables Sepia's index does not place: FFmpeg's demuxer, which the encode reads them with, judges them.
-                _ = try probe(location, options: options)
+                _ = try probe(location, options: options, format: format)
             }
             return described
         }
-        let (info, input) = try probe(location, options: options)
+        let (info, input) = try probe(location, options: options, format: format)
         return (info, input.videoStartTime(index: info.video.index), nil)
     }
 
     /// Opens `location`, reads its headers and checks the limits (the sample table against the bytes too);
     /// returns the description and the input, still open, positioned after the headers.
-    static func probe(_ location: MediaLocation, options: VideoOptions) throws(CodecError) -> (info: VideoInfo, input: MediaInput) {
-        let input = try MediaInput(location, options: options, deadline: deadline(after: options.timeLimit))
+    static func probe(
+        _ location: MediaLocation, options: VideoOptions, format: ImageFormat? = nil
+    ) throws(CodecError) -> (info: VideoInfo, input: MediaInput) {
+        let input = try MediaInput(location, options: options, deadline: deadline(after: options.timeLimit), format: format)
         let info = try StreamInspector(input: input, options: options).inspect()
         try VideoPlausibility.check(input.sampleLayout(ofStream: info.video.index), info: info, options: options, file: location.path)
         return (info, input)

@@ -44,8 +44,14 @@ public struct VideoSource: EncodedImage {
         try self.init(.memory(bytes), options: options)
     }
 
-    init(_ location: MediaLocation, options: VideoOptions) throws(CodecError) {
-        let (info, start, samples) = try VideoProbe.headers(location, options: options)
+    /// Opens a video file whose container was recognised already (``MediaFile/sniff(path:)``): its first bytes
+    /// are not sniffed again.
+    package init(path: String, format: ImageFormat, options: VideoOptions) throws(CodecError) {
+        try self.init(.file(path), options: options, format: format)
+    }
+
+    init(_ location: MediaLocation, options: VideoOptions, format: ImageFormat? = nil) throws(CodecError) {
+        let (info, start, samples) = try VideoProbe.headers(location, options: options, format: format)
         guard VideoCodecs.isDecodable(shortName: info.video.codec) else {
             throw CodecError(
                 .unsupportedFeature, format: info.format,

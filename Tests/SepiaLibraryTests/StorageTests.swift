@@ -37,7 +37,8 @@ import Testing
         let ids = try await TestLibrary.addPhotos(3, to: library!)
         library?.close()
         library = nil
-        // The database as the previous version left it: without what "v4: media and resources" adds.
+        // The database as the previous version left it: without what "v4: media and resources" adds, nor the
+        // resource columns the later "v8: playable versions" adds to it.
         let queue = try DatabaseQueue(path: folder + "/library.sqlite")
         try await queue.write { db in
             try db.execute(
@@ -46,7 +47,7 @@ import Testing
                     DROP INDEX asset_byContentIdentifier; DROP INDEX asset_byMediaType; DROP INDEX asset_live;
                     ALTER TABLE asset DROP COLUMN mediaSubtypes; ALTER TABLE asset DROP COLUMN duration;
                     ALTER TABLE asset DROP COLUMN contentIdentifier; ALTER TABLE asset DROP COLUMN originalVersion;
-                    DELETE FROM grdb_migrations WHERE identifier = 'v4: media and resources';
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v4: media and resources', 'v8: playable versions');
                     """)
         }
         try queue.close()

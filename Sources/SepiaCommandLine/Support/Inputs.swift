@@ -1,5 +1,6 @@
 import Foundation
 package import SepiaCodecs
+import SepiaMedia
 import SepiaRAW
 
 /// An input opened for a command: an image, or a video's poster frame as an image, with what `info` adds for a
@@ -52,7 +53,8 @@ package enum Inputs {
     /// Opens `path`: a video through SepiaVideo, anything else through the still-image decoders.
     package static func open(path: String, options: DecodeOptions) throws -> OpenedInput {
         let first = head(of: path)
-        if let first, ImageFormat.sniff(first)?.isVideo == true {
+        // A movie's opener reads it where it is (SepiaMedia's list says which kind a format makes).
+        if let first, let format = ImageFormat.sniff(first), MediaOpeners.standard.kind(of: format)?.isMovie == true {
             return try VideoInputs.open(path: path, options: options)
         }
         let file: any EncodedImage

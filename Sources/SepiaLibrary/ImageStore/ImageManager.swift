@@ -239,8 +239,9 @@ public final class ImageManager: Sendable {
             path = try await library.renderPath(hash: hash)
         }
         do {
-            if asset.mediaType == .video && version == asset.originalVersion {
-                return try VideoSource(path: path, options: library.configuration.videoOptions).image
+            // A movie's picture is its poster frame; its container, known since the import, is not sniffed again.
+            if asset.mediaKind.isMovie && version == asset.originalVersion {
+                return try VideoSource(path: path, format: asset.originalFormat, options: library.configuration.videoOptions).image
             }
             return try PhotoDecoding.open(path: path).image
         } catch {

@@ -209,11 +209,13 @@ public final class AssetImporter: Sendable {
         {
             return .known(ImportItemResult(path: path, status: .alreadyImported, assetID: asset.id), nil)
         }
-        if let reason = Self.unsupportedReason(path) {
+        // Sniffed once: what it is decides whether it is skipped, and which opener reads it.
+        let sniffed = Result { () throws(CodecError) in try MediaFile.sniff(path: path) }
+        if let reason = Self.unsupportedReason(sniffed, openers: library.mediaOpeners) {
             return .done(ImportItemResult(path: path, status: .skipped, reason: reason))
         }
         do {
-            var prepared = try await library.prepareAsset(fileAt: path, renderingWith: context)
+            var prepared = try await library.prepareAsset(sniffed: try? sniffed.get(), fileAt: path, renderingWith: context)
             var recorded = source
             recorded.contentHash = prepared.asset.contentHash
             var (sidecar, refusals) = ImportedSidecar.read(forPhotoAt: path, embedded: prepared.embeddedXMP)
@@ -242,19 +244,16 @@ public final class AssetImporter: Sendable {
         }
     }
 
-    /// Why a file is not worth reading, judged from its first bytes; nil when it may be a photo or a video.
-    static func unsupportedReason(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 400)) ?? Data()
-        if head.isEmpty { return "the file is empty" }
-        guard
-            let format = ImageFormat.sniff(Array(head))
-                ?? ImageFormat(fileExtension: (path as NSString).pathExtension).flatMap({ $0.isRAW ? $0 : nil })
-        else {
-            return "not a photo or video Sepia recognises; it reads \(supportedFormats)"
+    /// Why a file is not worth reading, judged from its first bytes (`sniffed`); nil when it may be a photo or a
+    /// video (one of `openers` reads its format), or when it could not be sniffed (reading it says why).
+    static func unsupportedReason(_ sniffed: Result<MediaFile, CodecError>, openers: MediaOpeners) -> String? {
+        let file: MediaFile
+        switch sniffed {
+        case .success(let sniffed): file = sniffed
+        case .failure(let error): return error.code == .emptyInput ? "the file is empty" : nil
         }
-        if !format.isDecodable && !format.isVideo && !format.isRAW { return "\(format) is not supported; Sepia reads \(supportedFormats)" }
+        guard let format = file.format else { return "not a photo or video Sepia recognises; it reads \(supportedFormats)" }
+        if openers.kind(of: format) == nil { return "\(format) is not supported; Sepia reads \(supportedFormats)" }
         return nil
     }
 

@@ -34,8 +34,11 @@ extension PhotoLibrary {
         ),
         (
             "resource",
-            ["assetRowID", "type", "originalFilename", "contentHash", "format", "byteCount", "pixelWidth", "pixelHeight", "duration"],
-            []
+            [
+                "assetRowID", "type", "originalFilename", "contentHash", "format", "byteCount", "pixelWidth", "pixelHeight", "duration",
+                "needsPlayableVersion", "decodedPixels",
+            ],
+            ["needsPlayableVersion"]
         ),
         (
             "adjustment",
@@ -140,7 +143,8 @@ extension PhotoLibrary {
                     let booleans = Set(entry.columns.indices.filter { entry.booleans.contains(entry.columns[$0]) })
                     for row in rows {
                         var values = row.values
-                        for index in booleans { values[index] = .bool(Bool.read(values[index])) }
+                        // A NULL stays NULL: a movie's unknown needsPlayableVersion is not a "no".
+                        for index in booleans where values[index] != .null { values[index] = .bool(Bool.read(values[index])) }
                         try db.execute(sql, values)
                     }
                     if overriding.isEmpty == false {

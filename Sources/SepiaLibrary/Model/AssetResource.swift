@@ -51,11 +51,20 @@ public struct AssetResource: Sendable, Hashable, Codable {
     public var pixelHeight: Int
     /// Its length in seconds, for videos; 0 otherwise.
     public var duration: Double
+    /// For a movie (a video, a Live Photo's), whether browsers need a playable version of it, as judged from its
+    /// headers when it was imported; nil for stills, and for movies imported before Sepia stored it (their
+    /// headers are read once when it is first asked, and the answer kept).
+    public var needsPlayableVersion: Bool?
+    /// For a movie that needs a playable version, the pixels of the frames its encode decodes
+    /// (`PlayableVideo.decodedPixels`), which the encode's cost is about proportional to; nil when its headers
+    /// do not say or it was not judged.
+    public var decodedPixels: Int?
 
     /// A resource.
     public init(
         assetLocalIdentifier: String, type: AssetResourceType, originalFilename: String, contentHash: String, format: ImageFormat,
-        byteCount: Int, pixelWidth: Int, pixelHeight: Int, duration: Double = 0
+        byteCount: Int, pixelWidth: Int, pixelHeight: Int, duration: Double = 0, needsPlayableVersion: Bool? = nil,
+        decodedPixels: Int? = nil
     ) {
         self.assetLocalIdentifier = assetLocalIdentifier
         self.type = type
@@ -66,7 +75,14 @@ public struct AssetResource: Sendable, Hashable, Codable {
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
         self.duration = duration
+        self.needsPlayableVersion = needsPlayableVersion
+        self.decodedPixels = decodedPixels
     }
+
+    /// Whether it is a movie a player plays: a video's original or a Live Photo's.
+    public var isMotion: Bool { type == .video || type == .pairedVideo }
+    /// Whether it is the playable version made of a movie.
+    public var isPlayableVersion: Bool { type == .fullSizeVideo || type == .fullSizePairedVideo }
 
     /// The stored file behind it.
     var storedFile: StoredFile { StoredFile(kind: .original, hash: contentHash, format: format) }

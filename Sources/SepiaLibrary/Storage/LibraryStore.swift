@@ -76,6 +76,10 @@ protocol LibraryStore: Sendable {
     /// The number of the latest sweep of shared storage: read it before storing files, and commit rows that
     /// name them with ``FileCheck/notSweptAfter(_:)``.
     func latestSweep() throws(LibraryError) -> Int64
+    /// Keeps what a movie's headers said of its playback (``AssetResource/needsPlayableVersion`` and
+    /// ``AssetResource/decodedPixels``) in the row of the resource with its content hash, when the row does not
+    /// say yet: a fact of the file, not an edit, so no change is logged.
+    func recordPlayback(of resource: AssetResource) throws(LibraryError)
     /// Every file rows name.
     func allFileReferences() throws(LibraryError) -> [StoredFile]
     /// Deletes for good, in one transaction, every asset that went to Recently Deleted at or before `cutoff`:

@@ -74,7 +74,7 @@ struct AssetJSON: Encodable {
         revision = asset.revision
         mediaType = asset.mediaType == .video ? "video" : asset.mediaType == .audio ? "audio" : "image"
         mediaSubtypes = asset.mediaSubtypes.names
-        duration = asset.mediaType == .video ? asset.duration : nil
+        duration = asset.mediaKind.isMovie ? asset.duration : nil
         title = asset.title
         caption = asset.caption
         keywords = asset.keywords
@@ -115,11 +115,11 @@ enum AssetFormatting {
 
     /// One line: short id, date, size, flags, name, camera.
     static func line(_ asset: Asset) -> String {
-        let kind = asset.mediaType == .video ? "V" : asset.isLivePhoto ? "L" : " "
+        let kind = asset.mediaKind == .video ? "V" : asset.mediaKind == .livePhoto ? "L" : " "
         let flags = (asset.isFavorite ? "★" : " ") + (asset.hasAdjustments ? "E" : " ") + (asset.isHidden ? "H" : " ") + kind
         let size = "\(asset.pixelWidth)x\(asset.pixelHeight)"
         var camera = [asset.cameraMake, asset.cameraModel].compactMap { $0 }.joined(separator: " ")
-        if asset.mediaType == .video {
+        if asset.mediaKind.isMovie {
             let seconds = Int(asset.duration.rounded())
             camera = String(format: "%d:%02d", seconds / 60, seconds % 60) + (camera.isEmpty ? "" : ", " + camera)
         }

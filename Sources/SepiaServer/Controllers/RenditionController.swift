@@ -108,7 +108,7 @@ struct RenditionController {
                 at: try await photoLibrary.path(of: playable), name: playable.originalFilename, format: playable.format,
                 etag: playable.contentHash, immutable: true, request: request, context: context)
         }
-        guard try photoLibrary.resources(for: asset).contains(where: { $0.type == .video || $0.type == .pairedVideo }) else {
+        guard try photoLibrary.resources(for: asset).contains(where: \.isMotion) else {
             throw APIError.notFound("this photo has no motion to play")
         }
         let key = owner.libraryPath.isEmpty ? "" : owner.id

@@ -38,9 +38,9 @@ struct SharedController {
 
         init(_ asset: Asset, metadata: Bool) {
             id = asset.id
-            mediaType = asset.mediaType == .video ? "video" : "image"
+            mediaType = asset.mediaKind.isMovie ? "video" : "image"
             mediaSubtypes = AssetResponse.subtypeNames(asset.mediaSubtypes)
-            duration = asset.mediaType == .video ? asset.duration : nil
+            duration = asset.mediaKind.isMovie ? asset.duration : nil
             width = asset.pixelWidth
             height = asset.pixelHeight
             version = asset.contentVersion

@@ -5,6 +5,7 @@ import NIOCore
 import SepiaCodecs
 import SepiaImage
 import SepiaLibrary
+import SepiaMedia
 
 #if canImport(Glibc)
 import Glibc
@@ -105,7 +106,7 @@ struct UploadHandler {
             let library = identity.user.libraryPath.isEmpty ? "" : identity.user.id
             try services.jobs.enqueue(.renditions, library: library, subject: assetID)
             // A video, or a Live Photo's movie, gets its playable version if it needs one (the job decides).
-            if let asset = try? identity.photoLibrary.asset(assetID), asset.mediaType == .video || asset.isLivePhoto {
+            if let asset = try? identity.photoLibrary.asset(assetID), asset.mediaKind.hasMotion {
                 try services.jobs.enqueue(.playableVideo, library: library, subject: assetID)
             }
             services.jobWakeUps.signal()
@@ -194,15 +195,15 @@ struct UploadHandler {
             case .failure(let reason):
                 services.metrics.recordUpload(outcome: "refused", bytes: total)
                 throw APIError.unsupportedMediaType(reason.description)
-            case .success(let format):
-                let allowed = format.isVideo ? limits.video : limits.photo
+            case .success(let kind):
+                let allowed = kind.isMovie ? limits.video : limits.photo
                 limit = allowed
                 // What the header declares is refused on the first bytes, not after the limit's worth has arrived.
                 if let declaredLength, declaredLength > allowed {
                     services.metrics.recordUpload(outcome: "refused", bytes: total)
-                    let kind = format.isVideo ? "video" : "photo"
                     throw APIError.payloadTooLarge(
-                        "the upload declares \(declaredLength) bytes (Content-Length), more than the limit of \(allowed) bytes for a \(kind)")
+                        "the upload declares \(declaredLength) bytes (Content-Length), more than the limit of \(allowed) bytes for a \(kind.isMovie ? "video" : "photo")"
+                    )
                 }
             }
         }
@@ -238,16 +239,16 @@ struct UploadHandler {
     /// How many first bytes say what an upload is (a video container may need a few hundred).
     static let headBytes = 400
 
-    /// The format of an upload that starts with `head`, or why it is refused: it must be a photo or video
-    /// format Sepia reads, recognised by its content.
-    static func judge(_ head: [UInt8]) -> Result<ImageFormat, Refusal> {
+    /// The kind of media an upload that starts with `head` makes, or why it is refused: it must be of a format
+    /// one of the library's openers reads (SepiaMedia's standard list), recognised by its content.
+    static func judge(_ head: [UInt8]) -> Result<MediaKind, Refusal> {
         guard let format = ImageFormat.sniff(head) else {
             return .failure(Refusal("the upload is not a photo or a video Sepia reads: it accepts \(accepted), recognised by their content"))
         }
-        guard format.isDecodable || format.isVideo || format.isRAW else {
+        guard let kind = MediaOpeners.standard.kind(of: format) else {
             return .failure(Refusal("\(format) files are not accepted; Sepia accepts \(accepted)"))
         }
-        return .success(format)
+        return .success(kind)
     }
 
     /// Why an upload is refused, in words.

@@ -50,7 +50,7 @@ struct FrameGrabber {
     }
 
     private func grabOnce(at time: Double, size: IntSize, into base: UnsafeMutableRawPointer, bytesPerRow: Int) throws(CodecError) -> Result {
-        let input = try MediaInput(location, options: options, deadline: deadline(after: options.timeLimit))
+        let input = try MediaInput(location, options: options, deadline: deadline(after: options.timeLimit), format: format)
         let context = input.context
         let index = info.video.index
         guard index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index],

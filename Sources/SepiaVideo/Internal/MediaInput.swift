@@ -59,8 +59,9 @@ final class MediaInput {
             file: file)
     }
 
-    /// Opens `location` and its demuxer. Throws a ``CodecError`` naming the file and what is wrong.
-    init(_ location: MediaLocation, options: VideoOptions, deadline: Int64) throws(CodecError) {
+    /// Opens `location` and its demuxer. Throws a ``CodecError`` naming the file and what is wrong. A `format`
+    /// known already (the file was sniffed when it was opened first) is not sniffed again.
+    init(_ location: MediaLocation, options: VideoOptions, deadline: Int64, format known: ImageFormat? = nil) throws(CodecError) {
         let file = location.path
         var size = 0
         var head: [UInt8] = []
@@ -91,7 +92,7 @@ final class MediaInput {
         }
         let sniffed: ImageFormat
         do {
-            sniffed = try Self.check(size: size, head: head, options: options, file: file)
+            sniffed = try Self.check(size: size, head: head, options: options, file: file, known: known)
         } catch {
             if descriptor >= 0 { close(descriptor) }
             throw error
@@ -129,13 +130,14 @@ final class MediaInput {
         }
     }
 
-    /// The container of a file of `size` bytes starting with `head`, if it is a video within the size limit.
-    static func check(size: Int, head: [UInt8], options: VideoOptions, file: String?) throws(CodecError) -> ImageFormat {
+    /// The container of a file of `size` bytes starting with `head`, if it is a video within the size limit: the
+    /// `known` one when the file was sniffed already, else what its first bytes say.
+    static func check(size: Int, head: [UInt8], options: VideoOptions, file: String?, known: ImageFormat? = nil) throws(CodecError) -> ImageFormat {
         guard size > 0 else { throw CodecError(.emptyInput, "the input is empty (0 bytes)", file: file) }
         if size > options.maximumFileBytes {
             throw CodecError(.fileTooLarge, "the file has \(size) bytes, more than the limit of \(options.maximumFileBytes)", file: file)
         }
-        guard let sniffed = ImageFormat.sniff(head) else {
+        guard let sniffed = known ?? ImageFormat.sniff(head) else {
             let signature = head.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
             throw CodecError(
                 .unrecognizedFormat,

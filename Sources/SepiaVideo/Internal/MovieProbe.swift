@@ -13,11 +13,11 @@ enum MovieProbe {
     /// The description of the video at `location`, its video stream's start time in seconds, and where that
     /// stream's samples are (nil when its tables are not ones ``MovieSampleIndex`` places).
     static func probe(
-        _ location: MediaLocation, options: VideoOptions
+        _ location: MediaLocation, options: VideoOptions, format known: ImageFormat? = nil
     ) throws(CodecError) -> (info: VideoInfo, startTime: Double, samples: MovieSampleIndex?)? {
         let reader = try ByteReader(location)
         let format = try MediaInput.check(
-            size: reader.size, head: reader.read(at: 0, count: min(reader.size, 512)) ?? [], options: options, file: reader.file)
+            size: reader.size, head: reader.read(at: 0, count: min(reader.size, 512)) ?? [], options: options, file: reader.file, known: known)
         guard [.quickTime, .mp4, .threeGPP].contains(format) else { return nil }
         let top = QuickTimeBoxes.topLevel(size: reader.size) { reader.read(at: $0, count: $1) }
         // A movie cut before its headers (written last, as cameras and ffmpeg do): the file is incomplete, and

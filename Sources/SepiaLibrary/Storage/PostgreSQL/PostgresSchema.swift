@@ -204,6 +204,13 @@ extension PostgresDatabase {
             );
             """
         ),
+        (
+            "v8: playable versions",
+            """
+            ALTER TABLE resource ADD COLUMN needsPlayableVersion BOOLEAN;
+            ALTER TABLE resource ADD COLUMN decodedPixels BIGINT;
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

@@ -41,13 +41,15 @@ extension SQLLibraryStore {
     }
 
     static let resourceColumns =
-        "a.localIdentifier, r.type, r.originalFilename, r.contentHash, r.format, r.byteCount, r.pixelWidth, r.pixelHeight, r.duration"
+        "a.localIdentifier, r.type, r.originalFilename, r.contentHash, r.format, r.byteCount, r.pixelWidth, r.pixelHeight, r.duration, "
+        + "r.needsPlayableVersion, r.decodedPixels"
 
     static func resource(from row: SQLRow) -> AssetResource? {
         guard let type = AssetResourceType(rawValue: row[1]) else { return nil }
         return AssetResource(
             assetLocalIdentifier: row[0], type: type, originalFilename: row[2], contentHash: row[3],
-            format: ImageFormat(rawValue: row[4]) ?? .jpeg, byteCount: row[5], pixelWidth: row[6], pixelHeight: row[7], duration: row[8])
+            format: ImageFormat(rawValue: row[4]) ?? .jpeg, byteCount: row[5], pixelWidth: row[6], pixelHeight: row[7], duration: row[8],
+            needsPlayableVersion: row[9], decodedPixels: row[10])
     }
 
     func resources(assetIDs: [String]) throws(LibraryError) -> [AssetResource] {

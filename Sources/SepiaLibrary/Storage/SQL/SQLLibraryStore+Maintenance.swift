@@ -65,6 +65,15 @@ extension SQLLibraryStore {
             "INSERT INTO libraryInfo (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value])
     }
 
+    func recordPlayback(of resource: AssetResource) throws(LibraryError) {
+        guard let needsPlayableVersion = resource.needsPlayableVersion else { return }
+        try write { db in
+            _ = try db.execute(
+                "UPDATE resource SET needsPlayableVersion = ?, decodedPixels = ? WHERE contentHash = ? AND needsPlayableVersion IS NULL",
+                [needsPlayableVersion, resource.decodedPixels, resource.contentHash])
+        }
+    }
+
     func latestSweep() throws(LibraryError) -> Int64 {
         try read { db in try db.value("SELECT value FROM libraryInfo WHERE key = 'fileSweep'", as: Int64.self) ?? 0 }
     }

@@ -105,12 +105,15 @@ extension SQLLibraryStore {
     static func insertResource(_ resource: AssetResource, type: AssetResourceType? = nil, assetRowID: Int64, db: any SQLSession) throws {
         try db.execute(
             """
-            INSERT INTO resource (assetRowID, type, originalFilename, contentHash, format, byteCount, pixelWidth, pixelHeight, duration)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO resource (
+              assetRowID, type, originalFilename, contentHash, format, byteCount, pixelWidth, pixelHeight, duration, needsPlayableVersion,
+              decodedPixels)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 assetRowID, (type ?? resource.type).rawValue, resource.originalFilename, resource.contentHash, resource.format.rawValue,
-                resource.byteCount, resource.pixelWidth, resource.pixelHeight, resource.duration,
+                resource.byteCount, resource.pixelWidth, resource.pixelHeight, resource.duration, resource.needsPlayableVersion,
+                resource.decodedPixels,
             ])
     }
 }

@@ -219,6 +219,16 @@ extension SQLiteDatabase {
                     );
                     """)
         }
+        migrator.registerMigration("v8: playable versions") { db in
+            // Whether a movie needs a playable version, judged from its headers at import, and the pixels its
+            // encode decodes: a playback request or the job queue asks the row, never the file. Movies imported
+            // before have NULL, and their headers are read once when it is first asked (PhotoLibrary.playback).
+            try db.execute(
+                sql: """
+                    ALTER TABLE resource ADD COLUMN needsPlayableVersion BOOLEAN;
+                    ALTER TABLE resource ADD COLUMN decodedPixels INTEGER;
+                    """)
+        }
         return migrator
     }
 }

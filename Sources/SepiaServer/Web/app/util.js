@@ -166,20 +166,8 @@ export function formatDuration(seconds) {
   return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }
 
-/** Whether an asset is a video (`mediaType` "video"). */
-export const isVideo = (a) => a?.mediaType === 'video';
-
-/** Whether an asset is a Live Photo (a still with a paired movie: the subtype "photoLive"). */
-export const isLivePhoto = (a) => !isVideo(a) && Array.isArray(a?.mediaSubtypes) && a.mediaSubtypes.includes('photoLive');
-
-/** Whether an asset is a RAW+JPEG pair: one shot kept as the camera's RAW file and its JPEG (the subtype "photoRAWPair"). */
-export const isRAWPair = (a) => Array.isArray(a?.mediaSubtypes) && a.mediaSubtypes.includes('photoRAWPair');
-
-/** The RAW badge of an asset: "RAW+JPEG" for a pair, "RAW" for a camera RAW file alone, else "". */
-export const rawBadge = (a) => (isRAWPair(a) ? 'RAW+JPEG' : a?.originalFormat === 'raw' ? 'RAW' : '');
-
-/** What an asset is, for labels: "Video", "Live Photo" or "Photo". */
-export const kindOf = (a) => (isVideo(a) ? 'Video' : isLivePhoto(a) ? 'Live Photo' : 'Photo');
+// What an item is, and its labels and badges: media-kind.js, re-exported for the modules that import them here.
+export { mediaKind, isVideo, isLivePhoto, isRAWPair, rawBadge, kindOf } from './media-kind.js';
 
 export function formatCoordinate(value, pos, neg) {
   if (value == null || !Number.isFinite(value)) return '';

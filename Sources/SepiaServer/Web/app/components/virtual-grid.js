@@ -6,7 +6,7 @@
 // Space selects, Shift+arrows extend the selection, Ctrl/⌘+A selects all loaded photos,
 // Alt+arrows move a photo (when reorderable).
 import { api } from '../api.js';
-import { h, clamp, bucket, dpr, formatDate, formatDuration, isVideo, isLivePhoto, rawBadge, rafThrottle, shared, daysLeftText, inLastDays, photosAndVideos } from '../util.js';
+import { h, clamp, bucket, dpr, formatDate, formatDuration, mediaKind, rafThrottle, shared, daysLeftText, inLastDays, photosAndVideos } from '../util.js';
 import { icon } from '../icons.js';
 
 const HEADER_H = 56;
@@ -281,11 +281,12 @@ export class VirtualGrid {
     }
     // What it is comes first ("Video, 0:02, …", "Live Photo, …"); the badges themselves are hidden from
     // screen readers, which hear this label instead.
-    const video = isVideo(a);
-    const live = isLivePhoto(a);
+    const itemKind = mediaKind(a);
+    const video = itemKind.isMovie;
+    const live = itemKind.stage === 'live';
     const duration = video ? formatDuration(a.duration) : '';
-    const raw = rawBadge(a);
-    const kind = video ? `Video${duration ? ', ' + duration : ''}` : live ? 'Live Photo' : raw ? `${raw} photo` : 'Photo';
+    const raw = itemKind.badge;
+    const kind = itemKind.spoken + (duration ? ', ' + duration : '');
     // In Recently Deleted: the days it has left before it is deleted for good, on the cell and in its label.
     const left = a.trashedDate ? daysLeftText(a.daysLeft) : '';
     const label = `${kind}, ${formatDate(a.creationDate, a.creationDateOffset, { withTime: false })}${a.isFavorite ? ', favorite' : ''}${a.hasAdjustments ? ', edited' : ''}${left ? `, deleted, ${left} left` : ''}`;

@@ -10,7 +10,7 @@
 // or the LIVE badge hovered, as in Photos; the Live button turns that off for the photo (kept in
 // localStorage). Leaving an item pauses its movie and lets the browser drop it (no src).
 import { api } from '../api.js';
-import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, keyBelongsToControl, isVideo, isLivePhoto, isRAWPair, kindOf, daysLeftText, inLastDays } from '../util.js';
+import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, keyBelongsToControl, mediaKind, isVideo, isLivePhoto, isRAWPair, kindOf, daysLeftText, inLastDays } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -197,7 +197,7 @@ export function mountDetail(container, params, ctx) {
   let settled = false;
 
   function applyMedia() {
-    const mode = isVideo(asset) ? 'video' : isLivePhoto(asset) ? 'live' : 'photo';
+    const mode = mediaKind(asset).stage;
     if (media.id === id && media.mode === mode) return;
     releaseMedia();
     media = { id, mode };
@@ -215,7 +215,7 @@ export function mountDetail(container, params, ctx) {
     liveBtn.hidden = mode !== 'live';
     if (mode === 'live') syncLive();
     // Videos cannot be edited yet (the server refuses): Edit and Rotate say so instead of failing.
-    const still = mode !== 'video';
+    const still = mediaKind(asset).isEditable;
     if (still) editBtn.href = `#/edit/${id}`; else editBtn.removeAttribute('href');
     if (still) {
       for (const a of ['role', 'aria-disabled', 'tabindex', 'title']) editBtn.removeAttribute(a);
@@ -550,7 +550,7 @@ export function mountDetail(container, params, ctx) {
   }
 
   async function rotate() {
-    if (!asset || busy || isVideo(asset) || isDeleted()) return;
+    if (!asset || busy || !mediaKind(asset).isEditable || isDeleted()) return;
     busy = true;
     rotateBtn.disabled = true;
     rotateBtn.replaceChildren(h('span', { class: 'spinner' }));
@@ -575,7 +575,7 @@ export function mountDetail(container, params, ctx) {
       toast.error(e, 'The photo could not be rotated.');
     } finally {
       busy = false;
-      rotateBtn.disabled = isVideo(asset);
+      rotateBtn.disabled = !mediaKind(asset).isEditable;
       rotateBtn.replaceChildren(icon('rotate'));
       el.classList.remove('rotating');
     }

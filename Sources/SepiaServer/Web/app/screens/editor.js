@@ -10,7 +10,7 @@
 // dragged, each input is painted at once as a blend of two of the server's renders of that slider at
 // nearby positions (DragPreview), and the exact render follows when the hand pauses or lets go.
 import { api } from '../api.js';
-import { h, dpr, download, keyBelongsToControl, formatDate, isVideo } from '../util.js';
+import { h, dpr, download, keyBelongsToControl, formatDate, mediaKind } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -373,7 +373,7 @@ export function mountEditor(container, params, ctx) {
       const [a, edit, cat, adj] = await Promise.all([api.asset(id), api.edit(id).catch((e) => ({ failed: e })), store.catalog(),
         store.adjustments().catch(() => null)]);
       if (!alive) return;
-      if (isVideo(a)) {
+      if (!mediaKind(a).isEditable) {
         // Reached by its address: the server cannot edit a video yet, so say so rather than fail on Save.
         stage.replaceChildren(h('div', { class: 'empty', role: 'alert' }, icon('video', { cls: 'empty-icon' }),
           h('h2', {}, 'Videos cannot be edited yet'), h('p', {}, 'You can play it, favourite, share or download it.'),
