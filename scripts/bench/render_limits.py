@@ -73,10 +73,12 @@ class Attack:
         assert status == 201, body
         self.asset = body["id"]
         self.server.wait_for_jobs()
-        _, _, data = self.server.request(
-            "POST", "/api/v1/tokens", json.dumps({"name": "family", "accessLevel": "read"}), {"Content-Type": "application/json"})
-        self.reader = json.loads(data)["token"]
-        _, _, data = self.server.request("POST", "/api/v1/shares", json.dumps({"assetID": self.asset}), {"Content-Type": "application/json"})
+        # Tokens and share links are made by the owner's session, not by a token.
+        self.reader = self.server.new_token("read")
+        status, _, data = self.server.request(
+            "POST", "/api/v1/shares", json.dumps({"assetID": self.asset}), dict(self.server.session, **{"Content-Type": "application/json"}),
+            bearer=False)
+        assert status == 201, data
         self.link = json.loads(data)["url"].rstrip("/").split("/")[-1]
 
     def measure(self, run):
