@@ -43,7 +43,9 @@ public struct ServerConfiguration: Sendable {
     /// The most renders in flight for one account (a share link's visitors count as one account of their own,
     /// the link's).
     public var maximumRendersPerUser: Int
-    /// The most renders that wait for their turn on this server; one account may have a quarter of them waiting.
+    /// The most renders that wait for their turn on this server; one account may have half of them waiting. A
+    /// waiting render holds no pixels, so the queue is long enough for a grid of thumbnails a browser asks for at
+    /// once over HTTP/2.
     public var renderQueueLength: Int
     /// How long a render may wait for its turn before it is answered `503` with `Retry-After`.
     public var renderQueueTimeout: Duration
@@ -144,7 +146,7 @@ public struct ServerConfiguration: Sendable {
         renderCostLimit = .default
         maximumRenders = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
         maximumRendersPerUser = 2
-        renderQueueLength = 64
+        renderQueueLength = 256
         renderQueueTimeout = .seconds(15)
         renditionCacheBytes = 4 << 30
         memoryCacheBytes = 128 << 20
@@ -201,7 +203,7 @@ public struct ServerConfiguration: Sendable {
     var renderLimits: RenderAdmission.Limits {
         RenderAdmission.Limits(
             maximum: max(1, maximumRenders), maximumPerAccount: max(1, maximumRendersPerUser), queueLength: max(0, renderQueueLength),
-            queuePerAccount: max(1, renderQueueLength / 4), queueTimeout: renderQueueTimeout)
+            queuePerAccount: max(1, renderQueueLength / 2), queueTimeout: renderQueueTimeout)
     }
 
     /// Whether links and cookies are for HTTPS.

@@ -268,11 +268,32 @@ struct RenderLimitTests {
         }
     }
 
+    @Test("a grid of 96 thumbnails not seen before, asked at once by one account (a browser over HTTP/2): all answered, 2 at a time")
+    func gridOfThumbnailsAnswered() async throws {
+        let (app, token, services) = try TestServer().buildWithServices()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let reader = try await owner.token("read")
+            let id = try await Self.upload(owner, Self.smallPhoto)
+            let port = try #require(client.port)
+            let bearer = try #require(reader.bearer)
+            // Squares of 100 to 195 pixels, each a render of its own from the stored thumbnail.
+            let statuses = try await RawHTTP.concurrently(96) { index in
+                try RawHTTP(port: port).request(
+                    "GET", "/api/v1/assets/\(id)/image?size=\(100 + index)x\(100 + index)&mode=fill", headers: ["Authorization": "Bearer \(bearer)"]
+                ).status
+            }
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            #expect(services.renders.peakInFlight <= 2, "peak \(services.renders.peakInFlight)")
+        }
+    }
+
     @Test("64 connections of a share link's visitor: the link's renders are bounded like an account's")
     func shareLinkRenditionsBounded() async throws {
         let (app, token, services) = try TestServer { configuration in
             configuration.maximumRenders = 4
             configuration.maximumRendersPerUser = 2
+            configuration.renderQueueLength = 32
             configuration.renderQueueTimeout = .seconds(2)
         }.buildWithServices()
         try await app.test(.live) { client in

@@ -34,7 +34,7 @@ struct RenderLimitOptions: ParsableArguments {
     @Option(
         name: .customLong("render-queue"),
         help: ArgumentHelp(
-            "The most renders waiting for their turn, a quarter of them for one account; past it, 503 with Retry-After (default 64).",
+            "The most renders waiting for their turn, half of them for one account; past it, 503 with Retry-After (default 256).",
             valueName: "n"))
     var queueLength: Int?
 
