@@ -8,7 +8,6 @@
 import { api } from '../api.js';
 import { h, clamp, bucket, dpr, formatDate, formatDuration, mediaKind, rafThrottle, shared, daysLeftText, inLastDays, photosAndVideos } from '../util.js';
 import { icon } from '../icons.js';
-import { loadRetrying } from './retrying-image.js';
 
 const HEADER_H = 56;
 const SECTION_GAP = 8;
@@ -292,11 +291,12 @@ export class VirtualGrid {
     const left = a.trashedDate ? daysLeftText(a.daysLeft) : '';
     const label = `${kind}, ${formatDate(a.creationDate, a.creationDateOffset, { withTime: false })}${a.isFavorite ? ', favorite' : ''}${a.hasAdjustments ? ', edited' : ''}${left ? `, deleted, ${left} left` : ''}`;
     const size = `${this.thumbPx}x${this.thumbPx}`;
-    const img = h('img', { alt: '', decoding: 'async', draggable: 'false' });
-    img.addEventListener('load', () => img.classList.add('loaded'), { once: true });
-    loadRetrying(img, api.imageURL(a.id, { size, mode: 'fill', v: a.version }), {
-      onGiveUp: () => { img.classList.add('failed'); cell.classList.add('broken'); cell.title = 'This thumbnail could not be loaded.'; },
+    const img = h('img', {
+      alt: '', decoding: 'async', draggable: 'false',
+      src: api.imageURL(a.id, { size, mode: 'fill', v: a.version }),
     });
+    img.addEventListener('load', () => img.classList.add('loaded'), { once: true });
+    img.addEventListener('error', () => { img.classList.add('failed'); cell.classList.add('broken'); cell.title = 'This thumbnail could not be loaded.'; }, { once: true });
     const cell = h('div', {
       class: 'cell', role: 'gridcell', tabindex: '-1',
       'data-testid': 'grid-cell', 'data-asset-id': a.id, 'data-key': a.id + ':' + a.version + ':' + (a.isFavorite ? 1 : 0),
