@@ -5,7 +5,10 @@
  * list is left out. The display matrix (a phone's rotation) and the colour description are carried over, so the
  * player turns the picture as it turned the original's.
  */
+#define _GNU_SOURCE
 #include "sepia_ffmpeg.h"
+
+#include <pthread.h>
 
 #include <libavutil/audio_fifo.h>
 #include <libavutil/opt.h>
@@ -48,6 +51,8 @@ typedef struct sepia_transcoder {
     sepia_transcode_report *report;
     /* The name the encode's threads share, for their CPU time; empty when the calling thread could not be named. */
     char threads[16];
+    /* The calling thread's own name, which it takes back while it reports the progress. */
+    char previous[16];
     /* When the CPU time was last measured (CLOCK_MONOTONIC, ns). */
     int64_t cpu_checked_at;
     sepia_transcode_progress progress;
@@ -56,6 +61,17 @@ typedef struct sepia_transcoder {
     int64_t total;
     int64_t last_report;
 } sepia_transcoder;
+
+/* Reports the progress to the caller under the calling thread's own name. A thread started from this one while
+ * the caller's code runs (on Linux, a dispatch worker is created by the thread that wakes the work it will run,
+ * such as a task the progress resumes) would otherwise take the encode's name, and the CPU time of whatever it
+ * runs afterwards would be counted against the encode's budget. Returns what the caller's function returns. */
+static int sepia_report_progress(sepia_transcoder *t, int64_t done, int64_t total) {
+    pthread_setname_np(pthread_self(), t->previous);
+    int result = t->progress(t->context, done, total);
+    pthread_setname_np(pthread_self(), t->threads);
+    return result;
+}
 
 /* Ends the encode early, for `reason` (a SEPIA_TRANSCODE_* value). */
 static int sepia_stop(sepia_transcoder *t, int reason) {
@@ -354,7 +370,7 @@ static int sepia_count_frame(sepia_transcoder *t, const AVFrame *frame, int64_t 
     }
     if (t->progress != NULL && (t->last_report < 0 || report->decoded_time - t->last_report >= AV_TIME_BASE / 4)) {
         t->last_report = report->decoded_time;
-        if (t->progress(t->context, report->decoded_time, t->total) != 0) {
+        if (sepia_report_progress(t, report->decoded_time, t->total) != 0) {
             return sepia_stop(t, SEPIA_TRANSCODE_CANCELLED);
         }
     }
@@ -617,7 +633,7 @@ static int sepia_transcode_run(sepia_transcoder *t, const char *output_path, con
         return sepia_fail(t, status, "cannot finish the playable file");
     }
     if (t->progress != NULL) {
-        t->progress(t->context, t->total, t->total);
+        sepia_report_progress(t, t->total, t->total);
     }
     return 0;
 }
@@ -652,14 +668,13 @@ int sepia_transcode(
         error[0] = 0;
     }
     /* The decoder's and the encoder's threads are started from this one, and take its name. */
-    char previous[16];
-    sepia_thread_group_enter(t.threads, previous);
+    sepia_thread_group_enter(t.threads, t.previous);
     int status = sepia_transcode_run(&t, output_path, video_decoder);
     double used = sepia_thread_group_cpu_seconds(t.threads);
     if (used >= 0) {
         t.report->cpu_seconds = used;
     }
     sepia_transcoder_free(&t);
-    sepia_thread_group_leave(previous);
+    sepia_thread_group_leave(t.previous);
     return status;
 }
