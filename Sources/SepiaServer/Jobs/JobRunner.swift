@@ -88,7 +88,10 @@ struct JobRunner: Service {
                 logger.info("a long job moved to its lane", metadata: ["job": "\(job.id)", "kind": "\(kind)", "lane": "\(lane.rawValue)"])
                 wakeUps.signal()
             case .failure(let error):
-                try finish(job, after: error, reason: control.reason, duration: ContinuousClock.now - start)
+                // A video deleted just as its encode started can make the encode fail (its file is gone) before the
+                // watch has seen it: that job was stopped by the deletion, not failed.
+                let reason = control.reason ?? (job.kind == .playableVideo && videoIsGone(job) ? .subjectDeleted : nil)
+                try finish(job, after: error, reason: reason, duration: ContinuousClock.now - start)
             }
         } catch {
             logger.warning("cannot record how a job went", metadata: ["job": "\(job.id)", "error": "\(error)"])
@@ -204,6 +207,18 @@ struct JobRunner: Service {
     /// How far an encode has come, written by its thread, read by its watch.
     private final class EncodeProgress: Sendable {
         let fraction = Mutex<Double>(0)
+    }
+
+    /// Whether a job's video is deleted for good or in Recently Deleted (false when that cannot be known now).
+    private func videoIsGone(_ job: Job) -> Bool {
+        let opened: UserLibrary?
+        do { opened = try openLibrary(job.library) } catch { return false }
+        guard let library = opened else { return true }
+        do {
+            return try library.library.asset(job.subject).isRecentlyDeleted
+        } catch {
+            return error.code == .notFound
+        }
     }
 
     private func openLibrary(_ userID: String) throws -> UserLibrary? {
