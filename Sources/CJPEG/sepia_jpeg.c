@@ -239,14 +239,57 @@ void sepia_jpeg_decoder_destroy(sepia_jpeg_decoder *decoder) {
 
 /* MARK: - Encoder */
 
+/*
+ * The encoder's output: a buffer the encoder owns from its creation to its destruction, grown by doubling.
+ * libjpeg's own memory destination (jpeg_mem_dest) is not used: when its output outgrows the first buffer it frees
+ * that buffer and hands the current one back only in jpeg_finish_compress, so an encoder torn down before its end
+ * (the render failed, or its client left) would free the first buffer a second time and leak the current one.
+ */
+typedef struct sepia_growing_destination {
+    struct jpeg_destination_mgr pub;
+    unsigned char *buffer;
+    size_t capacity;
+    /* Bytes written, set when the encode finishes. */
+    size_t size;
+} sepia_growing_destination;
+
 struct sepia_jpeg_encoder {
     struct jpeg_compress_struct cinfo;
     sepia_error_mgr err;
-    unsigned char *buffer;
-    unsigned long buffer_size;
+    sepia_growing_destination destination;
     int created;
     int finished;
 };
+
+static void sepia_destination_init(j_compress_ptr cinfo) {
+    sepia_growing_destination *destination = (sepia_growing_destination *)cinfo->dest;
+    destination->pub.next_output_byte = destination->buffer;
+    destination->pub.free_in_buffer = destination->capacity;
+}
+
+static boolean sepia_destination_empty(j_compress_ptr cinfo) {
+    /* libjpeg calls this when the buffer is full (free_in_buffer is 0), whatever next_output_byte says. */
+    sepia_growing_destination *destination = (sepia_growing_destination *)cinfo->dest;
+    size_t used = destination->capacity;
+    size_t capacity = used * 2;
+    if (capacity < used) {
+        ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 11);
+    }
+    unsigned char *grown = (unsigned char *)realloc(destination->buffer, capacity);
+    if (grown == NULL) {
+        ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 11);
+    }
+    destination->buffer = grown;
+    destination->capacity = capacity;
+    destination->pub.next_output_byte = grown + used;
+    destination->pub.free_in_buffer = capacity - used;
+    return TRUE;
+}
+
+static void sepia_destination_term(j_compress_ptr cinfo) {
+    sepia_growing_destination *destination = (sepia_growing_destination *)cinfo->dest;
+    destination->size = destination->capacity - destination->pub.free_in_buffer;
+}
 
 int sepia_jpeg_encoder_create(int width, int height, int components, int quality, int subsampling,
                               int progressive, int optimize_coding, sepia_jpeg_encoder **out,
@@ -267,7 +310,15 @@ int sepia_jpeg_encoder_create(int width, int height, int components, int quality
     }
     jpeg_create_compress(cinfo);
     encoder->created = 1;
-    jpeg_mem_dest(cinfo, &encoder->buffer, &encoder->buffer_size);
+    encoder->destination.capacity = 64 * 1024;
+    encoder->destination.buffer = (unsigned char *)malloc(encoder->destination.capacity);
+    if (encoder->destination.buffer == NULL) {
+        ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    }
+    encoder->destination.pub.init_destination = sepia_destination_init;
+    encoder->destination.pub.empty_output_buffer = sepia_destination_empty;
+    encoder->destination.pub.term_destination = sepia_destination_term;
+    cinfo->dest = &encoder->destination.pub;
     cinfo->image_width = (JDIMENSION)width;
     cinfo->image_height = (JDIMENSION)height;
     cinfo->input_components = components;
@@ -335,8 +386,8 @@ int sepia_jpeg_encoder_finish(sepia_jpeg_encoder *encoder, const unsigned char *
         jpeg_finish_compress(&encoder->cinfo);
         encoder->finished = 1;
     }
-    *data = encoder->buffer;
-    *size = (size_t)encoder->buffer_size;
+    *data = encoder->destination.buffer;
+    *size = encoder->destination.size;
     return SEPIA_JPEG_OK;
 }
 
@@ -347,6 +398,6 @@ void sepia_jpeg_encoder_destroy(sepia_jpeg_encoder *encoder) {
     if (encoder->created) {
         jpeg_destroy_compress(&encoder->cinfo);
     }
-    free(encoder->buffer);
+    free(encoder->destination.buffer);
     free(encoder);
 }
