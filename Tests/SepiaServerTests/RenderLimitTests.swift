@@ -147,9 +147,7 @@ struct RenderLimitTests {
         }
     }
 
-    @Test(
-        "a preview whose client leaves while it renders stops: the render is cancelled and no render stays in flight",
-        .disabled("renders no longer stop when their client leaves: that path corrupted the heap in the browser suite"))
+    @Test("a preview whose client leaves while it renders stops: the render is cancelled and no render stays in flight")
     func previewStopsWhenClientLeaves() async throws {
         // No cost limit: a render that would run for many minutes, to see it stop.
         let (app, token, _) = try TestServer { $0.renderCostLimit = .unlimited }.buildWithServices()
@@ -176,8 +174,8 @@ struct RenderLimitTests {
     }
 
     @Test(
-        "a rendition two clients wait for goes on for the one that stays when the other leaves, and stops (nothing is kept) when both have left",
-        .disabled("renders no longer stop when their client leaves: that path corrupted the heap in the browser suite"))
+        "a rendition two clients wait for goes on for the one that stays when the other leaves, and stops (nothing is kept) when both have left"
+    )
     func sharedRenditionStopsWithItsLastClient() async throws {
         let (app, token, services) = try TestServer().buildWithServices()
         try await app.test(.live) { client in

@@ -6,9 +6,7 @@ extension RenderAdmission {
     /// render still waits for its turn or is running (it stops after the tile in hand). Counts in `/metrics`
     /// the renders stopped so and those refused for their cost.
     func render<T: Sendable>(for account: String, context: AppRequestContext, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        // Stopping a render when its client leaves (ClientDepartureHandler.departure(of:)) is off: with it, the
-        // browser suite's server aborted with "double free or corruption" after cancelled image requests.
-        let departure: ClientDeparture? = nil
+        let departure = await ClientDepartureHandler.departure(of: context.channel)
         let admitted: @Sendable () async throws -> T = { try await self.run(account: account, work) }
         do {
             guard let departure else { return try await admitted() }
