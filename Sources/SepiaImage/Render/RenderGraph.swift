@@ -60,6 +60,10 @@ final class RenderGraph: @unchecked Sendable {
         }
         streamingSources = streaming
         sources = all
+
+        // One budget for the blocks every node of the render keeps, however many rotations the recipe has.
+        let kept = order.compactMap(\.renderedBlocks)
+        for blocks in kept { blocks.limit(toBytes: RenderedBlocks.renderBudget / kept.count) }
     }
 
     /// The rectangle each node is asked for when the root renders `rect`.

@@ -31,6 +31,10 @@ class RenderNode: @unchecked Sendable {
     /// so a source under it must keep its whole frame.
     var readsInputsOutOfOrder: Bool { false }
 
+    /// The blocks of its output the node keeps across the pieces of a render, if it keeps any: the render
+    /// graph shares one budget among them (``RenderedBlocks/renderBudget``).
+    var renderedBlocks: RenderedBlocks? { nil }
+
     /// The rectangle of each input needed to produce `rect` (which lies inside ``extent``).
     func inputRegions(for rect: IntRect) -> [IntRect] {
         Array(repeating: rect, count: inputs.count)

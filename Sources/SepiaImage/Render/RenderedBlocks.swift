@@ -13,8 +13,18 @@ final class RenderedBlocks: @unchecked Sendable {
     let blockSize: IntSize
     /// The rectangle the blocks tile (the node's extent): blocks start at its corner and are clipped to it.
     let bounds: IntRect
-    /// The most blocks kept.
-    let capacity: Int
+    /// The most blocks kept: set from ``budgetBytes`` until the render graph shares its budget out
+    /// (``limit(toBytes:)``), before the render starts.
+    private(set) var capacity: Int
+
+    /// The memory the blocks of one render may take, shared among the nodes that keep blocks: some 380 blocks of
+    /// 128×64, four rows of blocks across an image 12 000 pixels wide, enough for a tile and the reach of the
+    /// blurs after a rotation. Shared, so that a recipe of many rotations (each followed by a blur) keeps no more
+    /// than one rotation would, beyond the few blocks each needs to make progress.
+    static let renderBudget = 48 << 20
+
+    /// The fewest blocks kept, whatever the budget: enough for a request to make progress.
+    static let minimumCapacity = 4
 
     private let condition = NSCondition()
     /// Guarded by `condition`.
@@ -38,10 +48,22 @@ final class RenderedBlocks: @unchecked Sendable {
     }
 
     /// Blocks of `blockSize` over `bounds`, at most `budgetBytes` of them.
-    init(blockSize: IntSize, bounds: IntRect, budgetBytes: Int) {
+    init(blockSize: IntSize, bounds: IntRect, budgetBytes: Int = RenderedBlocks.renderBudget) {
         self.blockSize = blockSize
         self.bounds = bounds
-        capacity = max(4, budgetBytes / max(1, blockSize.width * blockSize.height * MemoryLayout<SIMD4<Float>>.stride))
+        capacity = Self.capacity(of: budgetBytes, blockSize: blockSize)
+    }
+
+    /// Keeps at most `bytes` of blocks (and at least ``minimumCapacity`` blocks); called before the render starts.
+    func limit(toBytes bytes: Int) {
+        capacity = Self.capacity(of: bytes, blockSize: blockSize)
+    }
+
+    /// The bytes the blocks kept may take at most.
+    var capacityBytes: Int { capacity * blockSize.width * blockSize.height * MemoryLayout<SIMD4<Float>>.stride }
+
+    private static func capacity(of bytes: Int, blockSize: IntSize) -> Int {
+        max(minimumCapacity, bytes / max(1, blockSize.width * blockSize.height * MemoryLayout<SIMD4<Float>>.stride))
     }
 
     /// The block rectangles that cover `rect` (inside ``bounds``).

@@ -79,4 +79,32 @@ import Testing
             expectPixels(try await RenderContext(options: options).render(image), equal: reference)
         }
     }
+
+    @Test("the blocks of a recipe of many rotations share one render's budget, and the render is still exact")
+    func manyRotationsShareTheBlockBudget() async throws {
+        let photo = Image(pixels: TestImages.translucentNoise(300, 200))
+        func chain(_ rotations: Int) -> Image {
+            (0..<rotations).reduce(photo) { image, _ in image.applying(StraightenFilter(angle: 0.3)).applying(GaussianBlur(radius: 2)) }
+        }
+        func keptBytes(_ image: Image) -> (nodes: Int, bytes: Int) {
+            let kept = RenderGraph(image: image).nodes.compactMap(\.renderedBlocks)
+            return (kept.count, kept.reduce(0) { $0 + $1.capacityBytes })
+        }
+        let one = keptBytes(chain(1))
+        #expect(one.nodes == 1 && one.bytes == RenderedBlocks.renderBudget)
+        let many = keptBytes(chain(32))
+        #expect(many.nodes == 32)
+        #expect(many.bytes <= RenderedBlocks.renderBudget, "32 rotations keep \(many.bytes >> 20) MiB of blocks")
+        // Past the budget's share, each keeps the few blocks a request needs to make progress.
+        let smallestBlock = RenderedBlocks(blockSize: IntSize(width: 128, height: 64), bounds: photo.extent, budgetBytes: 0)
+        let most = keptBytes(chain(64))
+        #expect(most.bytes <= max(RenderedBlocks.renderBudget, 64 * smallestBlock.capacityBytes))
+
+        // Two rotations, each with half the budget, still give the pixels of a render that keeps nothing.
+        let image = chain(2)
+        let reference = try await RenderContext(options: RenderOptions(threadCount: 1, tileHeight: 100_000)).render(image)
+        for options in Self.tilings {
+            expectPixels(try await RenderContext(options: options).render(image), equal: reference)
+        }
+    }
 }

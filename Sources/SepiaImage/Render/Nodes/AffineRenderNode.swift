@@ -19,9 +19,6 @@ final class AffineRenderNode: RenderNode, @unchecked Sendable {
 
     /// A block: a square-ish rectangle, whose bounding box after a rotation is about twice its area.
     private static let blockSize = IntSize(width: 128, height: 64)
-    /// The memory the blocks of one render may take: some 380 blocks, four rows of blocks across an image 12 000
-    /// pixels wide, enough for a tile and the reach of the blurs after the rotation.
-    private static let blockBudget = 48 << 20
     /// A request whose input region is more than this many times its area is served from blocks.
     private static let blockThreshold = 3.0
 
@@ -34,11 +31,13 @@ final class AffineRenderNode: RenderNode, @unchecked Sendable {
         spread = max(1, max(sx, sy))
         inputExtent = input.extent
         let extent = transform.inverted == nil ? IntRect.zero : extent
-        blocks = RenderedBlocks(blockSize: Self.blockSize, bounds: extent, budgetBytes: Self.blockBudget)
+        blocks = RenderedBlocks(blockSize: Self.blockSize, bounds: extent)
         super.init(extent: extent, inputs: [input])
     }
 
     override var scratchSlots: Int { 1 }
+
+    override var renderedBlocks: RenderedBlocks? { blocks }
 
     override var readsInputsOutOfOrder: Bool { !transform.isAxisAligned || transform.d < 0 }
 
