@@ -30,6 +30,8 @@ public struct VideoSource: EncodedImage {
     let startTime: Double
     /// Where an MP4 or MOV file's video samples are, when Sepia read its headers itself.
     let samples: MovieSampleIndex?
+    /// The demuxer the probe opened, for the first poster decode.
+    let kept: KeptDemuxer
     /// The counter of the task that opened the video (``MediaReadCounter/current`` then): the poster, decoded on
     /// a render thread, counts its reads there.
     let readCounter: MediaReadCounter?
@@ -54,7 +56,7 @@ public struct VideoSource: EncodedImage {
     }
 
     init(_ location: MediaLocation, options: VideoOptions, format: ImageFormat? = nil) throws(CodecError) {
-        let (info, start, samples) = try VideoProbe.headers(location, options: options, format: format)
+        let (info, start, samples, input) = try VideoProbe.headers(location, options: options, format: format)
         guard VideoCodecs.isDecodable(shortName: info.video.codec) else {
             throw CodecError(
                 .unsupportedFeature, format: info.format,
@@ -63,6 +65,7 @@ public struct VideoSource: EncodedImage {
         }
         startTime = start
         self.samples = samples
+        kept = KeptDemuxer(input)
         readCounter = MediaReadCounter.current
         self.info = info
         self.options = options
@@ -160,7 +163,7 @@ public struct VideoSource: EncodedImage {
         guard size.width > 0, size.height > 0 else { throw CodecError(.corruptData, format: format, "an empty frame was asked for", file: file) }
         var bitmap = Bitmap(width: size.width, height: size.height, layout: .rgb)
         let grabber = FrameGrabber(
-            location: location, info: info, options: options, startTime: startTime, samples: samples, counter: readCounter)
+            location: location, info: info, options: options, startTime: startTime, samples: samples, kept: kept, counter: readCounter)
         let at = time.map { Self.posterTime(info: info, requested: $0) } ?? posterTime
         let outcome = bitmap.bytes.withUnsafeMutableBytes { raw -> Result<FrameGrabber.Result, CodecError> in
             guard let base = raw.baseAddress else { return .failure(CodecError(.corruptData, format: format, "out of memory", file: file)) }
@@ -218,7 +221,7 @@ final class PosterRowDecoder: RowDecoder {
     func readRows(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws -> Int {
         var grabber = FrameGrabber(
             location: source.location, info: source.info, options: source.options, startTime: source.startTime, samples: source.samples,
-            counter: source.readCounter)
+            kept: source.kept, counter: source.readCounter)
         grabber.furtherReduction = furtherReduction
         if !decoded {
             let frameBytes = size.height * bytesPerRow

@@ -183,6 +183,12 @@ final class MediaInput {
         sepia_av_input_set_deadline(handle, deadline)
     }
 
+    /// Sets a new deadline and a new read budget: a poster decode on the input its probe opened is limited as
+    /// one that opened the file itself.
+    func restartLimits(deadline: Int64) {
+        sepia_av_input_restart_limits(handle, deadline)
+    }
+
     /// Reads packets to fill in stream parameters the headers lack.
     func findStreamInfo() throws(CodecError) {
         let status = Self.capturingLog { sepia_av_input_find_stream_info(handle) }
