@@ -228,6 +228,12 @@ void sepia_av_input_set_deadline(sepia_av_input *input, int64_t deadline_ns) {
     input->deadline_ns = deadline_ns;
 }
 
+void sepia_av_input_restart_limits(sepia_av_input *input, int64_t deadline_ns) {
+    input->deadline_ns = deadline_ns;
+    input->bytes_read = 0;
+    input->stop_reason = SEPIA_AV_STOP_NONE;
+}
+
 int sepia_av_input_open(sepia_av_input *input, const char *format_name, const char *codec_whitelist, const sepia_av_limits *limits) {
     const AVInputFormat *demuxer = av_find_input_format(format_name);
     if (demuxer == NULL) {

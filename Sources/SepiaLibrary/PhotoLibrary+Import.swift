@@ -1,5 +1,5 @@
 public import Foundation
-import SepiaCodecs
+public import SepiaCodecs
 public import SepiaImage
 import SepiaRAW
 
@@ -37,8 +37,10 @@ extension PhotoLibrary {
     }
 
     /// Prepares the file at `path`, whose first bytes were sniffed already (`sniffed`; nil when they could not
-    /// be), as ``prepareAsset(fileAt:filename:fileDate:renderingWith:deferringPreview:)`` does.
-    func prepareAsset(
+    /// be), as ``prepareAsset(fileAt:filename:fileDate:renderingWith:deferringPreview:)`` does, without sniffing
+    /// it again: what an importer that sniffed the file to choose it, or an upload judged by its first bytes as
+    /// they arrived (``MediaFile/identify(path:head:sniffed:byteCount:)``), hands over.
+    public func prepareAsset(
         sniffed: MediaFile?, fileAt path: String, filename: String? = nil, fileDate: Date? = nil, renderingWith context: RenderContext? = nil,
         deferringPreview: Bool = false
     ) async throws(LibraryError) -> PreparedAsset {

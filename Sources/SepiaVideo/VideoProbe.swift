@@ -37,24 +37,25 @@ public enum VideoProbe {
     }
 
     /// The description of `location` and its video stream's start time: from the `moov` box when Sepia reads it
-    /// itself (with where the video's samples are), else from FFmpeg's demuxer (whose input is then closed). The
-    /// sample table is judged against the file's bytes either way (``VideoPlausibility``).
+    /// itself (with where the video's samples are), else from FFmpeg's demuxer, whose input is returned still
+    /// open (a poster decode may go on with it), nil when none was opened. The sample table is judged against the
+    /// file's bytes either way (``VideoPlausibility``).
     static func headers(
         _ location: MediaLocation, options: VideoOptions, format: ImageFormat? = nil
-    ) throws(CodecError) -> (info: VideoInfo, startTime: Double, samples: MovieSampleIndex?) {
+    ) throws(CodecError) -> (info: VideoInfo, startTime: Double, samples: MovieSampleIndex?, input: MediaInput?) {
         MediaReadCounter.countProbe()
         if let described = try MovieProbe.probe(location, options: options, format: format) {
             if let samples = described.samples {
                 try VideoPlausibility.check(
                     samples.layout(fileSize: described.info.byteCount), info: described.info, options: options, file: location.path)
-            } else {
-                // Tables Sepia's index does not place: FFmpeg's demuxer, which the encode reads them with, judges them.
-                _ = try probe(location, options: options, format: format)
+                return (described.info, described.startTime, samples, nil)
             }
-            return described
+            // Tables Sepia's index does not place: FFmpeg's demuxer, which the encode reads them with, judges them.
+            let (_, input) = try probe(location, options: options, format: format)
+            return (described.info, described.startTime, nil, input)
         }
         let (info, input) = try probe(location, options: options, format: format)
-        return (info, input.videoStartTime(index: info.video.index), nil)
+        return (info, input.videoStartTime(index: info.video.index), nil, input)
     }
 
     /// Opens `location`, reads its headers and checks the limits (the sample table against the bytes too);

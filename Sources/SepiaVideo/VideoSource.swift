@@ -30,6 +30,11 @@ public struct VideoSource: EncodedImage {
     let startTime: Double
     /// Where an MP4 or MOV file's video samples are, when Sepia read its headers itself.
     let samples: MovieSampleIndex?
+    /// The demuxer the probe opened, for the first poster decode.
+    let kept: KeptDemuxer
+    /// The counter of the task that opened the video (``MediaReadCounter/current`` then): the poster, decoded on
+    /// a render thread, counts its reads there.
+    let readCounter: MediaReadCounter?
 
     /// Opens a video file: reads its headers and checks the limits. Errors name the file.
     ///
@@ -51,7 +56,7 @@ public struct VideoSource: EncodedImage {
     }
 
     init(_ location: MediaLocation, options: VideoOptions, format: ImageFormat? = nil) throws(CodecError) {
-        let (info, start, samples) = try VideoProbe.headers(location, options: options, format: format)
+        let (info, start, samples, input) = try VideoProbe.headers(location, options: options, format: format)
         guard VideoCodecs.isDecodable(shortName: info.video.codec) else {
             throw CodecError(
                 .unsupportedFeature, format: info.format,
@@ -60,6 +65,8 @@ public struct VideoSource: EncodedImage {
         }
         startTime = start
         self.samples = samples
+        kept = KeptDemuxer(input)
+        readCounter = MediaReadCounter.current
         self.info = info
         self.options = options
         self.location = location
@@ -155,7 +162,8 @@ public struct VideoSource: EncodedImage {
         let size = size ?? pixelSize
         guard size.width > 0, size.height > 0 else { throw CodecError(.corruptData, format: format, "an empty frame was asked for", file: file) }
         var bitmap = Bitmap(width: size.width, height: size.height, layout: .rgb)
-        let grabber = FrameGrabber(location: location, info: info, options: options, startTime: startTime, samples: samples)
+        let grabber = FrameGrabber(
+            location: location, info: info, options: options, startTime: startTime, samples: samples, kept: kept, counter: readCounter)
         let at = time.map { Self.posterTime(info: info, requested: $0) } ?? posterTime
         let outcome = bitmap.bytes.withUnsafeMutableBytes { raw -> Result<FrameGrabber.Result, CodecError> in
             guard let base = raw.baseAddress else { return .failure(CodecError(.corruptData, format: format, "out of memory", file: file)) }
@@ -212,7 +220,8 @@ final class PosterRowDecoder: RowDecoder {
 
     func readRows(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws -> Int {
         var grabber = FrameGrabber(
-            location: source.location, info: source.info, options: source.options, startTime: source.startTime, samples: source.samples)
+            location: source.location, info: source.info, options: source.options, startTime: source.startTime, samples: source.samples,
+            kept: source.kept, counter: source.readCounter)
         grabber.furtherReduction = furtherReduction
         if !decoded {
             let frameBytes = size.height * bytesPerRow

@@ -39,6 +39,34 @@ import Testing
         }
     }
 
+    @Test("a video prepared as an upload is, in any container: sniffed once, its headers read once, FFmpeg's demuxer opened once at most")
+    func videoOpensItsDemuxerOnce() async throws {
+        let source = TestLibrary.temporaryFolder("containers")
+        let clips = [
+            // Read by FFmpeg's demuxer, which the poster decode goes on with.
+            (try TestVideos.clip("clip.mkv", in: source, pattern: 1), 1),
+            (try TestVideos.clip("old.avi", in: source, pattern: 2, codec: ["-c:v", "mpeg4", "-c:a", "mp3"]), 1),
+            // A keyframe every half second, as AVCHD cameras write.
+            (
+                try TestVideos.clip(
+                    "camera.ts", in: source, pattern: 3, codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "15", "-c:a", "aac"]), 1
+            ),
+            // Read by Sepia from its moov box, its keyframe decoded by libavcodec alone.
+            (try TestVideos.clip("plain.mp4", in: source, pattern: 4), 0),
+        ]
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        for (path, opens) in clips {
+            let (prepared, counter) = try await Self.counting {
+                try await library.prepareAsset(fileAt: path, deferringPreview: true)
+            }
+            #expect(prepared.asset.mediaKind == .video, "\(path)")
+            #expect(counter.sniffs == 1, "\(path): sniffed \(counter.sniffs) times")
+            #expect(counter.probes == 1, "\(path): its headers read \(counter.probes) times")
+            #expect(counter.demuxerOpens == opens, "\(path): the demuxer opened \(counter.demuxerOpens) times")
+        }
+    }
+
     @Test("whether a video needs a playable version is kept at import; playback and the job queue ask the row, not the file")
     func playbackAsksTheRow() async throws {
         let source = TestLibrary.temporaryFolder("playback")

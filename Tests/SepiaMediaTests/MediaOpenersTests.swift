@@ -89,6 +89,25 @@ import Testing
         }
     }
 
+    @Test("a video's demuxer: opened once from the probe to the decoded poster for MKV, AVI and MPEG-TS, never for an MP4 Sepia reads itself")
+    func demuxerOpensOnce() async throws {
+        let folder = TestVideos.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mkv = try TestVideos.clip("clip.mkv", in: folder, pattern: 1)
+        let avi = try TestVideos.clip("old.avi", in: folder, pattern: 2, codec: ["-c:v", "mpeg4", "-c:a", "mp3"])
+        // A keyframe every half second, as AVCHD cameras write (a poster time that no keyframe follows is decoded
+        // again from the start, on a demuxer of its own).
+        let ts = try TestVideos.clip(
+            "camera.ts", in: folder, pattern: 3, codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "15", "-c:a", "aac"])
+        let mp4 = try TestVideos.clip("plain.mp4", in: folder, pattern: 4)
+        for (path, format, opens) in [(mkv, ImageFormat.matroska, 1), (avi, .avi, 1), (ts, .mpegTS, 1), (mp4, .mp4, 0)] {
+            let (opened, counter) = try await Self.openCounting(path, with: MediaOpeners())
+            #expect(opened.format == format, "\(path)")
+            #expect(counter.sniffs == 1 && counter.probes == 1, "\(path): \(counter.sniffs) sniffs, \(counter.probes) probes")
+            #expect(counter.demuxerOpens == opens, "\(path): the demuxer opened \(counter.demuxerOpens) times")
+        }
+    }
+
     @Test("the list's answer for every format: photos, RAW and videos are read, the rest named and refused with what is read")
     func answers() throws {
         let openers = MediaOpeners.standard

@@ -70,6 +70,11 @@ sepia_av_input *sepia_av_input_new_memory(const uint8_t *data, int64_t size);
  * FFmpeg loop stops with AVERROR_EXIT. 0 means no deadline. */
 void sepia_av_input_set_deadline(sepia_av_input *input, int64_t deadline_ns);
 
+/* Gives an opened input a new deadline and a new read budget (the bytes read so far are no longer counted
+ * against max_bytes_read): the work that follows a probe on the same input is limited as if it had opened the
+ * file itself. */
+void sepia_av_input_restart_limits(sepia_av_input *input, int64_t deadline_ns);
+
 /* Opens the demuxer named `format_name` ("mov", "matroska", "avi", "mpegts"); no other demuxer is probed, and
  * only these four are allowed (format_whitelist). Nested opens are refused and the protocol whitelist is "file".
  * `codec_whitelist` (comma-separated decoder names) limits the decoders stream analysis may open. Returns 0 or

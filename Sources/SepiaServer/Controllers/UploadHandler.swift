@@ -14,11 +14,13 @@ import Glibc
 /// `POST /api/v1/assets`: an upload of a photo or a video. The body is streamed to a temporary file in the
 /// library's `tmp/` folder — never held in memory. Its first bytes say what it is as they arrive: anything but a
 /// photo or video format Sepia reads is refused before the rest is read, a photo is held to the photo limit and
-/// a video to the video limit. Then it is imported exactly as `sepia import` imports a file: decoded (a video
-/// probed and its poster frame decoded) within the limits, hashed (a duplicate answers with the item already
-/// there, when the credential may see it), its thumbnail rendered, stored (a video is linked from the
-/// temporary file, not copied), committed. The preview is left to the job queue, so that a stream of uploads
-/// is not held up by rendering. A refused upload leaves no file and no row.
+/// a video to the video limit. Those first bytes are the file's one sniff: the import does not sniff it again
+/// (a TIFF-structured file is read further, for the IFDs that say whether it is a RAW file). Then it is imported
+/// exactly as `sepia import` imports a file: decoded (a video probed and its poster frame decoded) within the
+/// limits, hashed (a duplicate answers with the item already there, when the credential may see it), its
+/// thumbnail rendered, stored (a video is linked from the temporary file, not copied), committed. The preview is
+/// left to the job queue, so that a stream of uploads is not held up by rendering. A refused upload leaves no
+/// file and no row.
 struct UploadHandler {
     let services: ServerServices
 
@@ -57,10 +59,13 @@ struct UploadHandler {
 
         let path = library.temporaryFilePath(suffix: ".upload")
         defer { unlink(path) }
-        let received = try await receive(request.body, to: path, limits: limits, declaredLength: declared)
+        let upload = try await receive(request.body, to: path, limits: limits, declaredLength: declared)
+        let received = upload.byteCount
         let start = ContinuousClock.now
+        // A file that cannot be read further is read by the import, whose error says why.
+        let file = try? MediaFile.identify(path: path, head: upload.head, sniffed: upload.format, byteCount: upload.byteCount)
         var prepared: PreparedAsset
-        switch await prepare(path, filename: filename, fileDate: fileDate, library: library) {
+        switch await prepare(file, at: path, filename: filename, fileDate: fileDate, library: library) {
         case .success(let asset):
             prepared = asset
         case .failure(let error):
@@ -115,11 +120,14 @@ struct UploadHandler {
         }
     }
 
-    private func prepare(_ path: String, filename: String, fileDate: Date?, library: PhotoLibrary) async -> Result<PreparedAsset, LibraryError> {
+    /// Prepares the upload stored at `path`, sniffed as it arrived (`file`; nil when it could not be read again).
+    private func prepare(
+        _ file: MediaFile?, at path: String, filename: String, fileDate: Date?, library: PhotoLibrary
+    ) async -> Result<PreparedAsset, LibraryError> {
         await services.imports.withLane { context in
             do throws(LibraryError) {
                 var prepared = try await library.prepareAsset(
-                    fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context, deferringPreview: true)
+                    sniffed: file, fileAt: path, filename: filename, fileDate: fileDate, renderingWith: context, deferringPreview: true)
                 // The rating, title and keywords a camera or an editor wrote into the file, as an import takes them.
                 _ = prepared.adoptEmbeddedXMP()
                 return .success(prepared)
@@ -177,11 +185,21 @@ struct UploadHandler {
         var largest: Int { max(photo, video) }
     }
 
-    /// Streams `body` into a new file at `path`; returns the byte count. Its first bytes, as soon as enough
-    /// have arrived (or the body ends), decide what it may be: not a format Sepia reads is refused at once, a
-    /// photo past `limits.photo` and a video past `limits.video` are refused as they cross it, or at once when
-    /// the `declaredLength` (its `Content-Length`) is past it.
-    private func receive(_ body: RequestBody, to path: String, limits: UploadLimits, declaredLength: Int?) async throws -> Int {
+    /// What an upload's body was: its size, its first bytes and the format they say.
+    struct Received {
+        /// The body's size.
+        var byteCount: Int
+        /// The first ``UploadHandler/headBytes`` (all of a shorter body).
+        var head: [UInt8]
+        /// What ``UploadHandler/judge(_:)`` sniffed in `head`.
+        var format: ImageFormat
+    }
+
+    /// Streams `body` into a new file at `path`; returns its size, its first bytes and their format. Its first
+    /// bytes, as soon as enough have arrived (or the body ends), decide what it may be: not a format Sepia reads is
+    /// refused at once, a photo past `limits.photo` and a video past `limits.video` are refused as they cross it,
+    /// or at once when the `declaredLength` (its `Content-Length`) is past it.
+    private func receive(_ body: RequestBody, to path: String, limits: UploadLimits, declaredLength: Int?) async throws -> Received {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw APIError.internalError("cannot write the upload to the library's tmp folder: \(String(cString: strerror(errno)))")
@@ -190,12 +208,14 @@ struct UploadHandler {
         var total = 0
         var head: [UInt8] = []
         var limit: Int?
+        var format: ImageFormat?
         func judge() throws {
             switch Self.judge(head) {
             case .failure(let reason):
                 services.metrics.recordUpload(outcome: "refused", bytes: total)
                 throw APIError.unsupportedMediaType(reason.description)
-            case .success(let kind):
+            case .success(let (sniffed, kind)):
+                format = sniffed
                 let allowed = kind.isMovie ? limits.video : limits.photo
                 limit = allowed
                 // What the header declares is refused on the first bytes, not after the limit's worth has arrived.
@@ -233,22 +253,24 @@ struct UploadHandler {
         }
         guard total > 0 else { throw APIError.badRequest("the upload is empty: send the photo's or video's bytes as the request body") }
         if limit == nil { try judge() }
-        return total
+        guard let format else { preconditionFailure("an upload is judged before it is stored") }
+        return Received(byteCount: total, head: head, format: format)
     }
 
     /// How many first bytes say what an upload is (a video container may need a few hundred).
     static let headBytes = 400
 
-    /// The kind of media an upload that starts with `head` makes, or why it is refused: it must be of a format
-    /// one of the library's openers reads (SepiaMedia's standard list), recognised by its content.
-    static func judge(_ head: [UInt8]) -> Result<MediaKind, Refusal> {
+    /// The format of an upload that starts with `head` (its one sniff) and the kind of media it makes, or why it
+    /// is refused: it must be of a format one of the library's openers reads (SepiaMedia's standard list),
+    /// recognised by its content.
+    static func judge(_ head: [UInt8]) -> Result<(format: ImageFormat, kind: MediaKind), Refusal> {
         guard let format = ImageFormat.sniff(head) else {
             return .failure(Refusal("the upload is not a photo or a video Sepia reads: it accepts \(accepted), recognised by their content"))
         }
         guard let kind = MediaOpeners.standard.kind(of: format) else {
             return .failure(Refusal("\(format) files are not accepted; Sepia accepts \(accepted)"))
         }
-        return .success(kind)
+        return .success((format, kind))
     }
 
     /// Why an upload is refused, in words.

@@ -15,6 +15,12 @@ struct FrameGrabber {
     /// Where the samples of an MP4 or MOV file are, when Sepia read its headers: the keyframe is then read
     /// from there and decoded by libavcodec alone, without a demuxer.
     let samples: MovieSampleIndex?
+    /// The demuxer the video's probe opened, taken by the first grab that needs a demuxer instead of opening
+    /// the file again.
+    var kept: KeptDemuxer?
+    /// Where a demuxer opened here counts (the counter of the task that opened the video); by default the
+    /// current task's.
+    var counter: MediaReadCounter?
     /// How many times smaller still the picture is shown than the size a grab converts to: 2 when the engine
     /// resamples a reduced decode further (it always makes the last 2x or more), else 1.
     var furtherReduction: Double = 1
@@ -50,7 +56,13 @@ struct FrameGrabber {
     }
 
     private func grabOnce(at time: Double, size: IntSize, into base: UnsafeMutableRawPointer, bytesPerRow: Int) throws(CodecError) -> Result {
-        let input = try MediaInput(location, options: options, deadline: deadline(after: options.timeLimit), format: format)
+        let end = deadline(after: options.timeLimit)
+        let input: MediaInput
+        if let taken = kept?.take(deadline: end) {
+            input = taken
+        } else {
+            input = try MediaInput(location, options: options, deadline: end, format: format, counter: counter ?? MediaReadCounter.current)
+        }
         let context = input.context
         let index = info.video.index
         guard index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index],

@@ -60,8 +60,12 @@ final class MediaInput {
     }
 
     /// Opens `location` and its demuxer. Throws a ``CodecError`` naming the file and what is wrong. A `format`
-    /// known already (the file was sniffed when it was opened first) is not sniffed again.
-    init(_ location: MediaLocation, options: VideoOptions, deadline: Int64, format known: ImageFormat? = nil) throws(CodecError) {
+    /// known already (the file was sniffed when it was opened first) is not sniffed again. The opening counts in
+    /// `counter` (``MediaReadCounter/demuxerOpens``).
+    init(
+        _ location: MediaLocation, options: VideoOptions, deadline: Int64, format known: ImageFormat? = nil,
+        counter: MediaReadCounter? = MediaReadCounter.current
+    ) throws(CodecError) {
         let file = location.path
         var size = 0
         var head: [UInt8] = []
@@ -124,6 +128,7 @@ final class MediaInput {
         var limits = sepia_av_limits(
             probe_bytes: Int64(max(32 << 10, options.probeBytes)), analyze_microseconds: Int64(max(0, options.analyzeDuration) * 1e6),
             max_streams: Int32(clamping: max(1, options.maximumStreams)), max_bytes_read: options.maximumBytesRead(forFileOf: size))
+        counter?.countDemuxerOpen()
         let status = Self.capturingLog { sepia_av_input_open(handle, Self.demuxer(for: sniffed), Self.codecWhitelist, &limits) }
         if status.result < 0 {
             throw error(status.result, log: status.log, while: "the video is incomplete or damaged: its container cannot be read")
@@ -176,6 +181,12 @@ final class MediaInput {
     /// Sets a new deadline (a poster decode after a probe gets its own time).
     func setDeadline(_ deadline: Int64) {
         sepia_av_input_set_deadline(handle, deadline)
+    }
+
+    /// Sets a new deadline and a new read budget: a poster decode on the input its probe opened is limited as
+    /// one that opened the file itself.
+    func restartLimits(deadline: Int64) {
+        sepia_av_input_restart_limits(handle, deadline)
     }
 
     /// Reads packets to fill in stream parameters the headers lack.
