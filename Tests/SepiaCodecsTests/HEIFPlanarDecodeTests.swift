@@ -54,11 +54,10 @@ struct HEIFPlanarDecodeTests {
         #expect(file.reducesPlanes)
         let planar = try Self.rows(HEIFPlanarDecoder(source: file, scale: 1))
         let libheif = try Self.rows(HEIFFrameDecoder(source: file, thumbnail: nil))
-        #expect(planar.count == libheif.count)
-        let differences = zip(planar, libheif).map { abs(Int($0) - Int($1)) }
-        let mean = Double(differences.reduce(0, +)) / Double(differences.count)
-        #expect(mean < 0.1, "\(name): mean difference \(mean)")
-        #expect((differences.max() ?? 0) <= 1, "\(name): largest difference \(differences.max() ?? 0)")
+        try #require(planar.count == libheif.count)
+        let difference = ByteDifference(planar, libheif)
+        #expect(difference.mean < 0.1, "\(name): mean difference \(difference.mean)")
+        #expect(difference.largest <= 1, "\(name): largest difference \(difference.largest)")
     }
 
     @Test("reduced decodes match libheif's RGB averaged over the same blocks", arguments: files)
@@ -70,8 +69,8 @@ struct HEIFPlanarDecodeTests {
             #expect(decoder.size == file.reduction(scale: scale).size)
             let planar = try Self.rows(decoder)
             let reference = Self.blockAverage(libheif, size: file.pixelSize, scale: scale)
-            #expect(planar.count == reference.count)
-            let mean = zip(planar, reference).map { abs(Double($0) - $1) }.reduce(0, +) / Double(reference.count)
+            try #require(planar.count == reference.count)
+            let mean = ByteDifference.mean(planar, reference)
             #expect(mean < 0.6, "\(name) at 1/\(scale): mean difference \(mean)")
         }
     }

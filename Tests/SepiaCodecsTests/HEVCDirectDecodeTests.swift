@@ -65,16 +65,16 @@ struct HEVCDirectDecodeTests {
             let layout = try #require(file.layout, "\(name)")
             let libheif = try HEIFPlanarDecodeTests.rows(HEIFFrameDecoder(source: file, thumbnail: nil))
             let full = try HEIFPlanarDecodeTests.rows(HEVCRowDecoder(source: file, layout: layout, scale: 1))
-            #expect(full.count == libheif.count)
-            let differences = zip(full, libheif).map { abs(Int($0) - Int($1)) }
-            #expect((differences.max() ?? 0) <= 1, "\(name), \(layout.quarterTurns) quarter turns: largest difference \(differences.max() ?? 0)")
+            try #require(full.count == libheif.count)
+            let largest = ByteDifference(full, libheif).largest
+            #expect(largest <= 1, "\(name), \(layout.quarterTurns) quarter turns: largest difference \(largest)")
             for scale in [2, 4, 8] {
                 let decoder = HEVCRowDecoder(source: file, layout: layout, scale: scale)
                 #expect(decoder.size == file.reduction(scale: scale).size)
                 let reduced = try HEIFPlanarDecodeTests.rows(decoder)
                 let reference = HEIFPlanarDecodeTests.blockAverage(libheif, size: file.pixelSize, scale: scale)
-                #expect(reduced.count == reference.count)
-                let mean = zip(reduced, reference).map { abs(Double($0) - $1) }.reduce(0, +) / Double(reference.count)
+                try #require(reduced.count == reference.count)
+                let mean = ByteDifference.mean(reduced, reference)
                 #expect(mean < 0.6, "\(name), \(layout.quarterTurns) quarter turns, 1/\(scale): mean difference \(mean)")
             }
         }
@@ -188,8 +188,8 @@ struct HEVCDirectDecodeTests {
             #expect(decoder is HEVCRowDecoder && decoder.size == thumbnail.size)
             let direct = try HEIFPlanarDecodeTests.rows(decoder)
             let libheif = try HEIFPlanarDecodeTests.rows(HEIFFrameDecoder(source: file, thumbnail: thumbnail))
-            #expect(direct.count == libheif.count && direct.count == thumbnail.size.width * thumbnail.size.height * 3)
-            let largest = zip(direct, libheif).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            try #require(direct.count == libheif.count && direct.count == thumbnail.size.width * thumbnail.size.height * 3)
+            let largest = ByteDifference(direct, libheif).largest
             #expect(largest <= 1, "\(name), \(layout.quarterTurns) quarter turns: largest difference \(largest)")
         }
     }
