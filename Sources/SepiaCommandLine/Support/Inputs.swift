@@ -2,6 +2,7 @@ import Foundation
 package import SepiaCodecs
 import SepiaMedia
 import SepiaRAW
+import SepiaVideo
 
 /// An input opened for a command: an image, or a video's poster frame as an image, with what `info` adds for a
 /// video.
@@ -52,10 +53,14 @@ package struct EncodableValue: Encodable, Sendable {
 package enum Inputs {
     /// Opens `path`: a video through SepiaVideo, anything else through the still-image decoders.
     package static func open(path: String, options: DecodeOptions) throws -> OpenedInput {
-        let first = head(of: path)
-        // A movie's opener reads it where it is (SepiaMedia's list says which kind a format makes).
-        if let first, let format = ImageFormat.sniff(first), MediaOpeners.standard.kind(of: format)?.isMovie == true {
-            return try VideoInputs.open(path: path, options: options)
+        let (first, size) = head(of: path) ?? ([], 0)
+        // A movie's opener reads it where it is (SepiaMedia's list says which kind a format makes); what `info`
+        // says of a video is what its opener found.
+        if let format = ImageFormat.sniff(first), MediaOpeners.standard.kind(of: format)?.isMovie == true {
+            let file = MediaFile(path: path, format: format, head: first, byteCount: size)
+            let video = try VideoOpener(options: VideoOptions(frameLimitsOf: options)).open(file)
+            return OpenedInput(
+                file: video.still, details: video.facts.map { ReportLine($0.label, $0.value) }, json: video.report.map(EncodableValue.init))
         }
         let file: any EncodedImage
         do {
@@ -63,7 +68,7 @@ package enum Inputs {
         } catch {
             guard error.code == .unrecognizedFormat else { throw error }
             // The commands take videos too: say so.
-            let signature = (first ?? []).prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+            let signature = first.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
             throw CodecError(
                 .unrecognizedFormat,
                 "not a photo or video Sepia recognises (first bytes: \(signature)); it reads JPEG, PNG, WebP, HEIC, AVIF, TIFF and camera RAW photos "
@@ -72,8 +77,8 @@ package enum Inputs {
         return OpenedInput(file: file)
     }
 
-    /// The first bytes of a regular file, nil when `path` is not one or cannot be read.
-    static func head(of path: String) -> [UInt8]? {
+    /// The first bytes of a regular file and its size, nil when `path` is not one or cannot be read.
+    static func head(of path: String) -> (bytes: [UInt8], size: Int)? {
         let fd = openForReading(path)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -82,7 +87,7 @@ package enum Inputs {
         var buffer = [UInt8](repeating: 0, count: 512)
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
-        return Array(buffer.prefix(count))
+        return (Array(buffer.prefix(count)), Int(status.st_size))
     }
 }
 
