@@ -97,7 +97,8 @@ def test_a_duplicate_is_said_with_a_link_to_the_photo_already_there(app, photos,
     assert item["state"] == "duplicate", item
     assert item["status"] == "Duplicate — already in your library."
     assert item["duplicateLink"] == f"#/photo/{existing}"
-    link = app.find(tid("upload-duplicate-link"))
+    # The panel pops in over 120 ms, and a duplicate is known at once: its text reads as empty until it shows.
+    link = app.wait_visible(tid("upload-duplicate-link"))
     assert link.text == "Show the photo"
     assert app.find(".upload-summary").text == "1 duplicate skipped"
     link.click()
