@@ -72,7 +72,10 @@ class TracedServer(Server):
         # With -k, each call is followed by its stack, indented lines starting with " > ".
         calls = re.split(r"\n(?=\d+ +openat)", text)
         matching = [c for c in calls if re.search(r'openat\([^"]*"[^"]*%s[^"]*"' % pattern, c)]
-        demuxer = [c for c in matching if "sepia_av_input_new" in c or "avformat_open_input" in c or "MediaInput" in c]
+        # A demuxer's open: a frame in MediaInput's own code (its initialiser opens the file for FFmpeg), not a
+        # frame whose mangled signature merely names the type (VideoProbe.headers returns one).
+        demuxer = [c for c in matching
+                   if "sepia_av_input_new" in c or "avformat_open_input" in c or re.search(r"\(\$s10SepiaVideo10MediaInputC", c)]
         return len(matching), len(demuxer)
 
 
