@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "SepiaRAW", targets: ["SepiaRAW"]),
         .library(name: "SepiaMedia", targets: ["SepiaMedia"]),
         .library(name: "SepiaXMP", targets: ["SepiaXMP"]),
+        .library(name: "SepiaVision", targets: ["SepiaVision"]),
+        // The face engine, C++ over dlib, which SepiaVision loads with dlopen from beside the executable.
+        .library(name: "SepiaFaceEngine", type: .dynamic, targets: ["SepiaFaceEngine"]),
         .library(name: "SepiaObjectStore", targets: ["SepiaObjectStore"]),
         .library(name: "SepiaLibrary", targets: ["SepiaLibrary"]),
         .library(name: "SepiaServer", targets: ["SepiaServer"]),
@@ -66,6 +69,15 @@ let package = Package(
         // Exempi (Adobe's XMP Toolkit) from Debian, with the expat it parses with, loaded with dlopen on the first
         // XMP packet read or written.
         .target(name: "CExempi", dependencies: ["CDynamicLibrary"]),
+        // Faces over Debian's dlib: SepiaFaceEngine is C++ behind sepia_faces.h's C API, built only as the
+        // dynamic library product of that name (no target depends on it, so nothing links dlib); CFaces loads it
+        // with dlopen when faces are first looked for. The engine is always optimised: dlib's networks run tens of
+        // times slower unoptimised.
+        .target(
+            name: "SepiaFaceEngine",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+        .target(name: "CFaces", dependencies: ["CDynamicLibrary"]),
 
         // The engine: pure Swift, no C and no I/O.
         .target(name: "SepiaImage", resources: [.copy("Resources/FilterData.plist")], swiftSettings: engineSettings),
@@ -85,6 +97,11 @@ let package = Package(
         // XMP sidecars and packets over Exempi: rating, title, description, keywords, capture date, GPS,
         // Camera Raw's crop and Sepia's edit recipe, read safely and written as digiKam and Lightroom read them.
         .target(name: "SepiaXMP", dependencies: ["SepiaCodecs", "CExempi"], swiftSettings: swiftSettings),
+        // Vision's requests and observations for faces (rectangles, landmarks, face prints) over CFaces.
+        .target(
+            name: "SepiaVision",
+            dependencies: ["SepiaImage", "SepiaCodecs", "SepiaRAW", "CFaces", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs", "SepiaRAW"], swiftSettings: swiftSettings),
         // An S3 client (Signature V4 over AsyncHTTPClient): the object storage a scale-out deployment keeps files in.
@@ -176,6 +193,9 @@ let package = Package(
         .testTarget(
             name: "SepiaMediaTests", dependencies: ["SepiaMedia", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: engineSettings),
         .testTarget(name: "SepiaRAWTests", dependencies: ["SepiaRAW", "SepiaCodecs", "SepiaImage"], swiftSettings: engineSettings),
+        .testTarget(
+            name: "SepiaVisionTests", dependencies: ["SepiaVision", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
@@ -219,5 +239,6 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )
