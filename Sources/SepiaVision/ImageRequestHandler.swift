@@ -19,12 +19,18 @@ public final class ImageRequestHandler: Sendable {
 
     private struct State {
         var searched: SearchedImage?
-        var faces: [Detector: [EngineFace]] = [:]
+        var faces: [FaceSearch: [EngineFace]] = [:]
     }
 
     /// The engine's detectors.
     enum Detector: Hashable {
         case hog, cnn
+    }
+
+    /// One search of the image: the faces it finds are kept for the requests that ask the same.
+    struct FaceSearch: Hashable {
+        var detector: Detector
+        var maximumFaces: Int
     }
 
     /// A handler for an upright image (an `EncodedImage`'s ``SepiaCodecs/EncodedImage/image``, a render, …).
@@ -78,12 +84,14 @@ public final class ImageRequestHandler: Sendable {
         }
     }
 
-    /// The faces in the image, found once per detector.
+    /// The faces in the image, found once per detector and limit. (The searched render is made once, for the first
+    /// request's pixel budget.)
     func faces(
         engine: FaceEngine, detector: Detector, maximumSearchedPixels: Int, maximumFaces: Int
     ) throws(VisionError) -> (faces: [EngineFace], searched: SearchedImage) {
         let searched = try searched(maximumSearchedPixels: maximumSearchedPixels)
-        if let faces = state.withLock({ $0.faces[detector] }) { return (faces, searched) }
+        let search = FaceSearch(detector: detector, maximumFaces: maximumFaces)
+        if let faces = state.withLock({ $0.faces[search] }) { return (faces, searched) }
         try Self.checkCancellation()
         let bitmap = searched.bitmap
         var found = [sepia_face](repeating: sepia_face(), count: max(maximumFaces, 0))
@@ -97,7 +105,7 @@ public final class ImageRequestHandler: Sendable {
         }
         guard count >= 0 else { throw VisionError(.engineFailed, FaceEngine.string(error)) }
         let faces = found.prefix(min(Int(count), found.count)).map { EngineFace(face: $0) }
-        state.withLock { $0.faces[detector] = faces }
+        state.withLock { $0.faces[search] = faces }
         return (faces, searched)
     }
 
