@@ -194,7 +194,7 @@ let package = Package(
             name: "SepiaMediaTests", dependencies: ["SepiaMedia", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"], swiftSettings: engineSettings),
         .testTarget(name: "SepiaRAWTests", dependencies: ["SepiaRAW", "SepiaCodecs", "SepiaImage"], swiftSettings: engineSettings),
         .testTarget(
-            name: "SepiaVisionTests", dependencies: ["SepiaVision", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"],
+            name: "SepiaVisionTests", dependencies: ["SepiaVision", "CFaces", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs", "SepiaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),

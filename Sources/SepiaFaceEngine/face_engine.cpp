@@ -9,6 +9,7 @@
 #include <dlib/image_transforms.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -117,6 +118,23 @@ bool valid_image(const uint8_t *rgb, int width, int height, size_t row_bytes, ch
     if (rgb == nullptr || width <= 0 || height <= 0 || row_bytes < size_t(width) * 3) {
         report(error, size, "the image to search for faces is empty or its rows are shorter than its width");
         return false;
+    }
+    return true;
+}
+
+// Whether a face's box and landmarks are finite and lie within (a face's size of) the image, so that aligning it
+// reads a sensible part of the image: the caller passes what sepia_face_detect found, but a face is never trusted.
+bool valid_face(const sepia_face &face, int width, int height) {
+    const float margin = std::max(face.width, face.height);
+    if (!std::isfinite(margin) || !(face.width >= 1 && face.height >= 1) || margin > 4.0f * std::max(width, height)) {
+        return false;
+    }
+    auto inside = [&](float x, float y) {
+        return std::isfinite(x) && std::isfinite(y) && x >= -margin && y >= -margin && x <= width + margin && y <= height + margin;
+    };
+    if (!inside(face.x, face.y)) return false;
+    for (int i = 0; i < 5; i++) {
+        if (!inside(face.landmarks[2 * i], face.landmarks[2 * i + 1])) return false;
     }
     return true;
 }
@@ -259,6 +277,10 @@ int sepia_face_chip(
     size_t size) {
     if (!valid_image(rgb, width, height, row_bytes, error, size)) return 0;
     try {
+        if (!valid_face(*face, width, height)) {
+            report(error, size, "the face to align has landmarks outside the image or that are not numbers");
+            return 0;
+        }
         rgb_view view{rgb, width, height, long(row_bytes)};
         matrix<rgb_pixel> aligned;
         extract_image_chip(view, get_face_chip_details(shape_of(*face), chip_size, chip_padding), aligned);
@@ -283,6 +305,12 @@ int sepia_face_describe(
     if (!valid_image(rgb, width, height, row_bytes, error, size)) return 0;
     if (count <= 0) return 1;
     try {
+        for (int i = 0; i < count; i++) {
+            if (!valid_face(faces[i], width, height)) {
+                report(error, size, "face " + std::to_string(i) + " has landmarks outside the image or that are not numbers");
+                return 0;
+            }
+        }
         rgb_view view{rgb, width, height, long(row_bytes)};
         std::vector<matrix<rgb_pixel>> chips(static_cast<size_t>(count));
         for (int i = 0; i < count; i++) {

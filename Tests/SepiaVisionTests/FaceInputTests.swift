@@ -1,9 +1,11 @@
+import CFaces
 import Foundation
 import SepiaCodecs
 import SepiaImage
 import SepiaTestSupport
-import SepiaVision
 import Testing
+
+@testable import SepiaVision
 
 /// What the face requests do with hard input: photos turned by each EXIF orientation, many faces, no face, noise,
 /// and models that are missing or damaged. Never a crash or a hang: faces, none, or an error that says what to do.
@@ -120,5 +122,39 @@ import Testing
         try bytes.prefix(1000).write(to: URL(fileURLWithPath: damaged))
         let truncated = #expect(throws: VisionError.self) { try request.perform(on: ImageRequestHandler(path: photo)) }
         #expect(truncated?.code == .modelDamaged)
+    }
+
+    @Test("the engine refuses to align a face whose landmarks are not numbers or lie far outside the image")
+    func untrustedFaces() throws {
+        let engine = try FaceEngine.shared(models: .default)
+        let bitmap = Bitmap(width: 64, height: 64, layout: .rgb, bytes: [UInt8](repeating: 90, count: 64 * 64 * 3))
+        var faces: [sepia_face] = []
+        for bad in [Float.nan, .infinity, -1e9, 1e9] {
+            var face = sepia_face()
+            face.x = 10
+            face.y = 10
+            face.width = 40
+            face.height = 40
+            withUnsafeMutableBytes(of: &face.landmarks) { raw in
+                let values = raw.bindMemory(to: Float.self)
+                for i in 0..<10 { values[i] = 30 }
+                values[3] = bad
+            }
+            faces.append(face)
+        }
+        var zero = sepia_face()
+        zero.x = 10
+        faces.append(zero)  // no width
+        for face in faces {
+            var descriptor = [Float](repeating: 0, count: 128)
+            var error = [CChar](repeating: 0, count: 512)
+            let ok = try engine.withEngine { engine in
+                bitmap.bytes.withUnsafeBufferPointer { pixels in
+                    sepia_face_describe(engine, pixels.baseAddress, 64, 64, 64 * 3, [face], 1, &descriptor, &error, error.count)
+                }
+            }
+            #expect(ok == 0)
+            #expect(FaceEngine.string(error).contains("landmarks outside the image"))
+        }
     }
 }
