@@ -27,6 +27,14 @@ let package = Package(
         .executableTarget(
             name: "XMPFuzzer",
             dependencies: [.product(name: "SepiaXMP", package: "sepia")]),
+        // The face engine is linked as the dynamic library it is (instrumented like the rest), and SepiaVision's
+        // loader opens that same library.
+        .executableTarget(
+            name: "FaceFuzzer",
+            dependencies: [
+                .product(name: "SepiaVision", package: "sepia"), .product(name: "SepiaImage", package: "sepia"),
+                .product(name: "SepiaFaceEngine", package: "sepia"),
+            ]),
         .executableTarget(
             name: "VideoFuzzer",
             dependencies: [
