@@ -59,6 +59,8 @@ public struct LibraryConfiguration: Sendable {
     /// What time it is, for Recently Deleted: the date a deletion records, the days an asset has left there,
     /// and what a purge removes. Tests give a clock they move ("31 days later") instead of waiting.
     public var clock: @Sendable () -> Date = { Date() }
+    /// How faces are grouped into people: dlib's distance threshold, and 3 faces to make a person, by default.
+    public var faceGrouping = FaceGroupingOptions()
     /// The part of the library's object-storage prefix that Sepia adds to the location a person gives
     /// (`libraries/owner/` for the owner's library of a deployment), so that advice about `--storage` names what
     /// to type.

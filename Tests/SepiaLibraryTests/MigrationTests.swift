@@ -82,4 +82,45 @@ struct MigrationTests {
         otherLibrary.close()
         await #expect(throws: LibraryError.self) { try await PhotoLibrary.migrate(from: other, to: folder, configuration: destination) }
     }
+
+    @Test("faces, people, names, confirmed faces, \"Not this person\" facts and what was indexed arrive, and grouping goes on there")
+    func migratePeople() async throws {
+        // Given an embedded library with people: one named, with a confirmed face and a face taken from them
+        let source = TestLibrary.temporaryFolder("source")
+        let library = try PhotoLibrary.open(at: source, configuration: LibraryConfiguration(watchesMemoryPressure: false))
+        let ids = try await TestLibrary.addPhotos(7, to: library)
+        var prints = SyntheticFaces(people: 2, seed: 31)
+        for asset in ids.prefix(6) { try library.recordFaces([prints.detected(0, slot: 0), prints.detected(1, slot: 1)], for: asset, algorithm: 3) }
+        let people = try library.people()
+        #expect(people.count == 2)
+        try library.renamePerson(people[0].id, to: "Ana")
+        let faces = try library.faces(of: people[0].id)
+        try library.setKeyFace(faces[1].id, forPerson: people[0].id)
+        try library.assignFace(faces[2].id, toPerson: people[0].id)
+        try library.rejectFace(faces[3].id)
+        let expectedPeople = try library.people()
+        let expectedFaces = try ids.flatMap { try library.faces(in: $0) }
+        library.close()
+
+        // When it is migrated
+        let folder = TestLibrary.temporaryFolder("migrated")
+        var destination = LibraryConfiguration(watchesMemoryPressure: false)
+        destination.database = TestLibrary.database(for: folder)
+        let report = try await PhotoLibrary.migrate(from: source, to: folder, configuration: destination)
+        #expect(report.check.isSound, "\(report.check.problems)")
+        #expect(report.rows["face"] == 12 && report.rows["person"] == 2 && report.rows["faceRejection"] == 1 && report.rows["faceIndex"] == 6)
+
+        // Then the people and faces are the same, and indexing and grouping go on from there
+        let migrated = try PhotoLibrary.open(at: folder, configuration: destination)
+        defer { migrated.close() }
+        #expect(try migrated.people() == expectedPeople)
+        #expect(try ids.flatMap { try migrated.faces(in: $0) } == expectedFaces)
+        #expect(try migrated.assetsNeedingFaceIndex(algorithm: 3).map(\.id) == [ids[6]])
+        let added = try migrated.recordFaces([prints.detected(0), prints.detected(1, slot: 1)], for: ids[6], algorithm: 3)
+        #expect(added.map(\.personID) == [people[0].id, people[1].id])
+        // The face taken from Ana does not come back to her.
+        try migrated.regroupFaces()
+        #expect(try migrated.face(faces[3].id).personID != people[0].id)
+        #expect(try migrated.person(people[0].id).faceCount == 6)
+    }
 }

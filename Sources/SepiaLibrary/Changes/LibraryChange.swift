@@ -1,5 +1,5 @@
-/// One entry of the library's change log: an asset or album inserted, updated or deleted by a commit of any
-/// process, or an asset moved to Recently Deleted or recovered from it. The log is what observers and the
+/// One entry of the library's change log: an asset, album or person inserted, updated or deleted by a commit of
+/// any process, or an asset moved to Recently Deleted or recovered from it. The log is what observers and the
 /// server's change stream read; its generations only grow.
 public struct LibraryChange: Sendable, Hashable, Codable {
     /// What kind of object changed.
@@ -8,6 +8,9 @@ public struct LibraryChange: Sendable, Hashable, Codable {
         case asset
         /// A user album (its title, members or their order).
         case album
+        /// A person of the People view (their name, faces, key face or hidden flag): made by the grouping or the
+        /// user, changed, merged into another, or gone with their last face.
+        case person
     }
 
     /// What happened to it.
@@ -27,7 +30,7 @@ public struct LibraryChange: Sendable, Hashable, Codable {
 
     /// The change-log generation of this entry.
     public var generation: Int64
-    /// Asset or album.
+    /// Asset, album or person.
     public var entity: Entity
     /// The object's identifier.
     public var id: String

@@ -44,6 +44,9 @@ public indirect enum AssetPredicate: Sendable, Hashable {
     /// Assets in at least one of these user albums (by identifier): what a credential limited to albums may
     /// see (PhotoKit's limited library access).
     case inAlbums([String])
+    /// Assets with a face of this person (by identifier): the person's photos and videos
+    /// (``PhotoLibrary/fetchAssets(of:options:)``).
+    case person(String)
     /// Assets taken in this year, in the place they were taken.
     case creationYear(Int)
     /// Assets taken in this month of this year.

@@ -3,7 +3,7 @@ import SepiaCodecs
 
 /// What ``PhotoLibrary/migrate(from:to:configuration:progress:)`` did.
 public struct MigrationReport: Sendable, Hashable, Codable {
-    /// Assets, albums, album memberships, edits and import records copied, by table.
+    /// Assets, albums, album memberships, edits, import records, presets, faces and people copied, by table.
     public var rows: [String: Int] = [:]
     /// Files stored at the destination (originals and renders).
     public var filesCopied = 0
@@ -52,6 +52,21 @@ extension PhotoLibrary {
         ("albumMember", ["albumRowID", "assetRowID", "position"], []),
         ("importSource", ["path", "byteCount", "modificationTime", "inode", "contentHash"], []),
         ("preset", ["rowID", "localIdentifier", "name", "nameKey", "recipe", "creationDate", "modificationDate"], []),
+        (
+            "person",
+            ["rowID", "localIdentifier", "name", "nameKey", "keyFaceRowID", "isHidden", "faceCount", "assetCount", "creationDate"],
+            ["isHidden"]
+        ),
+        (
+            "face",
+            [
+                "rowID", "localIdentifier", "assetRowID", "x", "y", "width", "height", "confidence", "descriptor", "personRowID", "state",
+                "algorithm",
+            ],
+            []
+        ),
+        ("faceRejection", ["faceRowID", "personRowID"], []),
+        ("faceIndex", ["assetRowID", "algorithm", "faceCount", "indexedDate"], []),
     ]
 
     /// Copies the embedded library in `source` (SQLite and files in its folder) into a scale-out one: the

@@ -51,6 +51,54 @@ protocol LibraryStore: Sendable {
     /// Deletes a preset; false when there is none.
     func deletePreset(id: String) throws(LibraryError) -> Bool
 
+    // MARK: People
+
+    /// Records the faces indexing found in each asset, replacing its faces (keeping the user's decisions about a
+    /// face found again at the same place), records the asset as indexed by `algorithm`, and groups the new faces.
+    /// Returns each asset's faces as they are then.
+    func recordFaces(
+        _ batch: [(assetID: String, faces: [DetectedFace])], algorithm: Int, grouping: FaceGroupingOptions, date: Date
+    ) throws(LibraryError) -> [String: [Face]]
+    /// An asset's faces, left to right.
+    func faces(assetID: String) throws(LibraryError) -> [Face]
+    /// Faces by identifier, in no particular order; unknown identifiers are left out.
+    func faces(ids: [String]) throws(LibraryError) -> [Face]
+    /// A person's faces, newest asset first.
+    func faces(personID: String) throws(LibraryError) -> [Face]
+    /// Faces that belong to no one, after the face `faceID` in the order they were found (at most `limit`).
+    func unassignedFaces(after faceID: String?, limit: Int) throws(LibraryError) -> [Face]
+    /// The people listed (named, or with at least `minimumFaces` faces): named first, then most photos first.
+    func people(minimumFaces: Int, includingHidden: Bool) throws(LibraryError) -> [Person]
+    /// People by identifier, listed or not, in no particular order; unknown identifiers are left out.
+    func people(ids: [String]) throws(LibraryError) -> [Person]
+    /// The person called `name` (case and accents folded), if any.
+    func person(named name: String) throws(LibraryError) -> Person?
+    /// Assets outside Recently Deleted not indexed by `algorithm` or a newer version, after the asset with key
+    /// `afterRowID`, in key order (at most `limit`).
+    func assetsNeedingFaceIndex(algorithm: Int, afterRowID: Int64, limit: Int) throws(LibraryError) -> [Asset]
+    /// Counts of indexing and grouping.
+    func faceIndexStatus(algorithm: Int, minimumFaces: Int) throws(LibraryError) -> FaceIndexStatus
+    /// Forgets that these assets were indexed, so that indexing finds them again.
+    func requestFaceIndexing(assetIDs: [String]) throws(LibraryError)
+    /// Makes a face the target's, confirmed.
+    func assignFace(id: String, to target: PersonTarget, date: Date) throws(LibraryError) -> PeopleUndo
+    /// "Not this person": the face leaves its person for good.
+    func rejectFace(id: String) throws(LibraryError) -> PeopleUndo
+    /// Merges people into one.
+    func mergePeople(_ sources: [String], into target: String) throws(LibraryError) -> PeopleUndo
+    /// Undoes a change to people; returns the way back again.
+    func undoPeopleChange(_ undo: PeopleUndo) throws(LibraryError) -> PeopleUndo
+    /// Names or unnames a person.
+    func renamePerson(id: String, name: String?) throws(LibraryError)
+    /// Hides or shows a person.
+    func setPersonHidden(id: String, _ hidden: Bool) throws(LibraryError)
+    /// Chooses the face that shows a person.
+    func setKeyFace(personID: String, faceID: String) throws(LibraryError)
+    /// Groups every face not confirmed again.
+    func regroupFaces(grouping: FaceGroupingOptions) throws(LibraryError)
+    /// Deletes every face, person and index record.
+    func removeAllFaces() throws(LibraryError)
+
     // MARK: Changes
 
     /// The latest change generation.

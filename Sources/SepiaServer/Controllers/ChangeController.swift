@@ -151,6 +151,9 @@ struct ChangeController {
                 case .album:
                     guard identity.albumLimit?.contains(entry.id) ?? true else { continue }
                     append(entry, to: &event.albums, seesRecentlyDeleted: false)
+                case .person:
+                    // People are not in the stream's events yet.
+                    continue
                 }
             }
             last = newest

@@ -211,6 +211,54 @@ extension PostgresDatabase {
             ALTER TABLE resource ADD COLUMN decodedPixels BIGINT;
             """
         ),
+        (
+            "v9: people",
+            """
+            CREATE TABLE person (
+              rowID BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+              localIdentifier TEXT COLLATE "C" NOT NULL UNIQUE,
+              name TEXT COLLATE "C" CHECK (name IS NULL OR length(name) > 0),
+              nameKey TEXT COLLATE "C" UNIQUE,
+              keyFaceRowID BIGINT,
+              isHidden BOOLEAN NOT NULL DEFAULT false,
+              faceCount BIGINT NOT NULL DEFAULT 0,
+              assetCount BIGINT NOT NULL DEFAULT 0,
+              creationDate DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX person_byFaceCount ON person(faceCount);
+            CREATE TABLE face (
+              rowID BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+              localIdentifier TEXT COLLATE "C" NOT NULL UNIQUE,
+              assetRowID BIGINT NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+              x DOUBLE PRECISION NOT NULL,
+              y DOUBLE PRECISION NOT NULL,
+              width DOUBLE PRECISION NOT NULL,
+              height DOUBLE PRECISION NOT NULL,
+              confidence DOUBLE PRECISION NOT NULL,
+              descriptor BYTEA NOT NULL CHECK (length(descriptor) = 512),
+              personRowID BIGINT REFERENCES person(rowID),
+              state BIGINT NOT NULL DEFAULT 0 CHECK (state BETWEEN 0 AND 2 AND (personRowID IS NULL) = (state = 0)),
+              algorithm BIGINT NOT NULL
+            );
+            CREATE INDEX face_byAsset ON face(assetRowID);
+            CREATE INDEX face_byPerson ON face(personRowID, state, confidence) WHERE personRowID IS NOT NULL;
+            ALTER TABLE person ADD CONSTRAINT person_keyFace FOREIGN KEY (keyFaceRowID)
+              REFERENCES face(rowID) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED;
+            CREATE TABLE faceRejection (
+              faceRowID BIGINT NOT NULL REFERENCES face(rowID) ON DELETE CASCADE,
+              personRowID BIGINT NOT NULL REFERENCES person(rowID) ON DELETE CASCADE,
+              PRIMARY KEY (faceRowID, personRowID)
+            );
+            CREATE INDEX faceRejection_byPerson ON faceRejection(personRowID);
+            CREATE TABLE faceIndex (
+              assetRowID BIGINT PRIMARY KEY REFERENCES asset(rowID) ON DELETE CASCADE,
+              algorithm BIGINT NOT NULL,
+              faceCount BIGINT NOT NULL,
+              indexedDate DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX faceIndex_byAlgorithm ON faceIndex(algorithm);
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

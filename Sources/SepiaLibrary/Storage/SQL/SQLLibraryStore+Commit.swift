@@ -273,7 +273,10 @@ extension SQLLibraryStore {
             result.releasedFiles.append(StoredFile(kind: .render, hash: hash, format: .jpeg))
         }
         try db.execute("UPDATE asset SET currentAdjustmentID = NULL WHERE rowID = ?", [asset.rowID])
+        // Its faces go with it (and its people's counts, and a person left without faces or a name).
+        let people = try peopleBeforeRemovingFaces(ofAsset: asset.rowID, db: db)
         try db.execute("DELETE FROM asset WHERE rowID = ?", [asset.rowID])
+        if let people { try facesRemoved(people: people, db: db) }
         // An asset in Recently Deleted left the counts when it went there.
         if !asset.isRecentlyDeleted {
             try adjustAssetCounts(db, visible: asset.isHidden ? 0 : -1, hidden: asset.isHidden ? -1 : 0)

@@ -228,6 +228,9 @@ extension SQLLibraryStore {
                 a.rowID IN (SELECT m.assetRowID FROM albumMember m JOIN album al ON al.rowID = m.albumRowID
                 WHERE \(dialect.inList("al.localIdentifier")))
                 """
+        case .person(let id):
+            arguments.append(id)
+            return "a.rowID IN (SELECT f.assetRowID FROM face f JOIN person p ON p.rowID = f.personRowID WHERE p.localIdentifier = ?)"
         case .creationYear(let year):
             arguments.append(year)
             return "a.localYear = ?"

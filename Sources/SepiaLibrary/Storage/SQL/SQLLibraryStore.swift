@@ -1,11 +1,14 @@
 import Foundation
 import SepiaCodecs
+import Synchronization
 
 /// The library store over SQL, for either database: the queries and the commit logic are written once, in
 /// the SQL SQLite and PostgreSQL share, and ``SQLDatabase`` supplies transactions (``SQLiteDatabase`` for the
 /// embedded library, ``PostgresDatabase`` for a scale-out deployment). ``SQLDialect`` spells what differs.
 final class SQLLibraryStore: LibraryStore {
     let database: any SQLDatabase
+    /// The faces grouped into people as last loaded or written by this process (see ``withGrouping(_:_:)``).
+    let faceGroupingCache = Mutex<FaceGroupingCache?>(nil)
 
     init(database: any SQLDatabase) {
         self.database = database
@@ -41,6 +44,8 @@ final class SQLLibraryStore: LibraryStore {
             throw error
         } catch SQLFailure.uniqueViolation(let what) where what.lowercased().contains("contenthash") {
             throw LibraryError(.duplicate, "the file is already in the library")
+        } catch SQLFailure.uniqueViolation(let what) where what.lowercased().contains("person") {
+            throw LibraryError(.duplicate, "a person of that name was named at the same moment; choose another name or merge the two")
         } catch SQLFailure.uniqueViolation(let what) where what.lowercased().contains("namekey") {
             throw LibraryError(.duplicate, "a preset of that name was saved at the same moment; choose another name or replace it")
         } catch {
@@ -89,7 +94,7 @@ final class SQLLibraryStore: LibraryStore {
                     case "delete": slice.deletedAssets.insert(key)
                     default: slice.updatedAssets.insert(key)
                     }
-                } else {
+                } else if entity == "album" {
                     slice.albumIdentifiers[key] = identifier
                     switch operation {
                     case "insert": slice.insertedAlbums.insert(key)

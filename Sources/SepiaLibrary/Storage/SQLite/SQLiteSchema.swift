@@ -229,6 +229,61 @@ extension SQLiteDatabase {
                     ALTER TABLE resource ADD COLUMN decodedPixels INTEGER;
                     """)
         }
+        migrator.registerMigration("v9: people") { db in
+            // People (DESIGN §12): the faces indexing found, the people they are grouped into, the user's "Not this
+            // person" facts, and which algorithm indexed each asset. A face's box is normalised in the original's
+            // upright image; its print is 128 Float32 values, little-endian. `state` is 0 unassigned, 1 grouped,
+            // 2 confirmed by the user, and a face has a person exactly when it is not unassigned. A person's
+            // `nameKey` is the name folded for case and accents, which names are unique by; `keyFaceRowID` is the
+            // face the user chose to show them (NULL: the reads choose). The counts are kept by every change.
+            try db.execute(
+                sql: """
+                    CREATE TABLE person (
+                      rowID INTEGER PRIMARY KEY AUTOINCREMENT,
+                      localIdentifier TEXT NOT NULL UNIQUE,
+                      name TEXT CHECK (name IS NULL OR length(name) > 0),
+                      nameKey TEXT UNIQUE,
+                      keyFaceRowID INTEGER REFERENCES face(rowID) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED,
+                      isHidden BOOLEAN NOT NULL DEFAULT 0,
+                      faceCount INTEGER NOT NULL DEFAULT 0,
+                      assetCount INTEGER NOT NULL DEFAULT 0,
+                      creationDate DOUBLE NOT NULL
+                    );
+                    CREATE INDEX person_byFaceCount ON person(faceCount);
+
+                    CREATE TABLE face (
+                      rowID INTEGER PRIMARY KEY AUTOINCREMENT,
+                      localIdentifier TEXT NOT NULL UNIQUE,
+                      assetRowID INTEGER NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+                      x DOUBLE NOT NULL,
+                      y DOUBLE NOT NULL,
+                      width DOUBLE NOT NULL,
+                      height DOUBLE NOT NULL,
+                      confidence DOUBLE NOT NULL,
+                      descriptor BLOB NOT NULL CHECK (length(descriptor) = 512),
+                      personRowID INTEGER REFERENCES person(rowID),
+                      state INTEGER NOT NULL DEFAULT 0 CHECK (state BETWEEN 0 AND 2 AND (personRowID IS NULL) = (state = 0)),
+                      algorithm INTEGER NOT NULL
+                    );
+                    CREATE INDEX face_byAsset ON face(assetRowID);
+                    CREATE INDEX face_byPerson ON face(personRowID, state, confidence) WHERE personRowID IS NOT NULL;
+
+                    CREATE TABLE faceRejection (
+                      faceRowID INTEGER NOT NULL REFERENCES face(rowID) ON DELETE CASCADE,
+                      personRowID INTEGER NOT NULL REFERENCES person(rowID) ON DELETE CASCADE,
+                      PRIMARY KEY (faceRowID, personRowID)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX faceRejection_byPerson ON faceRejection(personRowID);
+
+                    CREATE TABLE faceIndex (
+                      assetRowID INTEGER PRIMARY KEY REFERENCES asset(rowID) ON DELETE CASCADE,
+                      algorithm INTEGER NOT NULL,
+                      faceCount INTEGER NOT NULL,
+                      indexedDate DOUBLE NOT NULL
+                    );
+                    CREATE INDEX faceIndex_byAlgorithm ON faceIndex(algorithm);
+                    """)
+        }
         return migrator
     }
 }
