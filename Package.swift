@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "SepiaLibrary",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia", "SepiaXMP", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia", "SepiaXMP", "SepiaObjectStore", "SepiaVision",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "SepiaLibraryTests",
             dependencies: [
-                "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaXMP", "SepiaTestSupport",
+                "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaXMP", "SepiaVision", "SepiaTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),

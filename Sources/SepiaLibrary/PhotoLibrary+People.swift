@@ -251,7 +251,7 @@ extension PhotoLibrary {
     }
 
     /// Tells observers in this process of a commit without waiting for the change monitor's polling.
-    private func noteChange() {
+    func noteChange() {
         if let generation = try? store.currentGeneration() { monitor.didChange(generation: generation) }
     }
 }

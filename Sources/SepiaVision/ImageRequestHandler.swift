@@ -15,6 +15,8 @@ import Synchronization
 public final class ImageRequestHandler: Sendable {
     /// The upright image searched.
     public let image: Image
+    /// What renders it.
+    let context: RenderContext
     private let state = Mutex<State>(State())
 
     private struct State {
@@ -33,10 +35,15 @@ public final class ImageRequestHandler: Sendable {
         var maximumFaces: Int
     }
 
-    /// A handler for an upright image (an `EncodedImage`'s ``SepiaCodecs/EncodedImage/image``, a render, …).
-    public init(_ image: Image) {
+    /// A handler for an upright image (an `EncodedImage`'s ``SepiaCodecs/EncodedImage/image``, a render, …),
+    /// rendered by `context` (by default one context that every handler shares).
+    public init(_ image: Image, context: RenderContext = ImageRequestHandler.sharedContext) {
         self.image = image.movedToOrigin()
+        self.context = context
     }
+
+    /// The render context handlers share when they are given none.
+    public static let sharedContext = RenderContext()
 
     /// A handler for a photo file, decoded as ``SepiaRAW/PhotoDecoding`` opens it and turned upright by its
     /// orientation.
@@ -78,7 +85,7 @@ public final class ImageRequestHandler: Sendable {
     func render(image: Image, region: IntRect?) throws(VisionError) -> Bitmap {
         try Self.checkCancellation()
         do {
-            return try RenderContext().renderBitmapSynchronously(image, region: region, layout: .rgb)
+            return try context.renderBitmapSynchronously(image, region: region, layout: .rgb)
         } catch {
             throw VisionError(.imageFailed, "cannot render the image to search it for faces: \(error)")
         }

@@ -114,7 +114,7 @@ import Testing
         #expect(faces.map { truth[$0.id] } == [1, 0, 3])
         #expect(faces.map(\.state) == [.grouped, .grouped, .unassigned])
         #expect(faces[0].personID == people[1].id && faces[2].personID == nil)
-        #expect(faces[0].boundingBox == NormalizedRect(x: 0.05, y: 0.1, width: 0.1, height: 0.15))
+        #expect(faces[0].boundingBox == FaceBox(x: 0.05, y: 0.1, width: 0.1, height: 0.15))
         #expect(try library.unassignedFaces().map { truth[$0.id] } == [3, 3])
 
         // Naming one puts them first.
@@ -161,8 +161,8 @@ import Testing
         #expect(throws: LibraryError.self) { try library.recordFaces([good], for: "no-such-asset", algorithm: 1) }
         // A box outside the image is clamped to it.
         let outside = DetectedFace(
-            boundingBox: NormalizedRect(x: -0.2, y: 0.9, width: 0.4, height: 0.3), confidence: 0.9, descriptor: good.descriptor)
-        #expect(try library.recordFaces([outside], for: ids[0], algorithm: 1)[0].boundingBox == NormalizedRect(x: 0, y: 0.9, width: 0.2, height: 0.1))
+            boundingBox: FaceBox(x: -0.2, y: 0.9, width: 0.4, height: 0.3), confidence: 0.9, descriptor: good.descriptor)
+        #expect(try library.recordFaces([outside], for: ids[0], algorithm: 1)[0].boundingBox == FaceBox(x: 0, y: 0.9, width: 0.2, height: 0.1))
     }
 
     @Test("(a) two faces of one photo are never one person: not by the grouping, not by assigning one")
@@ -256,7 +256,7 @@ import Testing
         for asset in ids {
             let moved = try library.faces(in: asset).map { face in
                 DetectedFace(
-                    boundingBox: NormalizedRect(x: face.boundingBox.x + 0.01, y: face.boundingBox.y, width: 0.1, height: 0.15),
+                    boundingBox: FaceBox(x: face.boundingBox.x + 0.01, y: face.boundingBox.y, width: 0.1, height: 0.15),
                     confidence: 0.9, descriptor: prints.face(of: truth[face.id] ?? 0))
             }
             let faces = try library.recordFaces(moved, for: asset, algorithm: 2)
@@ -473,7 +473,7 @@ import Testing
         let ids = try await TestLibrary.addPhotos(500, to: library)
         for batch in stride(from: 0, to: ids.count, by: 25) {
             var faces: [String: [DetectedFace]] = [:]
-            var cast: [String: [NormalizedRect: Int]] = [:]
+            var cast: [String: [FaceBox: Int]] = [:]
             for index in batch..<min(ids.count, batch + 25) {
                 let people = (0..<20).map { (index + $0 * 5 + (index / 5) % 5) % 100 }
                 faces[ids[index]] = people.enumerated().map { prints.detected($0.element, slot: $0.offset) }

@@ -20,8 +20,8 @@ public struct Face: Sendable, Hashable, Identifiable, Codable {
     public var id: String
     /// The asset the face is in.
     public var assetID: String
-    /// Where the face is, in the asset's original upright image, normalised (``NormalizedRect``).
-    public var boundingBox: NormalizedRect
+    /// Where the face is in the asset as it is shown, normalised (``FaceBox``).
+    public var boundingBox: FaceBox
     /// The detector's confidence.
     public var confidence: Float
     /// The person it belongs to; nil when unassigned.
@@ -33,7 +33,7 @@ public struct Face: Sendable, Hashable, Identifiable, Codable {
 
     /// A face as the library reports it.
     public init(
-        id: String, assetID: String, boundingBox: NormalizedRect, confidence: Float, personID: String?, state: State, algorithm: Int
+        id: String, assetID: String, boundingBox: FaceBox, confidence: Float, personID: String?, state: State, algorithm: Int
     ) {
         self.id = id
         self.assetID = assetID

@@ -80,6 +80,10 @@ protocol LibraryStore: Sendable {
     func faceIndexStatus(algorithm: Int, minimumFaces: Int) throws(LibraryError) -> FaceIndexStatus
     /// Forgets that these assets were indexed, so that indexing finds them again.
     func requestFaceIndexing(assetIDs: [String]) throws(LibraryError)
+    /// Whether the library finds faces (its owner can turn them off).
+    func findsFaces() throws(LibraryError) -> Bool
+    /// Turns finding faces on, or off, which deletes every face and person at once.
+    func setFindsFaces(_ on: Bool) throws(LibraryError)
     /// Makes a face the target's, confirmed.
     func assignFace(id: String, to target: PersonTarget, date: Date) throws(LibraryError) -> PeopleUndo
     /// "Not this person": the face leaves its person for good.

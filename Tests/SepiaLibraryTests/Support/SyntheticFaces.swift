@@ -39,7 +39,7 @@ struct SyntheticFaces {
     /// A detected face of `person`, at place `slot` (0, 1, …) from the left of its photo.
     mutating func detected(_ person: Int, slot: Int = 0, confidence: Float = 1) -> DetectedFace {
         DetectedFace(
-            boundingBox: NormalizedRect(x: 0.05 + Double(slot % 8) * 0.12, y: 0.1 + Double(slot / 8) * 0.2, width: 0.1, height: 0.15),
+            boundingBox: FaceBox(x: 0.05 + Double(slot % 8) * 0.12, y: 0.1 + Double(slot / 8) * 0.2, width: 0.1, height: 0.15),
             confidence: confidence, descriptor: face(of: person))
     }
 

@@ -26,7 +26,7 @@ extension SQLLibraryStore {
     static func face(from row: SQLRow) -> Face {
         let confidence: Double = row[6]
         return Face(
-            id: row[0], assetID: row[1], boundingBox: NormalizedRect(x: row[2], y: row[3], width: row[4], height: row[5]),
+            id: row[0], assetID: row[1], boundingBox: FaceBox(x: row[2], y: row[3], width: row[4], height: row[5]),
             confidence: Float(confidence), personID: row[7], state: Face.State(storedValue: row[8]), algorithm: row[9])
     }
 
@@ -166,6 +166,8 @@ extension SQLLibraryStore {
             for (number, face) in entry.faces.enumerated() { try FaceDescriptor.validate(face, number: number, of: entry.assetID) }
         }
         try withGrouping(grouping) { db, clustering, newPerson in
+            // Faces found while the owner turned faces off are dropped, in the transaction that would record them.
+            guard try Self.findsFaces(db) else { return }
             for entry in batch {
                 guard let asset: Int64 = try db.value("SELECT rowID FROM asset WHERE localIdentifier = ?", [entry.assetID]) else {
                     throw LibraryError.notFound(asset: entry.assetID)
@@ -192,7 +194,7 @@ extension SQLLibraryStore {
         of asset: Int64, with faces: [DetectedFace], algorithm: Int, db: any SQLSession, clustering: inout FaceClustering
     ) throws -> [Int64] {
         let old = try db.fetch("SELECT rowID, x, y, width, height, state FROM face WHERE assetRowID = ? ORDER BY rowID", [asset]).map { row in
-            (rowID: row[0] as Int64, box: NormalizedRect(x: row[1], y: row[2], width: row[3], height: row[4]), state: Face.State(storedValue: row[5]))
+            (rowID: row[0] as Int64, box: FaceBox(x: row[1], y: row[2], width: row[3], height: row[4]), state: Face.State(storedValue: row[5]))
         }
         var pairs: [(overlap: Double, old: Int, new: Int)] = []
         for (oldIndex, face) in old.enumerated() {
@@ -250,9 +252,32 @@ extension SQLLibraryStore {
         }
     }
 
+    /// Whether the library finds faces: `libraryInfo`'s `faces` is `off` when its owner turned them off.
+    func findsFaces() throws(LibraryError) -> Bool {
+        try read { db in try Self.findsFaces(db) }
+    }
+
+    static func findsFaces(_ db: any SQLSession) throws -> Bool {
+        try db.value("SELECT value FROM libraryInfo WHERE key = 'faces'", as: String.self) != "off"
+    }
+
+    /// Turns finding faces on or off; off deletes every face, person, fact and index record in the same transaction.
+    func setFindsFaces(_ on: Bool) throws(LibraryError) {
+        if on {
+            try write { db in try Self.setInfo(db, "faces", "on") }
+        } else {
+            try removeAllFaces(turningOff: true)
+        }
+    }
+
     /// Deletes every face, person, fact and index record.
     func removeAllFaces() throws(LibraryError) {
+        try removeAllFaces(turningOff: false)
+    }
+
+    private func removeAllFaces(turningOff: Bool) throws(LibraryError) {
         try write { db in
+            if turningOff { try Self.setInfo(db, "faces", "off") }
             let people = try db.fetch("SELECT rowID, localIdentifier FROM person ORDER BY rowID")
             try db.execute("DELETE FROM faceRejection")
             try db.execute("UPDATE person SET keyFaceRowID = NULL")

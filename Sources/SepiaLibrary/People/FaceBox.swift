@@ -1,8 +1,8 @@
 /// A rectangle in an image's normalised coordinates: origin at the top left, x to the right, y down, the
-/// image's width and height both 1. Faces are located this way in the asset's original, upright image (its
-/// EXIF orientation applied, no edit's crop or rotation), so a box stays right whatever size the image is
-/// shown at.
-public struct NormalizedRect: Sendable, Hashable, Codable {
+/// image's width and height both 1. Faces are located this way in the asset as it is shown: its current version,
+/// upright (the EXIF orientation and the edit's crop and rotation applied; an edit that changes them has the asset
+/// indexed again), so a box stays right whatever size the image is shown at.
+public struct FaceBox: Sendable, Hashable, Codable {
     /// The left edge, from 0 (the image's left) to 1.
     public var x: Double
     /// The top edge, from 0 (the image's top) to 1.
@@ -32,7 +32,7 @@ public struct NormalizedRect: Sendable, Hashable, Codable {
     /// The area both rectangles cover divided by the area either covers (0 when they do not overlap, 1 when
     /// they are the same): how faces found again (by a newer algorithm, after an edit) are matched to the faces
     /// found before.
-    public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
+    public func intersectionOverUnion(_ other: FaceBox) -> Double {
         let overlapWidth = min(x + width, other.x + other.width) - max(x, other.x)
         let overlapHeight = min(y + height, other.y + other.height) - max(y, other.y)
         guard overlapWidth > 0, overlapHeight > 0 else { return 0 }
