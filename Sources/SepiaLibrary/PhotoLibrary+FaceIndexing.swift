@@ -76,7 +76,7 @@ extension PhotoLibrary {
                 where error.code != VisionError.Code.imageFailed && error.code != VisionError.Code.engineFailed:
                     throw error
                 case .failure(let error):
-                    report.failures.append((asset.id, "\(error)"))
+                    report.failures.append(FaceIndexingReport.Failure(assetID: asset.id, reason: "\(error)"))
                 }
             }
             let recorded = try recordFaces(found, algorithm: FaceIndexing.algorithm)

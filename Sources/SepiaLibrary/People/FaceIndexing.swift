@@ -29,23 +29,20 @@ public struct FaceIndexing: Sendable, Hashable {
 
 /// What a run of face indexing did.
 public struct FaceIndexingReport: Sendable, Hashable {
+    /// An asset that could not be read, and why.
+    public struct Failure: Sendable, Hashable {
+        /// The asset.
+        public var assetID: String
+        /// What failed.
+        public var reason: String
+    }
+
     /// Assets whose faces were found and recorded (none found counts too).
     public var indexed = 0
     /// Faces found in them.
     public var faces = 0
-    /// Assets that could not be read, with the reason; they are tried again on the next run.
-    public var failures: [(assetID: String, reason: String)] = []
+    /// Assets that could not be read; they are tried again on the next run.
+    public var failures: [Failure] = []
     /// Whether the run stopped because faces are turned off for the library.
     public var facesOff = false
-
-    public static func == (a: FaceIndexingReport, b: FaceIndexingReport) -> Bool {
-        a.indexed == b.indexed && a.faces == b.faces && a.facesOff == b.facesOff
-            && a.failures.map(\.assetID) == b.failures.map(\.assetID) && a.failures.map(\.reason) == b.failures.map(\.reason)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(indexed)
-        hasher.combine(faces)
-        hasher.combine(failures.map(\.assetID))
-    }
 }
