@@ -176,7 +176,7 @@ let package = Package(
             name: "SepiaLibraryCLI",
             dependencies: [
                 "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaXMP", "SepiaLibrary", "SepiaServer",
-                "SepiaObjectStore",
+                "SepiaObjectStore", "SepiaVision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
