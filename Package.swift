@@ -76,7 +76,12 @@ let package = Package(
         .target(
             name: "SepiaFaceEngine",
             cxxSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+            linkerSettings: [
+                .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                // The engine is C++ only: it must not name the Swift runtime, which the release executables link
+                // statically (a second runtime loaded beside it would be trouble).
+                .unsafeFlags(["-Xlinker", "--as-needed"]),
+            ]),
         .target(name: "CFaces", dependencies: ["CDynamicLibrary"]),
 
         // The engine: pure Swift, no C and no I/O.

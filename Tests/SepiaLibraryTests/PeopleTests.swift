@@ -149,7 +149,7 @@ import Testing
         var notANumber = prints.detected(0, slot: 1)
         notANumber.descriptor[5] = .nan
         let outsideImage = DetectedFace(
-            boundingBox: NormalizedRect(x: 1.2, y: 0.5, width: 0.1, height: 0.1), confidence: 1, descriptor: good.descriptor)
+            boundingBox: FaceBox(x: 1.2, y: 0.5, width: 0.1, height: 0.1), confidence: 1, descriptor: good.descriptor)
         let cases = [
             (short, "has 127 values; a face print has exactly 128"), (notANumber, "not a finite number"), (outsideImage, "no area inside the image"),
         ]
