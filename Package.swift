@@ -71,17 +71,13 @@ let package = Package(
         .target(name: "CExempi", dependencies: ["CDynamicLibrary"]),
         // Faces over Debian's dlib: SepiaFaceEngine is C++ behind sepia_faces.h's C API, built only as the
         // dynamic library product of that name (no target depends on it, so nothing links dlib); CFaces loads it
-        // with dlopen when faces are first looked for. The engine is always optimised: dlib's networks run tens of
+        // with dlopen when faces are first looked for. (SwiftPM links the product with the Swift runtime, which the
+        // debug build and the tests have; scripts/build-release compiles the release engine with c++ instead.) The engine is always optimised: dlib's networks run tens of
         // times slower unoptimised.
         .target(
             name: "SepiaFaceEngine",
             cxxSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [
-                .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
-                // The engine is C++ only: it must not name the Swift runtime, which the release executables link
-                // statically (a second runtime loaded beside it would be trouble).
-                .unsafeFlags(["-Xlinker", "--as-needed"]),
-            ]),
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
         .target(name: "CFaces", dependencies: ["CDynamicLibrary"]),
 
         // The engine: pure Swift, no C and no I/O.
