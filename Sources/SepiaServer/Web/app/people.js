@@ -106,10 +106,11 @@ export async function renamePerson(person, name) {
   try {
     const updated = await api.patchPerson(person.id, { name: clean });
     people.remember(updated);
+    reload();
     const message = clean ? (before ? `Renamed “${before}” to “${clean}”.` : `Named “${clean}”.`) : `“${before}” has no name now.`;
     toast(message, {
       timeout: UNDO_TIMEOUT,
-      action: { label: 'Undo', run: () => api.patchPerson(person.id, { name: before }).then((p) => { people.remember(p); toast('Name put back.'); }, (e) => toast.error(e, 'The name could not be put back.')) },
+      action: { label: 'Undo', run: () => api.patchPerson(person.id, { name: before }).then((p) => { people.remember(p); reload(); toast('Name put back.'); }, (e) => toast.error(e, 'The name could not be put back.')) },
     });
     return updated;
   } catch (e) {
@@ -133,10 +134,11 @@ export async function setPersonHidden(person, isHidden) {
   try {
     const updated = await api.patchPerson(person.id, { isHidden });
     people.remember(updated);
+    reload();
     const name = person.name ? `“${person.name}”` : 'This person';
     toast(isHidden ? `${name} is hidden from People. Show Hidden lists hidden people.` : `${name} is shown in People again.`, {
       timeout: UNDO_TIMEOUT,
-      action: { label: 'Undo', run: () => api.patchPerson(person.id, { isHidden: !isHidden }).then((p) => people.remember(p), (e) => toast.error(e, 'That could not be undone.')) },
+      action: { label: 'Undo', run: () => api.patchPerson(person.id, { isHidden: !isHidden }).then((p) => { people.remember(p); reload(); }, (e) => toast.error(e, 'That could not be undone.')) },
     });
     return updated;
   } catch (e) {

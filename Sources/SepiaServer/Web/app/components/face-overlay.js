@@ -78,6 +78,8 @@ export function faceOverlay({ stage, picture, go }) {
   }
 
   function draw() {
+    // Drawn again (a name changed, here or elsewhere): the keyboard stays on the face it was on.
+    const focused = layer.contains(document.activeElement) ? document.activeElement.dataset.faceId : null;
     layer.hidden = !facesShown;
     layer.replaceChildren(...faces.map((f, i) => {
       const b = f.boundingBox || {};
@@ -98,6 +100,7 @@ export function faceOverlay({ stage, picture, go }) {
       ? 'Faces are off: turn them on in Settings.'
       : 'No faces found in this photo.';
     place();
+    if (focused) layer.querySelector(`[data-face-id="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   }
 
   const pct = (v) => Math.max(0, Math.min(100, Number(v || 0) * 100));
@@ -131,6 +134,7 @@ export function faceOverlay({ stage, picture, go }) {
       offers: (text, { all } = {}) => offersFor(face, text, all),
       onChoose: (o) => name(face, o),
       onEnter: (text) => { if (text) name(face, { value: { name: text } }); },
+      onRender: () => popover?.place(),
     });
     const actions = [];
     if (face.personID) {

@@ -7,10 +7,11 @@ import { h, uid } from '../util.js';
 
 /**
  * nameCombobox({input, offers: (text) → [{id, label, detail?, image?, testid?, value}], onChoose(offer), onEnter?(text),
- * listTestid, openOnFocus}) turns `input` into the combobox and returns {list, status, close(), refresh()}: place
- * `list` (the list box) and `status` (the count, for screen readers) where they belong, after the field.
+ * listTestid, openOnFocus, onRender?()}) turns `input` into the combobox and returns {list, status, close(), refresh()}:
+ * place `list` (the list box) and `status` (the count, for screen readers) where they belong, after the field.
+ * `onRender` is called when the list opens, changes or closes (a popover holding it places itself again).
  */
-export function nameCombobox({ input, offers, onChoose, onEnter = null, listTestid = 'name-options', openOnFocus = false }) {
+export function nameCombobox({ input, offers, onChoose, onEnter = null, listTestid = 'name-options', openOnFocus = false, onRender = null }) {
   const listId = uid('names');
   const list = h('ul', { class: 'combo-list', id: listId, role: 'listbox', 'data-testid': listTestid, aria: { label: 'Suggestions' } });
   list.hidden = true;
@@ -39,6 +40,7 @@ export function nameCombobox({ input, offers, onChoose, onEnter = null, listTest
     input.setAttribute('aria-expanded', String(open));
     input.removeAttribute('aria-activedescendant');
     status.textContent = open ? `${shown.length} suggestion${shown.length === 1 ? '' : 's'}. Use the arrow keys to choose one.` : '';
+    onRender?.();
   }
 
   function highlight(i) {
@@ -60,6 +62,7 @@ export function nameCombobox({ input, offers, onChoose, onEnter = null, listTest
     list.replaceChildren();
     input.setAttribute('aria-expanded', 'false');
     input.removeAttribute('aria-activedescendant');
+    onRender?.();
   }
 
   function choose(i) {
