@@ -37,7 +37,6 @@ export function faceOverlay({ stage, picture, go }) {
   function sync() {
     button.setAttribute('aria-pressed', String(facesShown));
     button.title = facesShown ? 'Hide faces (F)' : 'Show faces (F)';
-    button.setAttribute('aria-label', facesShown ? 'Hide faces' : 'Show faces');
     layer.hidden = !facesShown;
     closePopover(false);
     if (facesShown) load(); else { note.textContent = ''; note.hidden = true; }

@@ -108,7 +108,7 @@ export function mountPeople(container, params, ctx) {
       : h('a', { href: `#/person/${encodeURIComponent(p.id)}`, class: 'person-main', 'data-testid': 'person-link', draggable: 'true', aria: { describedby: countID } },
         h('span', { class: p.name ? 'person-name' : 'visually-hidden' }, p.name ? name : 'Unnamed person'));
     const addName = !p.name && !selecting
-      ? h('button', { type: 'button', class: 'btn small ghost person-add-name', 'data-testid': 'person-add-name', aria: { label: 'Add a name' }, onclick: (e) => nameInPlace(p, e.currentTarget) }, 'Add name')
+      ? h('button', { type: 'button', class: 'btn small ghost person-add-name', 'data-testid': 'person-add-name', aria: { label: `Add name to the person in ${photos}` }, onclick: (e) => nameInPlace(p, e.currentTarget) }, 'Add name')
       : null;
     const li = h('li', {
       class: ['person-card', p.isHidden && 'is-hidden', selected && 'selected'], 'data-testid': 'person-card', 'data-person-id': p.id,

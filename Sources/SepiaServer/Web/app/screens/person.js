@@ -36,10 +36,10 @@ function personTools(id, { titleEl, tools, refresh }, ctx) {
     titleEl.classList.toggle('unnamed', !!person && !person.name);
     if (person) document.title = `${name} — Sepia`;
     renameBtn.replaceChildren(icon('pencil'), h('span', { class: 'label-wide' }, person?.name ? 'Rename' : 'Add Name'));
-    renameBtn.setAttribute('aria-label', person?.name ? `Rename ${person.name}` : 'Add a name');
+    renameBtn.setAttribute('aria-label', person?.name ? `Rename ${person.name}` : 'Add Name');
     renameBtn.title = person?.name ? 'Rename' : 'Add a name';
     hideBtn.replaceChildren(icon(person?.isHidden ? 'eye' : 'eyeOff'), h('span', { class: 'label-wide' }, person?.isHidden ? 'Unhide' : 'Hide'));
-    hideBtn.setAttribute('aria-label', person?.isHidden ? 'Show in People again' : 'Hide from People');
+    hideBtn.setAttribute('aria-label', person?.isHidden ? 'Unhide: show in People again' : 'Hide from People');
     hideBtn.title = person?.isHidden ? 'Show this person in People again' : 'Hide this person from People (their faces stay theirs)';
     for (const b of [renameBtn, hideBtn, mergeBtn]) b.disabled = !person;
   }
