@@ -65,7 +65,7 @@ struct JobQueueTests {
             let queue = JobQueue(database: services.accounts.database, worker: "worker-\(worker)")
             while let job = try? queue.take(lease: 60) {
                 taken.add(job.subject)
-                try? queue.complete(job)
+                _ = try? queue.complete(job)
             }
         }
         let subjects = taken.all

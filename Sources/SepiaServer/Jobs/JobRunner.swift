@@ -34,6 +34,12 @@ struct JobRunner: Service {
     let logger: Logger
     /// How often an encode in hand looks whether its video was deleted, and (every other time) renews its lease.
     var watchInterval: Duration = .milliseconds(500)
+    /// This server's face indexing: where each library's pass is, and why faces cannot be found, if they cannot.
+    var faceIndexingState = FaceIndexingState()
+    /// How faces are found (the models, the search).
+    var faceIndexing = FaceIndexing()
+    /// The most assets one run of a `faces` job indexes.
+    var faceBatch = 8
 
     func run() async throws {
         let stopping = StopFlag()
@@ -82,8 +88,15 @@ struct JobRunner: Service {
         do {
             switch result {
             case .success(.done):
-                try queue.complete(job)
+                if try !queue.complete(job) {
+                    // Asked for again while it ran (a library's faces, an upload meanwhile): due again.
+                    wakeUps.signal()
+                }
                 metrics.recordJob(kind, outcome: "done", duration: ContinuousClock.now - start)
+            case .success(.again):
+                try queue.requeue(job)
+                metrics.recordJob(kind, outcome: "continued", duration: ContinuousClock.now - start)
+                wakeUps.signal()
             case .success(.moved(let lane)):
                 logger.info("a long job moved to its lane", metadata: ["job": "\(job.id)", "kind": "\(kind)", "lane": "\(lane.rawValue)"])
                 wakeUps.signal()
@@ -145,6 +158,11 @@ struct JobRunner: Service {
                 logger.info(
                     "purged Recently Deleted", metadata: ["library": "\(library.library.path)", "count": "\(purged.count)"])
             }
+        case .faces:
+            guard let library = try openLibrary(job.library) else { return .done }
+            let run = FaceIndexJob(
+                queue: queue, state: faceIndexingState, indexing: faceIndexing, batch: faceBatch, lease: lease, metrics: metrics, logger: logger)
+            return try await run.run(job, in: library.library, control: control)
         }
         return .done
     }
