@@ -394,7 +394,8 @@ export const api = {
         if (e.lastEventId) lastID = e.lastEventId;
         handlers.reset?.();
       });
-      // How far the playable versions being made have come: {"assets": {"<id>": 0.42}}.
+      // How far the playable versions being made have come: {"assets": {"<id>": 0.42}}; and, while the library's
+      // faces are being found, how far that has come: "faces": 0.9.
       source.addEventListener('progress', (e) => {
         try { handlers.progress?.(JSON.parse(e.data)); } catch { /* ignore */ }
       });

@@ -202,7 +202,11 @@ function openChanges() {
         || as.trashed?.length || as.recovered?.length) refreshAlbums();
     },
     reset: () => { store.emit('reset'); refreshAlbums(); },
-    progress: (data) => store.emit('progress', data?.assets || {}),
+    progress: (data) => {
+      store.emit('progress', data?.assets || {});
+      // How far the library's faces are found (0 to 1), while they are being found.
+      if (typeof data?.faces === 'number') store.emit('faces-progress', data.faces);
+    },
   });
 }
 

@@ -3,7 +3,8 @@
 // naming, hiding, merging, whose face it is — each announced in a message with Undo.
 //
 // Events (people.on): 'list' (the list was read again), 'changed' ({inserted, updated, deleted} person ids, from
-// the change stream or a change made here), 'status' (the indexing's status).
+// the change stream or a change made here), 'status' (the indexing's status, read again as the stream's progress
+// events say the faces being found have come further).
 import { api } from './api.js';
 import { createBus, debounce, plural } from './util.js';
 import { store } from './store.js';
@@ -77,6 +78,8 @@ store.on('change', (data) => {
   if (a.inserted?.length || a.deleted?.length || a.trashed?.length || a.recovered?.length) reloadStatus();
 });
 store.on('reset', () => { reload(); reloadStatus(); });
+// While faces are being found, the stream says how far it has come: the status (with its counts) is read again.
+store.on('faces-progress', () => reloadStatus());
 
 // ----- Changes to people, each with its message and Undo
 
