@@ -118,9 +118,10 @@ export async function renamePerson(person, name) {
     return updated;
   } catch (e) {
     if (e.status !== 409 || !clean) { toast.error(e, 'The name could not be saved.'); return null; }
-    // Someone else has the name: the same person, most likely, found twice.
+    // Someone else has the name (the answer's detail is their id): the same person, most likely, found twice.
     await people.load().catch(() => {});
-    const other = personNamed(people.list.filter((p) => p.id !== person.id), clean);
+    const others = people.list.filter((p) => p.id !== person.id);
+    const other = others.find((p) => p.id === e.detail) || personNamed(others, clean);
     if (!other) { toast.error(e, 'The name could not be saved.'); return null; }
     const ok = await confirmDialog({
       title: `Merge with “${other.name}”?`,

@@ -127,7 +127,7 @@ export function faceOverlay({ stage, picture, go }) {
     const person = face.personID ? people.find(face.personID) : null;
     const named = !!face.personName;
     const inputID = uid('face-name');
-    const input = h('input', { id: inputID, class: 'input', type: 'text', maxlength: '100', placeholder: 'Type a name', spellcheck: 'false', 'data-testid': 'face-name-input' });
+    const input = h('input', { id: inputID, class: 'input', type: 'text', maxlength: '64', placeholder: 'Type a name', spellcheck: 'false', 'data-testid': 'face-name-input' });
     const combo = nameCombobox({
       input, listTestid: 'face-name-options',
       offers: (text, { all } = {}) => offersFor(face, text, all),

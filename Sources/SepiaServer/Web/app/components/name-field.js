@@ -11,7 +11,7 @@ import { h } from '../util.js';
 export function editName(shown, { value = '', label = 'Name', placeholder = 'Add a name', testid = 'name-input', returnFocus, onSave }) {
   return new Promise((resolve) => {
     const input = h('input', {
-      class: 'input name-input', type: 'text', value, placeholder, maxlength: '100', autocomplete: 'off', spellcheck: 'false',
+      class: 'input name-input', type: 'text', value, placeholder, maxlength: '64', autocomplete: 'off', spellcheck: 'false',
       enterkeyhint: 'done', 'data-testid': testid, aria: { label },
     });
     let state = 'editing';
