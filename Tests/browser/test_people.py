@@ -111,7 +111,7 @@ def card(pid: str) -> str:
 
 def cards(b) -> list[dict]:
     return b.js("""return [...document.querySelectorAll('[data-testid="person-card"]')].map((c) => ({
-        id: c.dataset.personId, name: c.querySelector('.person-name')?.textContent || null,
+        id: c.dataset.personId, name: c.querySelector('.person-name:not(.unnamed)')?.textContent || null,
         count: c.querySelector('.person-count')?.textContent || '', addName: !!c.querySelector('[data-testid="person-add-name"]'),
         face: !!c.querySelector('img.person-face') && c.querySelector('img.person-face').complete && c.querySelector('img.person-face').naturalWidth > 0}));""")
 

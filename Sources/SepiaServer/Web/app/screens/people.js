@@ -101,18 +101,19 @@ export function mountPeople(container, params, ctx) {
       : h('span', { class: 'person-face empty' }, icon('user'));
     const selecting = selection.active;
     const selected = selection.has(p.id);
-    // One control per card takes the whole card: the link to the person, or in selection mode a toggle.
+    // One control per card lies over the whole card: the link to the person, or in selection mode a toggle. It
+    // says the name; the name shown under the face is for the eyes (or, for someone unnamed, Add name).
+    const spoken = h('span', { class: 'visually-hidden' }, p.name ? name : 'Unnamed person');
     const main = selecting
-      ? h('button', { type: 'button', class: 'person-main', 'data-testid': 'person-toggle', aria: { pressed: String(selected), describedby: countID }, onclick: () => selection.toggle(p.id) },
-        h('span', { class: p.name ? 'person-name' : 'visually-hidden' }, p.name ? name : 'Unnamed person'))
-      : h('a', { href: `#/person/${encodeURIComponent(p.id)}`, class: 'person-main', 'data-testid': 'person-link', draggable: 'true', aria: { describedby: countID } },
-        h('span', { class: p.name ? 'person-name' : 'visually-hidden' }, p.name ? name : 'Unnamed person'));
-    const addName = !p.name && !selecting
-      ? h('button', { type: 'button', class: 'btn small ghost person-add-name', 'data-testid': 'person-add-name', aria: { label: `Add name to the person in ${photos}` }, onclick: (e) => nameInPlace(p, e.currentTarget) }, 'Add name')
-      : null;
+      ? h('button', { type: 'button', class: 'person-main', 'data-testid': 'person-toggle', aria: { pressed: String(selected), describedby: countID }, onclick: () => selection.toggle(p.id) }, spoken)
+      : h('a', { href: `#/person/${encodeURIComponent(p.id)}`, class: 'person-main', 'data-testid': 'person-link', draggable: 'true', aria: { describedby: countID } }, spoken);
+    const shownName = p.name
+      ? h('span', { class: 'person-name', 'aria-hidden': 'true' }, name)
+      : selecting ? h('span', { class: 'person-name unnamed', 'aria-hidden': 'true' }, 'Unnamed')
+        : h('button', { type: 'button', class: 'btn small ghost person-add-name', 'data-testid': 'person-add-name', aria: { label: `Add name to the person in ${photos}` }, onclick: (e) => nameInPlace(p, e.currentTarget) }, 'Add name');
     const li = h('li', {
       class: ['person-card', p.isHidden && 'is-hidden', selected && 'selected'], 'data-testid': 'person-card', 'data-person-id': p.id,
-    }, face, main, addName,
+    }, main, face, shownName,
     h('span', { class: 'person-count hint', id: countID }, p.isHidden ? `${photos} · hidden` : photos),
     selecting ? h('span', { class: 'person-check', 'aria-hidden': 'true' }, icon('check')) : null);
     if (!selecting) dragMerge(li, p);
