@@ -515,6 +515,11 @@ def test_people_on_a_phone_and_in_dark_mode(faces, library):
         b.open_app("#/people")
         b.wait(lambda: len(b.find_all(tid("person-card"))) == 2, "the people")
         audit(b, "People on a phone")
+        b.open_app(f"#/person/{faces['obama']}")
+        b.wait(lambda: len(b.grid_cell_ids()) == 3, "Obama's photos")
+        b.click(tid("person-more"))
+        b.wait_visible(tid("person-menu-merge"))
+        audit(b, "a person's page on a phone, with its menu")
     finally:
         b.set_viewport(1440, 900)
     b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})

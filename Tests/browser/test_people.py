@@ -389,10 +389,14 @@ def test_people_a_person_and_faces_on_a_phone(site, found, b, screenshot):
         b.wait(lambda: [c["name"] for c in cards(b)][:3] == ["Barack Obama", "John Salley", "Joe Biden"], "Salley among the named")
         b.click(f'{card(salley)} {tid("person-link")}')
         b.wait(lambda: len(b.grid_cell_ids()) == 3, "Salley's photos")
-        for control in ("person-rename", "person-hide", "person-merge"):
-            seen = b.seen(tid(control))
-            assert seen["shown"] and seen["inside"] and seen["onTop"], (control, seen)
-        b.click(tid("person-merge"))
+        # The name keeps its room: Rename, Hide and Merge are in one menu.
+        title = b.seen(tid("screen-title"))
+        assert title["shown"] and title["onTop"] and title["text"] == "John Salley", title
+        seen = b.seen(tid("person-more"))
+        assert seen["shown"] and seen["inside"] and seen["onTop"], seen
+        b.click(tid("person-more"))
+        assert [e.text for e in b.find_all('[data-testid^="person-menu-"]')] == ["Rename", "Hide", "Merge with…"]
+        b.click(tid("person-menu-merge"))
         b.wait_visible(tid("person-picker"))
         b.click(tid("person-pick", **{"data-person-id": savage}))
         confirm(b, "merge-dialog")

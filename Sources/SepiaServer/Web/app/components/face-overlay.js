@@ -97,7 +97,7 @@ export function faceOverlay({ stage, picture, go }) {
     note.hidden = faces.length > 0;
     note.textContent = faces.length ? `${faces.length} face${faces.length === 1 ? '' : 's'}` : s?.enabled === false
       ? 'Faces are off: turn them on in Settings.'
-      : 'No faces found in this photo.';
+      : s?.assetsToIndex > 0 ? 'No faces found in this photo yet: Sepia is still looking.' : 'No faces found in this photo.';
     place();
     if (focused) layer.querySelector(`[data-face-id="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   }
@@ -202,7 +202,7 @@ export function faceOverlay({ stage, picture, go }) {
       image: p.keyFace ? api.faceImageURL(p.keyFace.id, 128) : null, value: { personID: p.id },
     }));
     const typed = text.trim();
-    if (typed && !personNamed(named, typed)) offers.push({ id: '', label: `“${typed}”`, detail: 'New person', testid: 'face-name-new', value: { name: typed } });
+    if (typed && !personNamed(named, typed)) offers.push({ id: '', label: `“${typed}”`, detail: 'New person', icon: 'plus', testid: 'face-name-new', value: { name: typed } });
     return offers;
   }
 
@@ -236,12 +236,16 @@ export function faceOverlay({ stage, picture, go }) {
 
   const resized = new ResizeObserver(() => place());
   resized.observe(stage);
-  const off = people.on('changed', () => { if (facesShown && asset && !popover) load(); });
+  const offs = [
+    people.on('changed', () => { if (facesShown && asset && !popover) load(); }),
+    // While faces are being found, a photo with none yet may get some (a face that joins no one changes no person).
+    people.on('status', () => { if (facesShown && asset && !faces.length && !popover) load(); }),
+  ];
 
   sync();
   return {
     button, layer, setAsset, toggle, place,
     get shown() { return facesShown; },
-    destroy() { request?.abort(); closePopover(false); resized.disconnect(); off(); layer.remove(); note.remove(); },
+    destroy() { request?.abort(); closePopover(false); resized.disconnect(); offs.forEach((off) => off()); layer.remove(); note.remove(); },
   };
 }

@@ -4,9 +4,10 @@
 // the list (and, pressed again, reaches the caller: a popover closes); Tab leaves it. A press on an offer takes it
 // and leaves the focus in the field. Screen readers hear how many offers there are.
 import { h, uid } from '../util.js';
+import { icon } from '../icons.js';
 
 /**
- * nameCombobox({input, offers: (text) → [{id, label, detail?, image?, testid?, value}], onChoose(offer), onEnter?(text),
+ * nameCombobox({input, offers: (text) → [{id, label, detail?, image? (or icon?), testid?, value}], onChoose(offer), onEnter?(text),
  * listTestid, openOnFocus, onRender?()}) turns `input` into the combobox and returns {list, status, close(), refresh()}:
  * place `list` (the list box) and `status` (the count, for screen readers) where they belong, after the field.
  * `onRender` is called when the list opens, changes or closes (a popover holding it places itself again).
@@ -33,7 +34,7 @@ export function nameCombobox({ input, offers, onChoose, onEnter = null, listTest
       id: `${listId}-${i}`, role: 'option', class: 'combo-option', 'data-testid': o.testid || 'name-option', 'data-value': o.id || '',
       aria: { selected: 'false' },
       onpointerdown: (e) => { e.preventDefault(); choose(i); },
-    }, o.image ? h('img', { class: 'combo-face', src: o.image, alt: '', loading: 'lazy' }) : null,
+    }, o.image ? h('img', { class: 'combo-face', src: o.image, alt: '', loading: 'lazy' }) : o.icon ? h('span', { class: 'combo-face new', 'aria-hidden': 'true' }, icon(o.icon)) : null,
     h('span', { class: 'combo-text' }, h('span', { class: 'combo-label' }, o.label), o.detail ? h('span', { class: 'combo-detail' }, o.detail) : null))));
     const open = shown.length > 0;
     list.hidden = !open;

@@ -191,7 +191,7 @@ export function mountLibrary(container, params, ctx) {
   dropOverlay.hidden = true;
 
   const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);
-  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
+  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen', isPerson && 'person-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
   titleEl.id = 'screen-title-' + params.view;
   container.append(el);
 

@@ -9,6 +9,7 @@ import { toast } from '../components/toast.js';
 import { confirmDialog } from '../components/dialog.js';
 import { editName } from '../components/name-field.js';
 import { pickPerson } from '../components/person-picker.js';
+import { menuButton } from '../components/menu.js';
 import { mountLibrary } from './library.js';
 import { people, renamePerson, setPersonHidden, mergePeople } from '../people.js';
 import { displayName } from '../person-names.js';
@@ -25,7 +26,17 @@ function personTools(id, { titleEl, tools, refresh }, ctx) {
   const hideBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'person-hide', onclick: toggleHidden });
   const mergeBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'person-merge', title: 'Merge with another person', onclick: merge }, icon('users'), h('span', { class: 'label-wide' }, 'Merge'));
   mergeBtn.setAttribute('aria-label', 'Merge with another person');
-  tools.append(renameBtn, hideBtn, mergeBtn);
+  for (const b of [renameBtn, hideBtn, mergeBtn]) b.classList.add('person-tool');
+  // On a phone the three are in a menu, so that the name keeps its room.
+  const more = menuButton({
+    label: 'Person actions', testid: 'person-more', cls: 'btn icon ghost person-more',
+    items: [
+      { label: () => (person?.name ? 'Rename' : 'Add Name'), icon: 'pencil', testid: 'person-menu-rename', disabled: () => !person, run: rename },
+      { label: () => (person?.isHidden ? 'Unhide' : 'Hide'), icon: 'eyeOff', testid: 'person-menu-hide', disabled: () => !person, run: toggleHidden },
+      { label: 'Merge with…', icon: 'users', testid: 'person-menu-merge', disabled: () => !person, run: merge },
+    ],
+  });
+  tools.append(renameBtn, hideBtn, mergeBtn, more);
   titleEl.classList.add('person-title');
   titleEl.title = 'Rename';
   titleEl.addEventListener('click', () => { if (person) rename(); });
