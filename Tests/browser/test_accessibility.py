@@ -501,6 +501,9 @@ def test_search_offers_people(faces, library):
     field = b.wait_visible(tid("search-input"))
     field.send_keys("bar")
     b.wait_visible(tid("search-person-option"))
+    # The words are searched for too (after a pause in the typing): the photos that have them, if any, come first.
+    b.wait(lambda: b.driver.current_url.endswith("#/search/bar") and b.text(tid("photo-count")) != "", "the words searched for")
+    b.next_frames()
     audit(b, "the search field offering a person")
     field.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
     b.wait_visible(tid("search-person"))
