@@ -335,6 +335,38 @@ struct PeopleRoutesTests {
         }
     }
 
+    @Test("an edit that crops a photo has its faces found again where they now are, and so has reverting it")
+    func editFindsFacesAgain() async throws {
+        let (app, token) = try await TestServer { $0.jobPollInterval = .milliseconds(100) }.build()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let photo = try FacePhotos.corpusPhoto("obama.jpg")
+            let id = try #require(try await Self.upload([("obama", photo)], as: owner).keys.first)
+            _ = try await Self.indexed(1, by: owner)
+            let before = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            let asset = try await owner.json(AssetBody.self, .get, "/api/v1/assets/\(id)")
+            // 120 pixels off the left: the face moves left and grows, as a part of the narrower picture.
+            let cropped = try await owner.json(
+                AssetBody.self, .put, "/api/v1/assets/\(id)/edit",
+                json: EditRoutesTests.recipe(
+                    #"{"filter": "CICrop", "parameters": {"inputRectangle": [120, 0, \#(asset.width - 120), \#(asset.height)]}}"#))
+            #expect(cropped.width == asset.width - 120)
+            var status = try await owner.json(Status.self, .get, "/api/v1/people/status")
+            #expect(status.assetsToIndex == 1 || status.indexedAssets == 1)
+            _ = try await Self.indexed(1, by: owner)
+            let after = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            let (w, cw) = (Double(asset.width), Double(cropped.width))
+            #expect(abs(after.boundingBox.x - (before.boundingBox.x * w - 120) / cw) < 0.02, "\(before.boundingBox) → \(after.boundingBox)")
+            #expect(abs(after.boundingBox.width - before.boundingBox.width * w / cw) < 0.02, "\(before.boundingBox) → \(after.boundingBox)")
+            // Back to the original: back where it was.
+            _ = try await owner.json(AssetBody.self, .delete, "/api/v1/assets/\(id)/edit")
+            status = try await Self.indexed(1, by: owner)
+            #expect(status.faces == 1)
+            let reverted = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            #expect(abs(reverted.boundingBox.x - before.boundingBox.x) < 0.005 && abs(reverted.boundingBox.width - before.boundingBox.width) < 0.005)
+        }
+    }
+
     /// A server whose faces job never records a face (it has no models), for tests that record faces by hand.
     static func handServer(_ adjust: @escaping (inout ServerConfiguration) -> Void = { _ in }) -> TestServer {
         TestServer {
