@@ -6,7 +6,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// Takes jobs from the deployment's queue and does them until the server shuts down: `workers` tasks take the
-/// quick lane's jobs (an upload's preview, a purge, a short clip's playable version) and `longWorkers` the long
+/// quick lane's jobs (an upload's preview, a purge, a run of a library's faces, a short clip's playable version) and `longWorkers` the long
 /// lane's (the playable versions of videos with more than `longEncodePixels` pixels of frames, moved there by
 /// the quick worker that took them), so that a long encode never holds up the rest. Every server runs one;
 /// between them each job is done once (``JobQueue``). A worker with nothing to do looks again every
