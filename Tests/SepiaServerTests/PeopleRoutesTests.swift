@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import SepiaCodecs
 import SepiaImage
 import SepiaLibrary
@@ -364,6 +365,45 @@ struct PeopleRoutesTests {
             #expect(status.faces == 1)
             let reverted = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
             #expect(abs(reverted.boundingBox.x - before.boundingBox.x) < 0.005 && abs(reverted.boundingBox.width - before.boundingBox.width) < 0.005)
+        }
+    }
+
+    @Test("a shutdown stops a faces run between two assets: what was found is kept, and the job goes back to the queue")
+    func shutdownBetweenAssets() async throws {
+        // No workers: the test runs the job by hand, as a worker would, and shuts it down.
+        let (app, token, services) = try TestServer { $0.jobWorkers = 0 }.buildWithServices()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let photos = try ["obama.jpg", "obama2.jpg", "obama3.jpg", "biden.jpg"].map { ("face", try FacePhotos.corpusPhoto($0)) }
+            _ = try await Self.upload(photos, as: owner)
+            var job: Job?
+            while job == nil, let taken = try services.jobs.take(lease: 60) {
+                if taken.kind == .faces { job = taken } else { try services.jobs.complete(taken) }
+            }
+            let faces = try #require(job)
+            var runner = JobRunner(
+                queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics, workers: 1,
+                longWorkers: 0, longEncodePixels: .max, lease: 60, pollInterval: .seconds(1), wakeUps: services.jobWakeUps,
+                logger: Logger(label: "test"))
+            runner.faceRunTime = .seconds(600)
+            let inHand = JobsInHand()
+            let running = Task { [runner] in await runner.perform(faces, inHand: inHand) }
+            let library = try services.libraries.openOwnerLibrary().library
+            let deadline = ContinuousClock.now + .seconds(120)
+            while try library.faceIndexStatus(algorithm: FaceIndexing.algorithm).indexedAssets == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            inHand.stopAll()
+            await running.value
+            // The asset in hand when the shutdown came was finished and kept; none was started after it.
+            let status = try library.faceIndexStatus(algorithm: FaceIndexing.algorithm)
+            #expect(status.indexedAssets >= 1 && status.indexedAssets <= 2 && status.assetsToIndex == 4 - status.indexedAssets, "\(status)")
+            #expect(try await Self.metric(#"sepia_jobs_total{kind="faces",outcome="released"}"#, of: owner) == 1)
+            var again: Job?
+            while again == nil, let taken = try services.jobs.take(lease: 60) {
+                if taken.kind == .faces { again = taken } else { try services.jobs.complete(taken) }
+            }
+            #expect(again?.id == faces.id && again?.attempts == 1, "given back without counting as an attempt")
         }
     }
 

@@ -40,6 +40,8 @@ struct JobRunner: Service {
     var faceIndexing = FaceIndexing()
     /// The most assets one run of a `faces` job indexes.
     var faceBatch = 8
+    /// How long a run of a `faces` job goes on starting assets.
+    var faceRunTime: Duration = .seconds(2)
 
     func run() async throws {
         let stopping = StopFlag()
@@ -160,8 +162,9 @@ struct JobRunner: Service {
             }
         case .faces:
             guard let library = try openLibrary(job.library) else { return .done }
-            let run = FaceIndexJob(
+            var run = FaceIndexJob(
                 queue: queue, state: faceIndexingState, indexing: faceIndexing, batch: faceBatch, lease: lease, metrics: metrics, logger: logger)
+            run.runTime = faceRunTime
             return try await run.run(job, in: library.library, control: control)
         }
         return .done
