@@ -71,7 +71,8 @@ let package = Package(
         .target(name: "CExempi", dependencies: ["CDynamicLibrary"]),
         // Faces over Debian's dlib: SepiaFaceEngine is C++ behind sepia_faces.h's C API, built only as the
         // dynamic library product of that name (no target depends on it, so nothing links dlib); CFaces loads it
-        // with dlopen when faces are first looked for. The engine is always optimised: dlib's networks run tens of
+        // with dlopen when faces are first looked for. (SwiftPM links the product with the Swift runtime, which the
+        // debug build and the tests have; scripts/build-release compiles the release engine with c++ instead.) The engine is always optimised: dlib's networks run tens of
         // times slower unoptimised.
         .target(
             name: "SepiaFaceEngine",
@@ -176,7 +177,7 @@ let package = Package(
             name: "SepiaLibraryCLI",
             dependencies: [
                 "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaXMP", "SepiaLibrary", "SepiaServer",
-                "SepiaObjectStore",
+                "SepiaObjectStore", "SepiaVision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

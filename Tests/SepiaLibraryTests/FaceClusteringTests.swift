@@ -143,9 +143,11 @@ import Testing
         #expect(world.clustering.takeChanges().faces.isEmpty, "a regrouping that finds the same people changes no face")
     }
 
-    @Test("a sibling whose prints are near stays a person of their own")
-    func siblings() {
-        var world = World(people: 3, seed: 21)
+    @Test(
+        "a sibling whose prints are near (centres 0.6 apart, faces of the two about 0.7) stays a person of their own",
+        arguments: Array(21...40) as [UInt64])
+    func siblings(seed: UInt64) {
+        var world = World(people: 3, seed: seed)
         let sibling = world.prints.addRelative(of: 0, at: 0.6)
         for asset in 0..<40 { world.record(asset: Int64(asset), [asset % 2 == 0 ? 0 : sibling, 1 + asset % 2]) }
         let composition = world.composition

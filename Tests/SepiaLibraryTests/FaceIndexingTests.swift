@@ -145,4 +145,50 @@ import Testing
         let status = try library.faceIndexStatus(algorithm: FaceIndexing.algorithm)
         #expect(status.indexedAssets == 0 && status.faces == 0 && status.assetsToIndex == 1)
     }
+
+    @Test("an edit that turns a sideways photo upright, or crops one, has its faces found again where the photo now shows them")
+    func editedPhotos() async throws {
+        let corpus = TestLibrary.corpus.path + "/faces/"
+        // obama2.jpg stored a quarter turn anticlockwise, with no orientation to undo it: the face lies on its side.
+        let sideways = TestLibrary.temporaryFolder("sideways") + "/sideways.jpg"
+        #expect(try ExternalProgram.run("/usr/bin/jpegtran", ["-rotate", "270", "-trim", "-outfile", sideways, corpus + "obama2.jpg"]).status == 0)
+        let (library, fileOf) = try await Self.indexedLibrary(["obama.jpg", "obama3.jpg", "obama_partial_face.jpg"].map { corpus + $0 } + [sideways])
+        defer { library.close() }
+        let person = try #require(try library.people().first)
+        try library.renamePerson(person.id, to: "Barack")
+        let assets = try library.fetchAssets().allObjects()
+        let turned = try #require(assets.first { fileOf[$0.id] == sideways })
+        #expect(try library.faces(in: turned.id).isEmpty)
+
+        // A quarter turn clockwise, (x, y) to (height - y, x), stands it upright.
+        func recipe(_ step: String) throws -> EditRecipe {
+            try EditRecipe.decode(Data((#"{"formatIdentifier": "org.sepia.recipe", "formatVersion": "1", "steps": ["# + step + "]}").utf8))
+        }
+        try await library.edit(
+            turned,
+            recipe: try recipe(#"{"filter": "CIAffineTransform", "parameters": {"inputTransform": [0, 1, -1, 0, \#(turned.pixelHeight), 0]}}"#))
+        // The left half of obama.jpg, cropped to the right half of its width.
+        let cropped = try #require(assets.first { fileOf[$0.id] == corpus + "obama.jpg" })
+        let before = try #require(try library.faces(in: cropped.id).first)
+        let left = cropped.pixelWidth / 4
+        try await library.edit(
+            cropped,
+            recipe: try recipe(
+                #"{"filter": "CICrop", "parameters": {"inputRectangle": [\#(left), 0, \#(cropped.pixelWidth - left), \#(cropped.pixelHeight)]}}"#))
+        #expect(try library.faceIndexStatus(algorithm: FaceIndexing.algorithm).assetsToIndex == 2)
+        #expect(try await library.indexFaces(concurrency: 1).indexed == 2)
+
+        let upright = try #require(try library.faces(in: turned.id).first)
+        #expect(upright.personID == person.id)
+        let after = try #require(try library.faces(in: cropped.id).first)
+        #expect(after.id == before.id || after.personID == person.id)
+        // The face's centre: x in the crop = (x - 1/4) / (3/4) of the original's width; y unchanged (within the
+        // detector's step, 8 pixels of the searched image).
+        let (x0, y0) = (before.boundingBox.x + before.boundingBox.width / 2, before.boundingBox.y + before.boundingBox.height / 2)
+        let (x1, y1) = (after.boundingBox.x + after.boundingBox.width / 2, after.boundingBox.y + after.boundingBox.height / 2)
+        #expect(abs(x1 - (x0 - 0.25) / 0.75) < 0.03)
+        #expect(abs(y1 - y0) < 0.03)
+        #expect(try library.person(person.id).name == "Barack")
+        #expect(try library.person(person.id).faceCount == 4)
+    }
 }

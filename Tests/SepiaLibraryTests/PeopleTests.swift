@@ -137,7 +137,7 @@ import Testing
         try Self.expectCacheMatchesDatabase(library)
     }
 
-    @Test("a face print that is not 128 finite values is refused, and nothing of the batch is recorded")
+    @Test("a face print that is not 128 finite values, or a box outside the image, is refused, and nothing of the batch is recorded")
     func invalidPrints() async throws {
         let library = try TestLibrary.open()
         defer { library.close() }
@@ -148,7 +148,12 @@ import Testing
         short.descriptor.removeLast()
         var notANumber = prints.detected(0, slot: 1)
         notANumber.descriptor[5] = .nan
-        for (bad, reason) in [(short, "has 127 values; a face print has exactly 128"), (notANumber, "not a finite number")] {
+        let outsideImage = DetectedFace(
+            boundingBox: FaceBox(x: 1.2, y: 0.5, width: 0.1, height: 0.1), confidence: 1, descriptor: good.descriptor)
+        let cases = [
+            (short, "has 127 values; a face print has exactly 128"), (notANumber, "not a finite number"), (outsideImage, "no area inside the image"),
+        ]
+        for (bad, reason) in cases {
             do {
                 try library.recordFaces([good, bad], for: ids[0], algorithm: 1)
                 Issue.record("a bad print was recorded")

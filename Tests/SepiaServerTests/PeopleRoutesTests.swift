@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import SepiaCodecs
 import SepiaImage
 import SepiaLibrary
@@ -332,6 +333,77 @@ struct PeopleRoutesTests {
             #expect(on.enabled && on.assetsToIndex == 13)
             let again13 = try await Self.indexed(13, by: owner)
             #expect(again13.faces == 12 && again13.people == 3 && again13.namedPeople == 0, "\(again13)")
+        }
+    }
+
+    @Test("an edit that crops a photo has its faces found again where they now are, and so has reverting it")
+    func editFindsFacesAgain() async throws {
+        let (app, token) = try await TestServer { $0.jobPollInterval = .milliseconds(100) }.build()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let photo = try FacePhotos.corpusPhoto("obama.jpg")
+            let id = try #require(try await Self.upload([("obama", photo)], as: owner).keys.first)
+            _ = try await Self.indexed(1, by: owner)
+            let before = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            let asset = try await owner.json(AssetBody.self, .get, "/api/v1/assets/\(id)")
+            // 120 pixels off the left: the face moves left and grows, as a part of the narrower picture.
+            let cropped = try await owner.json(
+                AssetBody.self, .put, "/api/v1/assets/\(id)/edit",
+                json: EditRoutesTests.recipe(
+                    #"{"filter": "CICrop", "parameters": {"inputRectangle": [120, 0, \#(asset.width - 120), \#(asset.height)]}}"#))
+            #expect(cropped.width == asset.width - 120)
+            var status = try await owner.json(Status.self, .get, "/api/v1/people/status")
+            #expect(status.assetsToIndex == 1 || status.indexedAssets == 1)
+            _ = try await Self.indexed(1, by: owner)
+            let after = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            let (w, cw) = (Double(asset.width), Double(cropped.width))
+            #expect(abs(after.boundingBox.x - (before.boundingBox.x * w - 120) / cw) < 0.02, "\(before.boundingBox) → \(after.boundingBox)")
+            #expect(abs(after.boundingBox.width - before.boundingBox.width * w / cw) < 0.02, "\(before.boundingBox) → \(after.boundingBox)")
+            // Back to the original: back where it was.
+            _ = try await owner.json(AssetBody.self, .delete, "/api/v1/assets/\(id)/edit")
+            status = try await Self.indexed(1, by: owner)
+            #expect(status.faces == 1)
+            let reverted = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            #expect(abs(reverted.boundingBox.x - before.boundingBox.x) < 0.005 && abs(reverted.boundingBox.width - before.boundingBox.width) < 0.005)
+        }
+    }
+
+    @Test("a shutdown stops a faces run between two assets: what was found is kept, and the job goes back to the queue")
+    func shutdownBetweenAssets() async throws {
+        // No workers: the test runs the job by hand, as a worker would, and shuts it down.
+        let (app, token, services) = try TestServer { $0.jobWorkers = 0 }.buildWithServices()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let photos = try ["obama.jpg", "obama2.jpg", "obama3.jpg", "biden.jpg"].map { ("face", try FacePhotos.corpusPhoto($0)) }
+            _ = try await Self.upload(photos, as: owner)
+            var job: Job?
+            while job == nil, let taken = try services.jobs.take(lease: 60) {
+                if taken.kind == .faces { job = taken } else { try services.jobs.complete(taken) }
+            }
+            let faces = try #require(job)
+            var runner = JobRunner(
+                queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics, workers: 1,
+                longWorkers: 0, longEncodePixels: .max, lease: 60, pollInterval: .seconds(1), wakeUps: services.jobWakeUps,
+                logger: Logger(label: "test"))
+            runner.faceRunTime = .seconds(600)
+            let inHand = JobsInHand()
+            let running = Task { [runner] in await runner.perform(faces, inHand: inHand) }
+            let library = try services.libraries.openOwnerLibrary().library
+            let deadline = ContinuousClock.now + .seconds(120)
+            while try library.faceIndexStatus(algorithm: FaceIndexing.algorithm).indexedAssets == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            inHand.stopAll()
+            await running.value
+            // The asset in hand when the shutdown came was finished and kept; none was started after it.
+            let status = try library.faceIndexStatus(algorithm: FaceIndexing.algorithm)
+            #expect(status.indexedAssets >= 1 && status.indexedAssets <= 2 && status.assetsToIndex == 4 - status.indexedAssets, "\(status)")
+            #expect(try await Self.metric(#"sepia_jobs_total{kind="faces",outcome="released"}"#, of: owner) == 1)
+            var again: Job?
+            while again == nil, let taken = try services.jobs.take(lease: 60) {
+                if taken.kind == .faces { again = taken } else { try services.jobs.complete(taken) }
+            }
+            #expect(again?.id == faces.id && again?.attempts == 1, "given back without counting as an attempt")
         }
     }
 

@@ -10,6 +10,8 @@ package enum ExitStatus {
     package static let dataError: Int32 = 65
     /// An input file is missing or unreadable.
     package static let noInput: Int32 = 66
+    /// Something the command needs is not installed (the face models).
+    package static let unavailable: Int32 = 69
     /// A bug.
     package static let software: Int32 = 70
     /// An output could not be written.

@@ -17,13 +17,15 @@
 /// rather than start a second person of them.
 ///
 /// **Cost.** Prints stay in memory (10 000 faces are 5 MB). Each person keeps a pivot (their centroid when it
-/// was last computed, again each time they double) and each face's distance from it; by the triangle
-/// inequality a face of theirs is at least |d(query, pivot) − d(face, pivot)| from a new face, so one distance
-/// to the pivot and a comparison of numbers rule out almost every face of the people the new face is not, and
-/// prints are compared one by one only with faces that may be within the threshold. The unassigned faces are
-/// scanned linearly, each comparison stopping once it passes the threshold. Placing a face costs O(P) distances
-/// for P people, O(F) comparisons of numbers for F assigned faces, and O(n + U) distances for the n faces of the
-/// person it joins and the U unassigned faces.
+/// was last computed, again each time they double) and their faces' distances from it, sorted. By the triangle
+/// inequality a face of theirs is at least |d(query, pivot) − d(face, pivot)| from a new face, and all of
+/// them at least d(query, pivot) − radius. So a new face measures its distance to each pivot, visits people
+/// nearest bound first, stops once the bound passes the threshold or the best mean found, and within a person
+/// compares prints only with the faces whose pivot distance lies in the window the bound leaves (found by
+/// binary search). The unassigned faces are scanned linearly, each comparison stopping once it passes the
+/// threshold. Placing a face costs O(P) distances for P people, plus those to the faces of the people near it
+/// and to the U unassigned faces. Measured on made-up prints (100 people in 10 000 faces, 1 000 people in
+/// 100 000), placing a face takes about 60 µs and 500 µs in a release build.
 struct FaceClustering: Sendable {
     /// One face as the grouping sees it.
     struct Entry: Sendable, Hashable {
@@ -35,44 +37,55 @@ struct FaceClustering: Sendable {
     }
 
     /// One person's faces, each with its distance from a fixed point near them (the pivot: their centroid when
-    /// it was last computed), and the largest of those distances.
+    /// it was last computed), in ascending order of that distance.
     struct Group: Sendable {
-        /// The faces.
+        /// The faces, nearest the pivot first.
         private(set) var rows: [Int64] = []
-        /// Each face's distance from the pivot.
+        /// Each face's distance from the pivot, ascending.
         private(set) var reach: [Float] = []
         /// The centroid of the faces when it was last computed (empty while the group has no face).
         private(set) var pivot: [Float] = []
-        /// The largest of ``reach``.
-        private(set) var radius: Float = 0
         /// The number of faces when the pivot was last computed.
         private(set) var pivotCount = 0
 
         var members: Set<Int64> { Set(rows) }
         var isEmpty: Bool { rows.isEmpty }
+        /// The largest distance of a face from the pivot.
+        var radius: Float { reach.last ?? 0 }
 
-        mutating func append(_ row: Int64, reach distance: Float) {
-            rows.append(row)
-            reach.append(distance)
-            radius = max(radius, distance)
+        /// The index of the first face at least `distance` from the pivot.
+        func firstIndex(reaching distance: Float) -> Int {
+            var low = 0
+            var high = reach.count
+            while low < high {
+                let middle = (low + high) / 2
+                if reach[middle] < distance { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        mutating func insert(_ row: Int64, reach distance: Float) {
+            let index = firstIndex(reaching: distance)
+            rows.insert(row, at: index)
+            reach.insert(distance, at: index)
         }
 
         mutating func remove(_ row: Int64) {
             guard let index = rows.firstIndex(of: row) else { return }
             rows.remove(at: index)
             reach.remove(at: index)
-            radius = reach.max() ?? 0
             if rows.isEmpty {
                 pivot = []
                 pivotCount = 0
             }
         }
 
-        /// Sets the pivot and every face's distance from it.
-        mutating func repivot(_ centroid: [Float], reach distances: [Float]) {
+        /// Sets the pivot and the faces with their distances from it.
+        mutating func repivot(_ centroid: [Float], rows faces: [Int64], reach distances: [Float]) {
+            let order = distances.indices.sorted { distances[$0] < distances[$1] }
             pivot = centroid
-            reach = distances
-            radius = distances.max() ?? 0
+            rows = order.map { faces[$0] }
+            reach = order.map { distances[$0] }
             pivotCount = rows.count
         }
     }
@@ -151,7 +164,7 @@ struct FaceClustering: Sendable {
             if rebuildingGroup {
                 add(slot, to: person)
             } else {
-                groups[person]?.append(entry.rowID, reach: 0)
+                groups[person]?.insert(entry.rowID, reach: 0)
             }
         }
     }
@@ -244,20 +257,25 @@ struct FaceClustering: Sendable {
     /// Places unassigned faces: each joins a person, or makes a new one with other unassigned faces, or waits.
     /// `newPerson` makes a person row and returns its key.
     mutating func place(_ faces: [Int64], newPerson: () throws -> Int64) rethrows {
-        var proposals: [(face: Int64, person: Int64, score: Float)] = []
-        for face in faces where unassigned.contains(face) {
-            for candidate in joinCandidates(for: face) {
-                proposals.append((face, candidate.person, candidate.score))
-            }
-        }
-        proposals.sort { ($0.score, $0.face, $0.person) < ($1.score, $1.face, $1.person) }
+        // Best pair first: a face whose best person was just taken by a nearer face of the same asset looks
+        // again, among the others.
         var placed: [Int64] = []
-        for proposal in proposals where unassigned.contains(proposal.face) {
-            guard let slot = slots[proposal.face], !has(asset: entries[slot].asset, in: proposal.person, besides: proposal.face) else {
-                continue
+        var pending = faces.filter { unassigned.contains($0) }
+        while !pending.isEmpty {
+            var proposals: [(face: Int64, person: Int64, score: Float)] = []
+            for face in pending {
+                if let best = bestPerson(for: face) { proposals.append((face, best.person, best.score)) }
             }
-            assign(proposal.face, to: proposal.person, state: .grouped)
-            placed.append(proposal.face)
+            proposals.sort { ($0.score, $0.face, $0.person) < ($1.score, $1.face, $1.person) }
+            pending = []
+            for proposal in proposals {
+                guard let slot = slots[proposal.face], !has(asset: entries[slot].asset, in: proposal.person, besides: proposal.face) else {
+                    pending.append(proposal.face)
+                    continue
+                }
+                assign(proposal.face, to: proposal.person, state: .grouped)
+                placed.append(proposal.face)
+            }
         }
         let waiting = faces.filter { unassigned.contains($0) }.sorted { lhs, rhs in
             let (a, b) = (entries[slots[lhs] ?? 0].confidence, entries[slots[rhs] ?? 0].confidence)
@@ -287,54 +305,76 @@ struct FaceClustering: Sendable {
             unassigned.insert(rowID)
             touchedPeople.insert(person)
         }
+        // The faces are placed one at a time, as if recorded in that order: each meets only those placed before
+        // it, so that placing one does not scan every face still to place.
         let order = unassigned.sorted { lhs, rhs in
             let (a, b) = (entries[slots[lhs] ?? 0].confidence, entries[slots[rhs] ?? 0].confidence)
             return a != b ? a > b : lhs < rhs
         }
-        for face in order where unassigned.contains(face) {
+        unassigned = []
+        for face in order {
+            unassigned.insert(face)
             try place([face], newPerson: newPerson)
         }
         previousPerson = [:]
     }
 
-    /// The people `face` may join, with the mean distance to their nearest faces (lower is better). Without
-    /// `respectingAssets`, people who have a face of the same asset are included.
-    func joinCandidates(for face: Int64, respectingAssets: Bool = true) -> [(person: Int64, score: Float)] {
-        guard let slot = slots[face] else { return [] }
+    /// The person `face` joins: of those whose nearest face and mean distance to their nearest faces are within
+    /// the threshold, the one with the lowest mean; nil when there is none. Without `respectingAssets`, people
+    /// who have a face of the same asset count too.
+    ///
+    /// A person's faces are at least d(face, pivot) − radius from the face, so people are visited in that order
+    /// and the search stops once that bound reaches the threshold or the best mean found.
+    func bestPerson(for face: Int64, respectingAssets: Bool = true) -> (person: Int64, score: Float)? {
+        guard let slot = slots[face] else { return nil }
         let query = Array(descriptors[slot * Self.length..<(slot + 1) * Self.length])
         let asset = entries[slot].asset
-        var candidates: [(person: Int64, score: Float)] = []
         let current = entries[slot].person
         let rejected = rejections[face] ?? []
+        let threshold = options.distanceThreshold
+        var order: [(person: Int64, toPivot: Float, bound: Float)] = []
         for (person, group) in groups where !group.isEmpty && !rejected.contains(person) {
-            guard let score = joinScore(query, group: group, excluding: current == person ? face : nil) else { continue }
-            if respectingAssets && has(asset: asset, in: person, besides: face) { continue }
-            candidates.append((person, score))
+            let toPivot = FaceDescriptor.squaredDistance(group.pivot, 0, query, 0, limit: .infinity).squareRoot()
+            let bound = toPivot - group.radius
+            if bound <= threshold + Self.slack { order.append((person, toPivot, bound)) }
         }
-        return candidates
+        order.sort { ($0.bound, $0.person) < ($1.bound, $1.person) }
+        var best: (person: Int64, score: Float)?
+        for candidate in order {
+            if let best, candidate.bound >= best.score + Self.slack { break }
+            guard let group = groups[candidate.person],
+                let score = joinScore(query, group: group, toPivot: candidate.toPivot, excluding: current == candidate.person ? face : nil),
+                best.map({ (score, candidate.person) < ($0.score, $0.person) }) ?? true
+            else { continue }
+            if respectingAssets && has(asset: asset, in: candidate.person, besides: face) { continue }
+            best = (candidate.person, score)
+        }
+        return best
     }
+
+    /// Slack for the rounding of pivot distances in the bounds.
+    private static let slack: Float = 1e-4
 
     /// The mean distance from `query` to the group's nearest faces, when the nearest and that mean are within
     /// the threshold; nil otherwise.
     ///
-    /// Most people are ruled out without comparing prints: by the triangle inequality a face of theirs is at
-    /// least |d(query, pivot) − d(face, pivot)| from the query, and the second distance is kept.
-    private func joinScore(_ query: [Float], group: Group, excluding face: Int64?) -> Float? {
+    /// Most faces are ruled out without comparing prints: by the triangle inequality a face of theirs is at
+    /// least |d(query, pivot) − d(face, pivot)| from the query, and the second distance is kept, in order.
+    private func joinScore(_ query: [Float], group: Group, toPivot: Float, excluding face: Int64?) -> Float? {
         let rows = group.rows
         let reach = group.reach
         let k = min(options.neighbourCount, rows.count - (face == nil ? 0 : 1))
         guard k > 0 else { return nil }
         let threshold = options.distanceThreshold
-        // A little slack for the rounding of the pivot distances.
-        let slack: Float = 1e-4
-        let toPivot = FaceDescriptor.squaredDistance(group.pivot, 0, query, 0, limit: .infinity).squareRoot()
+        let slack = Self.slack
         if toPivot - group.radius > threshold + slack { return nil }
-        // Is any face within the threshold?
+        // Is any face within the threshold? Only faces whose distance from the pivot is within the threshold of
+        // the query's can be.
         var near = false
-        var index = 0
-        while index < rows.count && !near {
+        var index = group.firstIndex(reaching: toPivot - threshold - slack)
+        while index < rows.count && reach[index] <= toPivot + threshold + slack && !near {
             defer { index += 1 }
-            guard abs(toPivot - reach[index]) <= threshold + slack, rows[index] != face, let slot = slots[rows[index]] else { continue }
+            guard rows[index] != face, let slot = slots[rows[index]] else { continue }
             let limit = threshold * threshold
             near = FaceDescriptor.squaredDistance(descriptors, slot * Self.length, query, 0, limit: limit) <= limit
         }
@@ -344,8 +384,8 @@ struct FaceClustering: Sendable {
         var nearest: [Float] = []
         nearest.reserveCapacity(k + 1)
         var bound = Float(k) * threshold
-        index = 0
-        while index < rows.count {
+        index = group.firstIndex(reaching: toPivot - bound - slack)
+        while index < rows.count && reach[index] <= toPivot + bound + slack {
             defer { index += 1 }
             guard abs(toPivot - reach[index]) <= bound + slack, rows[index] != face, let slot = slots[rows[index]] else { continue }
             let distance = FaceDescriptor.squaredDistance(descriptors, slot * Self.length, query, 0, limit: bound * bound).squareRoot()
@@ -378,7 +418,7 @@ struct FaceClustering: Sendable {
         guard unassigned.contains(face), let slot = slots[face] else { return nil }
         // A face that would join someone but for a face of theirs in the same asset (a mirror, a photo of a
         // photo) is theirs: it makes no new person, which would be a second one of them.
-        guard joinCandidates(for: face, respectingAssets: false).isEmpty else { return nil }
+        guard bestPerson(for: face, respectingAssets: false) == nil else { return nil }
         let minimum = options.minimumFacesPerPerson
         let threshold = options.distanceThreshold * options.distanceThreshold
         let start = slot * Self.length
@@ -400,7 +440,7 @@ struct FaceClustering: Sendable {
             let nearAll = memberSlots.dropFirst().allSatisfy { member in
                 FaceDescriptor.squaredDistance(descriptors, member * Self.length, descriptors, candidateStart, limit: threshold) <= threshold
             }
-            guard nearAll, joinCandidates(for: candidate.face, respectingAssets: false).isEmpty else { continue }
+            guard nearAll, bestPerson(for: candidate.face, respectingAssets: false) == nil else { continue }
             members.append(candidate.face)
             memberSlots.append(candidateSlot)
             assets.insert(entries[candidateSlot].asset)
@@ -450,7 +490,7 @@ struct FaceClustering: Sendable {
                 }
             }
             for face in nearby.sorted() where unassigned.contains(face) {
-                guard let best = joinCandidates(for: face).min(by: { ($0.score, $0.person) < ($1.score, $1.person) }) else { continue }
+                guard let best = bestPerson(for: face) else { continue }
                 assign(face, to: best.person, state: .grouped)
                 queue.append(face)
             }
@@ -466,13 +506,13 @@ struct FaceClustering: Sendable {
         groups[person] = nil
         let rowID = entries[slot].rowID
         if group.pivot.isEmpty || group.rows.count + 1 >= 2 * group.pivotCount {
-            group.append(rowID, reach: 0)
+            group.insert(rowID, reach: 0)
             groups[person] = group
             repivot(person)
             return
         }
         let distance = FaceDescriptor.squaredDistance(descriptors, slot * Self.length, group.pivot, 0, limit: .infinity).squareRoot()
-        group.append(rowID, reach: distance)
+        group.insert(rowID, reach: distance)
         groups[person] = group
     }
 
@@ -481,21 +521,23 @@ struct FaceClustering: Sendable {
         guard var group = groups[person] else { return }
         groups[person] = nil
         var sum = [Double](repeating: 0, count: Self.length)
+        var rows: [Int64] = []
         var slotsOfRows: [Int] = []
         for row in group.rows {
             guard let slot = slots[row] else { continue }
+            rows.append(row)
             slotsOfRows.append(slot)
             for index in 0..<Self.length { sum[index] += Double(descriptors[slot * Self.length + index]) }
         }
         if slotsOfRows.isEmpty {
-            group.repivot([], reach: [])
+            group.repivot([], rows: [], reach: [])
         } else {
             let count = Double(slotsOfRows.count)
             let centroid = sum.map { Float($0 / count) }
             let distances = slotsOfRows.map {
                 FaceDescriptor.squaredDistance(descriptors, $0 * Self.length, centroid, 0, limit: .infinity).squareRoot()
             }
-            group.repivot(centroid, reach: distances)
+            group.repivot(centroid, rows: rows, reach: distances)
         }
         groups[person] = group
     }

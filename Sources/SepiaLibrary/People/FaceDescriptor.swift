@@ -33,7 +33,7 @@ enum FaceDescriptor {
     }
 
     /// Refuses a face indexing must not record: a print of the wrong length or with a value that is not a finite
-    /// number, or a confidence that is not a number.
+    /// number, a box with nothing inside the image, or a confidence that is not a finite number.
     static func validate(_ face: DetectedFace, number: Int, of assetID: String) throws(LibraryError) {
         guard face.descriptor.count == DetectedFace.descriptorLength else {
             throw LibraryError(
@@ -43,6 +43,9 @@ enum FaceDescriptor {
         }
         guard face.descriptor.allSatisfy(\.isFinite) else {
             throw LibraryError(.invalidRequest, "face \(number + 1)'s print has a value that is not a finite number", subject: assetID)
+        }
+        guard face.boundingBox.area > 0 else {
+            throw LibraryError(.invalidRequest, "face \(number + 1)'s box has no area inside the image", subject: assetID)
         }
         guard face.confidence.isFinite else {
             throw LibraryError(.invalidRequest, "face \(number + 1)'s confidence is not a finite number", subject: assetID)

@@ -122,6 +122,13 @@ struct PeopleController {
             throw APIError.unprocessable("'keyFaceID' must be the identifier of one of the person's faces")
         }
         let library = identity.photoLibrary
+        // What would refuse a change is looked at before anything changes.
+        if let keyFaceID = body.keyFaceID, try library.faces(withIDs: [keyFaceID]).first?.personID != person.id {
+            throw APIError.unprocessable("'keyFaceID' must be the identifier of one of the person's faces")
+        }
+        if case .some(.some(let name)) = name, let other = try library.person(named: name), other.id != person.id {
+            throw APIError(.conflict, "conflict", "someone else is called '\(name)': merge them instead", detail: other.id)
+        }
         do throws(LibraryError) {
             if let name { try library.renamePerson(person.id, to: name) }
             if let hidden = body.isHidden { try library.setPersonHidden(person.id, hidden) }

@@ -4,10 +4,11 @@ import SepiaImage
 import SepiaLibrary
 import SepiaVision
 
-/// One run of a library's `faces` job: finds the faces of a few assets not indexed yet (``batch``), one at a time,
-/// and records them, grouped into people. When more remain, the run ends with ``JobOutcome/again`` and the job is
-/// due again behind the jobs added meanwhile (an upload's preview waits for one asset at most); when none
-/// remains, the pass is over. Between assets it stops for a shutdown, and renews its lease with its progress
+/// One run of a library's `faces` job: finds the faces of a few assets not indexed yet, one at a time, and records
+/// them, grouped into people; at most ``batch`` assets, and none started after ``runTime`` (a 12-megapixel photo
+/// takes a second or two of a core). When more remain, the run ends with ``JobOutcome/again`` and the job is due
+/// again behind the jobs added meanwhile, so that an upload's preview waits for about one asset's search; when
+/// none remains, the pass is over. Between assets it stops for a shutdown, and renews its lease with its progress
 /// (the part of the library indexed, which the change stream reports).
 ///
 /// An asset that cannot be read is left for the next pass: the run goes on after it, and this server remembers
@@ -21,6 +22,8 @@ struct FaceIndexJob {
     let indexing: FaceIndexing
     /// The most assets a run indexes.
     let batch: Int
+    /// How long a run goes on starting assets: the first is always searched.
+    var runTime: Duration = .seconds(2)
     let lease: TimeInterval
     let metrics: ServerMetrics
     let logger: Logger
@@ -36,7 +39,8 @@ struct FaceIndexJob {
         var indexed = status.indexedAssets
         var cursor = state.cursor(library: job.library)
         var done = 0
-        while done < max(1, batch) {
+        let start = ContinuousClock.now
+        while done < max(1, batch) && (done == 0 || ContinuousClock.now - start < runTime) {
             try Task.checkCancellation()
             guard let asset = try library.assetsNeedingFaceIndex(algorithm: algorithm, after: cursor, limit: 1).first else { break }
             do {

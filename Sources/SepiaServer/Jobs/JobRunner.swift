@@ -6,7 +6,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// Takes jobs from the deployment's queue and does them until the server shuts down: `workers` tasks take the
-/// quick lane's jobs (an upload's preview, a purge, a short clip's playable version) and `longWorkers` the long
+/// quick lane's jobs (an upload's preview, a purge, a run of a library's faces, a short clip's playable version) and `longWorkers` the long
 /// lane's (the playable versions of videos with more than `longEncodePixels` pixels of frames, moved there by
 /// the quick worker that took them), so that a long encode never holds up the rest. Every server runs one;
 /// between them each job is done once (``JobQueue``). A worker with nothing to do looks again every
@@ -40,6 +40,8 @@ struct JobRunner: Service {
     var faceIndexing = FaceIndexing()
     /// The most assets one run of a `faces` job indexes.
     var faceBatch = 8
+    /// How long a run of a `faces` job goes on starting assets.
+    var faceRunTime: Duration = .seconds(2)
 
     func run() async throws {
         let stopping = StopFlag()
@@ -160,8 +162,9 @@ struct JobRunner: Service {
             }
         case .faces:
             guard let library = try openLibrary(job.library) else { return .done }
-            let run = FaceIndexJob(
+            var run = FaceIndexJob(
                 queue: queue, state: faceIndexingState, indexing: faceIndexing, batch: faceBatch, lease: lease, metrics: metrics, logger: logger)
+            run.runTime = faceRunTime
             return try await run.run(job, in: library.library, control: control)
         }
         return .done

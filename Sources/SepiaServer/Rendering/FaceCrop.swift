@@ -36,10 +36,11 @@ enum FaceCrop {
     }
 
     /// The entity tag of the picture of `face` in `asset` at `size`: 32 hexadecimal digits of a hash of what the
-    /// bytes are made from.
+    /// bytes are made from (and of Sepia's version, whose renderer makes them).
     static func tag(of face: Face, in asset: Asset, size: Int) -> String {
         let box = face.boundingBox
-        let key = "face-image/1/\(asset.id)/\(asset.contentVersion)/\(box.x),\(box.y),\(box.width),\(box.height)/\(size)/\(quality)"
+        let key =
+            "face-image/\(SepiaVersion.current)/\(asset.id)/\(asset.contentVersion)/\(box.x),\(box.y),\(box.width),\(box.height)/\(size)/\(quality)"
         return SHA256.hash(data: Data(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 

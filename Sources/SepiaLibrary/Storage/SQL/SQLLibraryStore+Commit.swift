@@ -164,6 +164,8 @@ extension SQLLibraryStore {
             try update(
                 assetID: id, db: db, now: now, set: "currentAdjustmentID = ?, pixelWidth = ?, pixelHeight = ?",
                 [adjustment.id, adjustment.renderedWidth, adjustment.renderedHeight])
+            // Faces are where the asset shows them: an edit (a crop, a rotation) has them found again.
+            try db.execute("DELETE FROM faceIndex WHERE assetRowID = ?", [asset])
             result.reversionedAssetIDs.append(id)
         case .revert(let id):
             guard let row = try db.fetchOne("SELECT rowID, currentAdjustmentID, trashedDate FROM asset WHERE localIdentifier = ?", [id])
@@ -176,6 +178,7 @@ extension SQLLibraryStore {
             try update(
                 assetID: id, db: db, now: now,
                 set: "currentAdjustmentID = NULL, pixelWidth = originalWidth, pixelHeight = originalHeight", [])
+            try db.execute("DELETE FROM faceIndex WHERE assetRowID = ?", [row[0] as Int64])
             result.reversionedAssetIDs.append(id)
         case .addResource(let id, let resource):
             guard try fileExists(resource.storedFile) else { throw StoreRetry.fileVanished(resource.storedFile) }
