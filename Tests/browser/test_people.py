@@ -80,17 +80,22 @@ def person_of(api, asset_id: str) -> str | None:
     return face_of(api, asset_id)["personID"]
 
 
+def people_found_now(site) -> dict[str, str] | None:
+    """Obama's, Salley's and Savage's person when the server has grouped each one's photos into one person."""
+    api = site["api"]
+    who = {k: {person_of(api, i) for i in site["ids"][k]} for k in ("obama", "salley", "savage")}
+    if any(len(v) != 1 or None in v for v in who.values()) or len({next(iter(v)) for v in who.values()}) != 3:
+        return None
+    return {k: next(iter(v)) for k, v in who.items()}
+
+
 def people_found(site):
     """Waits until the server has grouped the faces: Obama's, Salley's and Savage's photos each one person's."""
-    api = site["api"]
     def grouped():
         try:
-            who = {k: {person_of(api, i) for i in site["ids"][k]} for k in ("obama", "salley", "savage")}
-        except AssertionError:
+            return people_found_now(site)
+        except AssertionError:  # a photo not indexed yet (no face)
             return None
-        if any(len(v) != 1 or None in v for v in who.values()) or len({next(iter(v)) for v in who.values()}) != 3:
-            return None
-        return {k: next(iter(v)) for k, v in who.items()}
     return site["browser"].wait(grouped, "the faces to be found and grouped into three people", INDEXING)
 
 
@@ -126,6 +131,15 @@ def press(b, *keys):
     for k in keys:
         chain.send_keys(k)
     chain.perform()
+
+
+def tab_to(b, testid: str, limit: int = 30):
+    """Presses Tab until the element with this data-testid has the keyboard's focus."""
+    for _ in range(limit):
+        if (b.focused() or {}).get("testid") == testid:
+            return
+        press(b, Keys.TAB)
+    raise AssertionError(f"{testid} never got the focus with Tab; last: {b.focused()}")
 
 
 def click_undo(b, pattern: str):
@@ -168,11 +182,19 @@ def open_photo_with_faces(b, asset_id: str):
 def test_people_view_shows_the_people_as_they_are_found(site, b, screenshot):
     api = site["api"]
     open_people(b)
-    # While the job runs, the view says how far it has come, or that it is looking; then the people come, live.
-    if not listed(api):
-        b.wait(lambda: b.visible(tid("people-progress")) or b.visible(tid("empty-state")) or cards(b), "the indexing's progress")
-    found = people_found(site)
+    # While the job runs, the view says how far it has come (or that it is looking); then the people come, live.
+    progress = set()
+    def found_yet():
+        if b.visible(tid("people-progress")):
+            progress.add(b.js("return document.querySelector('[data-testid=\"people-progress\"]').textContent"))
+        try:
+            return people_found_now(site)
+        except AssertionError:  # a photo not indexed yet (no face)
+            return None
+    found = b.wait(found_yet, "the faces to be found and grouped into three people", INDEXING)
     site["people"] = found
+    for text in progress:
+        assert re.fullmatch(r"Finding faces: \d+ of \d+ photos", text), text
     b.wait(lambda: {c["id"] for c in cards(b)} == set(found.values()), "the three people in People", 60)
     b.wait(lambda: all(c["face"] for c in cards(b)), "each person's face")
     for c in cards(b):
@@ -298,7 +320,17 @@ def test_name_an_unassigned_face_by_typing_a_new_name(site, found, b):
     open_photo_with_faces(b, photo)
     [box] = face_boxes(b)
     assert box["name"] == "Unnamed" and box["person"] is None, box
-    b.click(tid("face-box"))
+    # By keyboard alone: Tab from the Faces button reaches the face; Enter opens its panel on the name field;
+    # Escape closes it and the focus goes back to the face.
+    b.js("document.querySelector('[data-testid=\"detail-faces\"]').focus()")
+    tab_to(b, "face-box")
+    press(b, Keys.ENTER)
+    b.wait_visible(tid("face-popover"))
+    assert b.focused()["testid"] == "face-name-input"
+    press(b, Keys.ESCAPE)
+    b.wait_gone(tid("face-popover"))
+    assert b.focused()["testid"] == "face-box" and b.visible(tid("detail")), "Escape left the photo instead of the panel"
+    press(b, Keys.ENTER)
     field = b.wait_visible(tid("face-name-input"))
     field.send_keys("Joe Biden")
     new = b.wait_visible(tid("face-name-new"))
