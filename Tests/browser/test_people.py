@@ -427,7 +427,8 @@ def test_people_a_person_and_faces_on_a_phone(site, found, b, screenshot):
         seen = b.seen(tid("person-more"))
         assert seen["shown"] and seen["inside"] and seen["onTop"], seen
         b.click(tid("person-more"))
-        assert [e.text for e in b.find_all('[data-testid^="person-menu-"]')] == ["Rename", "Hide", "Merge with…"]
+        b.wait_visible(tid("person-menu-merge"))
+        assert [e.get_attribute("textContent") for e in b.find_all('[data-testid^="person-menu-"]')] == ["Rename", "Hide", "Merge with…"]
         b.click(tid("person-menu-merge"))
         b.wait_visible(tid("person-picker"))
         b.click(tid("person-pick", **{"data-person-id": savage}))
