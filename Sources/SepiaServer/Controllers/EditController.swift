@@ -117,8 +117,8 @@ struct EditController {
             try await library.edit(asset, recipe: recipe)
         }
         services.metrics.recordRender("edit", duration: ContinuousClock.now - start)
-        // A crop or a rotation moves the faces: they are found again in the new version.
-        services.requestFaceIndexing(for: identity, changed: [asset.id], logger: context.logger)
+        // A crop or a rotation moves the faces: the edit has them found again in the new version, by the job.
+        services.requestFaceIndexing(for: identity, logger: context.logger)
         return AssetResponse(edited, in: identity.photoLibrary)
     }
 
@@ -127,7 +127,7 @@ struct EditController {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         let reverted = try await identity.photoLibrary.revert(asset)
-        services.requestFaceIndexing(for: identity, changed: [asset.id], logger: context.logger)
+        services.requestFaceIndexing(for: identity, logger: context.logger)
         return AssetResponse(reverted, in: identity.photoLibrary)
     }
 

@@ -15,10 +15,10 @@ extension ServerServices {
     }
 
     /// Asks for the faces of `identity`'s library to be found (after an upload, an edit, a recovery): the assets
-    /// in `changed` are indexed again (their pixels changed: an edit, a Live Photo's new still), and the library's
-    /// `faces` job is asked for. Nothing when the library's owner turned faces off. A failure here costs the
-    /// faces a delay (the next request, or the next start of a server), never the request that changed the
-    /// asset: it is logged.
+    /// in `changed` are indexed again (what they show changed without an edit: a Live Photo's new still, the other
+    /// file of a RAW+JPEG pair shown), and the library's `faces` job is asked for. Nothing when the library's owner
+    /// turned faces off. A failure here costs the faces a delay (the next request, or the next start of a server),
+    /// never the request that changed the asset: it is logged.
     func requestFaceIndexing(for identity: Identity, changed: [String] = [], logger: Logger) {
         let library = identity.photoLibrary
         do {
