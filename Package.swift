@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "SepiaServerTests",
             dependencies: [
-                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaTestSupport",
+                "SepiaServer", "SepiaLibrary", "SepiaCodecs", "SepiaImage", "SepiaObjectStore", "SepiaTestSupport", "SepiaVision",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -99,6 +99,12 @@ extension PhotoLibrary {
         return face
     }
 
+    /// The faces with these identifiers, in no particular order; identifiers of no face are left out. One read
+    /// for a page of people's key faces.
+    public func faces(withIDs ids: [String]) throws(LibraryError) -> [Face] {
+        try store.faces(ids: ids)
+    }
+
     /// A person's faces, newest asset first.
     public func faces(of personID: String) throws(LibraryError) -> [Face] {
         try store.faces(personID: personID)
@@ -124,6 +130,12 @@ extension PhotoLibrary {
             throw LibraryError(.notFound, "no person has this identifier", subject: id)
         }
         return person
+    }
+
+    /// The people with these identifiers, listed or not, in no particular order; identifiers of no one are left
+    /// out.
+    public func people(withIDs ids: [String]) throws(LibraryError) -> [Person] {
+        try store.people(ids: ids)
     }
 
     /// The person called `name`, compared without case and accents; nil when no one is.

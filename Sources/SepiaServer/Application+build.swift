@@ -70,7 +70,7 @@ func buildApplication(services: ServerServices, logger: Logger, events: ServerEv
     return app
 }
 
-/// What runs beside the server: the job workers, the purges of Recently Deleted they do, the sweeper of shared
+/// What runs beside the server: the job workers, the purges of Recently Deleted and the face indexing they do, the sweeper of shared
 /// storage, and the libraries' closing (services stop last to first, so the libraries close after the workers
 /// have stopped).
 func backgroundServices(_ services: ServerServices, logger: Logger) -> [any Service] {
@@ -83,10 +83,17 @@ func backgroundServices(_ services: ServerServices, logger: Logger) -> [any Serv
                 queue: services.jobs, accounts: services.accounts, interval: configuration.purgeInterval, wakeUps: services.jobWakeUps,
                 logger: logger))
         background.append(
-            JobRunner(
-                queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics,
-                workers: configuration.jobWorkers, longWorkers: configuration.longJobWorkers, longEncodePixels: configuration.longEncodePixels,
-                lease: configuration.jobLease, pollInterval: configuration.jobPollInterval, wakeUps: services.jobWakeUps, logger: logger))
+            FaceIndexRequests(
+                queue: services.jobs, accounts: services.accounts, interval: configuration.purgeInterval, wakeUps: services.jobWakeUps,
+                logger: logger))
+        var runner = JobRunner(
+            queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics,
+            workers: configuration.jobWorkers, longWorkers: configuration.longJobWorkers, longEncodePixels: configuration.longEncodePixels,
+            lease: configuration.jobLease, pollInterval: configuration.jobPollInterval, wakeUps: services.jobWakeUps, logger: logger)
+        runner.faceIndexingState = services.faceIndexing
+        runner.faceIndexing = configuration.faceIndexing
+        runner.faceBatch = configuration.faceIndexBatch
+        background.append(runner)
     }
     if configuration.objectStorage != nil || configuration.database != nil {
         background.append(StorageSweeper(libraries: services.libraries, interval: configuration.sweepInterval, logger: logger))
@@ -145,6 +152,8 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     router.addRoutes(EditController(services: services).endpoints, atPath: RouterPath(api + "/assets"))
     router.addRoutes(FilterController(services: services).endpoints, atPath: RouterPath(api + "/filters"))
     router.addRoutes(PresetController(services: services).endpoints, atPath: RouterPath(api + "/presets"))
+    router.addRoutes(PeopleController(services: services).endpoints, atPath: RouterPath(api + "/people"))
+    router.addRoutes(FaceController(services: services).endpoints, atPath: RouterPath(api))
     router.addRoutes(AlbumController(services: services).endpoints, atPath: RouterPath(api + "/albums"))
     router.addRoutes(CollectionController(services: services).endpoints, atPath: RouterPath(api + "/collections"))
     router.addRoutes(ChangeController(services: services).endpoints, atPath: RouterPath(api + "/changes"))

@@ -121,8 +121,16 @@ public struct ServerConfiguration: Sendable {
     public var jobPollInterval: Duration
     /// How long deleted photos stay in Recently Deleted before they are deleted for good (30 days by default).
     public var recentlyDeletedRetention: Duration
-    /// How often the server queues the purge of Recently Deleted for every library (it also does when it starts).
+    /// How often the server queues the purge of Recently Deleted, and asks for the faces job, of every library (it also
+    /// does when it starts).
     public var purgeInterval: Duration
+    /// How faces are found: where the models are (``SepiaVision/FaceModels/default`` unless set: `SEPIA_FACE_MODELS`,
+    /// else the user's data folder) and how much of each asset is searched.
+    public var faceIndexing: FaceIndexing
+    /// The most assets one run of a library's face job indexes before the job makes way for the jobs added
+    /// meanwhile; a run also starts no asset after 2 seconds, so that an upload's preview waits for about one
+    /// asset's search.
+    public var faceIndexBatch: Int
     /// What time it is for Recently Deleted (deletion dates, days left, purges): tests move it by hand.
     public var clock: @Sendable () -> Date = { Date() }
 
@@ -178,6 +186,8 @@ public struct ServerConfiguration: Sendable {
         jobPollInterval = .seconds(1)
         recentlyDeletedRetention = .seconds(30 * 86_400)
         purgeInterval = .seconds(3600)
+        faceIndexing = FaceIndexing()
+        faceIndexBatch = 8
     }
 
     /// The data folder beside a library: `<library>-server`.

@@ -32,6 +32,8 @@ struct ServerServices: Sendable {
     let renders: RenderAdmission
     /// How far the playable versions being made on any server have come, for the change streams.
     let jobProgress: JobProgressFeed
+    /// This server's face indexing: where each library's pass is, and why faces cannot be found, if they cannot.
+    let faceIndexing = FaceIndexingState()
 
     /// One entry of the catalog with where it comes from.
     struct CatalogEntry: Sendable {

@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import SepiaLibrary
+import SepiaVision
 import Synchronization
 import Testing
 
@@ -67,6 +69,12 @@ struct AccessMatrixTests {
         /// A link to album A (which has `deletedIn` among its members), and a link to a photo since deleted.
         let albumShareToken: String
         let deletedShareToken: String
+        /// The owner's library, where faces are recorded as indexing would (no models needed).
+        let library: PhotoLibrary
+        /// A face in `assetIn` and one in `assetOut`, and a person, Ana, who has neither.
+        let faceIn: String
+        let faceOut: String
+        let person: String
         let counter = Counter()
 
         /// A photo of the owner's, in album A for `limitedIn`-style targets, else outside it.
@@ -90,6 +98,33 @@ struct AccessMatrixTests {
                 _ = try await owner.request(.post, "/api/v1/albums/\(albumA)/assets", json: #"{"ids": ["\#(id)"]}"#)
             }
             return id
+        }
+
+        /// A face for `limitedIn`-style targets (in album A), else outside it.
+        func face(for credential: Credential) -> String { credential == .limitedOut ? faceOut : faceIn }
+
+        /// A new face (in a new photo, in album A unless aimed at `limitedOut`), Ana's, for a request that takes it
+        /// from her.
+        func freshFace(for credential: Credential) async throws -> String {
+            let asset = try await freshAsset(for: credential)
+            let face = try TestFaces.record(in: library, asset: asset, seed: 30_000 + counter.next())
+            try library.assignFace(face, toPerson: person)
+            return face
+        }
+
+        /// A new person (a new photo's face, named), for a merge.
+        func freshPerson() async throws -> String {
+            let asset = try await freshAsset(for: .owner)
+            let face = try TestFaces.record(in: library, asset: asset, seed: 40_000 + counter.next())
+            try library.assignFace(face, toPersonNamed: "Someone \(counter.next())")
+            guard let person = try library.face(face).personID else { throw LibraryError(.notFound, "the face has no person") }
+            return person
+        }
+
+        /// The token that undoes taking a new face from Ana, made by the owner.
+        func undoToken() async throws -> String {
+            struct Rejected: Decodable { var undo: String }
+            return try await owner.json(Rejected.self, .delete, "/api/v1/faces/\(try await freshFace(for: .owner))/person").undo
         }
 
         func freshAlbum(for credential: Credential) async throws -> String {
@@ -283,6 +318,39 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/collections/months", "401 401 401 200 200 403 200 403 403 200 200") { _, _ in ("/api/v1/collections/months", nil, nil) },
         Row(.get, "/api/v1/changes", "     401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/changes", nil, nil) },
 
+        // People: every credential that reads the whole library (another user: their own, empty); none to a token
+        // limited to albums, which sees the faces of its albums' photos and changes none.
+        Row(.get, "/api/v1/people", "      401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/people?hidden=true", nil, nil) },
+        Row(.get, "/api/v1/people/status", "401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/people/status", nil, nil) },
+        Row(.get, "/api/v1/people/{id}", "  401 401 401 200 200 403 200 404 404 404 404") { w, _ in ("/api/v1/people/" + w.person, nil, nil) },
+        Row(.get, "/api/v1/assets", "      401 401 401 200 200 403 200 404 404 404 404") { w, _ in ("/api/v1/assets?person=" + w.person, nil, nil) },
+        Row(.get, "/api/v1/faces", "       401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/faces?state=unassigned", nil, nil) },
+        Row(.get, "/api/v1/assets/{id}/faces", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/assets/\(w.asset(for: c))/faces", nil, nil)
+        },
+        Row(.get, "/api/v1/faces/{id}/image", "401 401 401 200 200 403 200 200 404 404 404") { w, c in
+            ("/api/v1/faces/\(w.face(for: c))/image?size=32", nil, nil)
+        },
+        Row(.patch, "/api/v1/people/{id}", "401 401 401 200 403 403 200 404 404 404 404") { w, _ in
+            ("/api/v1/people/" + w.person, #"{"isHidden": false}"#, nil)
+        },
+        Row(.post, "/api/v1/people/{id}/merge", "401 401 401 200 403 403 200 404 404 404 404") { w, _ in
+            ("/api/v1/people/\(w.person)/merge", #"{"people": ["\#(try await w.freshPerson())"]}"#, nil)
+        },
+        // A token made in the owner's library undoes nothing in another's.
+        Row(.post, "/api/v1/people/undo", "401 401 401 200 403 403 200 404 404 422 422") { w, _ in
+            ("/api/v1/people/undo", #"{"undo": "\#(try await w.undoToken())"}"#, nil)
+        },
+        Row(.put, "/api/v1/people/settings", "401 401 401 200 403 403 200 404 404 200 200") { _, _ in
+            ("/api/v1/people/settings", #"{"enabled": true}"#, nil)
+        },
+        Row(.put, "/api/v1/faces/{id}/person", "401 401 401 200 403 403 200 403 404 404 404") { w, c in
+            ("/api/v1/faces/\(w.face(for: c))/person", #"{"personID": "\#(w.person)"}"#, nil)
+        },
+        Row(.delete, "/api/v1/faces/{id}/person", "401 401 401 200 403 403 200 403 404 404 404") { w, c in
+            ("/api/v1/faces/\(try await w.freshFace(for: c))/person", nil, nil)
+        },
+
         // Uploading: a limited token adds into its album, and may not name another.
         Row(.post, "/api/v1/assets", "     401 401 401 201 403 201 201 201 404 201 201") { w, c in
             let query = c == .limitedOut ? "&album=\(w.albumB)" : ""
@@ -450,8 +518,9 @@ struct AccessMatrixTests {
 
     @Test("every route answers every credential with exactly the status the matrix gives")
     func matrix() async throws {
-        let server = TestServer()
-        let (app, token) = try await server.build()
+        // Faces are recorded by hand: the faces job, without models, records none over them.
+        let server = TestServer { $0.faceIndexing.models = FaceModels(directory: $0.dataPath + "/no-face-models") }
+        let (app, token, services) = try server.buildWithServices()
         try await app.test(.live) { client in
             let owner = try await Client.createOwner(client, setupToken: token!)
             let albumA = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "A"}"#, expect: .created).id
@@ -473,10 +542,16 @@ struct AccessMatrixTests {
             let albumShare = try await shareToken(#"{"albumID": "\#(albumA)", "allowDownload": true}"#)
             let deletedShare = try await shareToken(#"{"assetID": "\#(deletedShared)", "allowDownload": true}"#)
             for id in [deletedIn, deletedOut, deletedShared] { _ = try await owner.request(.delete, "/api/v1/assets/" + id) }
+            let library = try services.libraries.openOwnerLibrary().library
+            let faceIn = try TestFaces.record(in: library, asset: assetIn, seed: 1)
+            let faceOut = try TestFaces.record(in: library, asset: assetOut, seed: 2)
+            let ana = try TestFaces.record(in: library, asset: try await owner.uploadNew(6), seed: 3)
+            try library.assignFace(ana, toPersonNamed: "Ana")
+            let person = try #require(try library.face(ana).personID)
             let world = World(
                 owner: try await owner.token("read-write"), albumA: albumA, albumB: albumB, assetIn: assetIn, assetOut: assetOut,
                 shareToken: share, webRoot: server.configuration.webRoot ?? "", deletedIn: deletedIn, deletedOut: deletedOut,
-                albumShareToken: albumShare, deletedShareToken: deletedShare)
+                albumShareToken: albumShare, deletedShareToken: deletedShare, library: library, faceIn: faceIn, faceOut: faceOut, person: person)
             let read = try await owner.token("read")
             let add = try await owner.token("add-only")
             let rw = try await owner.token("read-write")

@@ -65,7 +65,7 @@ struct JobQueueTests {
             let queue = JobQueue(database: services.accounts.database, worker: "worker-\(worker)")
             while let job = try? queue.take(lease: 60) {
                 taken.add(job.subject)
-                try? queue.complete(job)
+                _ = try? queue.complete(job)
             }
         }
         let subjects = taken.all
@@ -144,6 +144,44 @@ struct JobQueueTests {
         #expect(try !second.extend(retaken, lease: 30, now: now + 43), "a job done is no one's")
     }
 
+    @Test(
+        "a job asked for again while it runs is due again once it is done; one that failed for good is revived; a run that continues goes behind the jobs due"
+    )
+    func requestedAgain() throws {
+        let queue = try services().jobs
+        let now = Date()
+        try queue.request(.faces, library: "", subject: "", now: now)
+        try queue.request(.faces, library: "", subject: "", now: now + 1)
+        let first = try #require(try queue.take(lease: 60, now: now + 2))
+        #expect(first.kind == .faces && first.requested == (now + 1).timeIntervalSince1970)
+        // Asked for during the run: done, and due again at once, attempts back.
+        try queue.request(.faces, library: "", subject: "", now: now + 3)
+        #expect(try queue.take(lease: 60, now: now + 3) == nil, "taken once at a time")
+        #expect(try !queue.complete(first, now: now + 4))
+        let second = try #require(try queue.take(lease: 60, now: now + 4))
+        #expect(second.id == first.id && second.attempts == 1)
+        // Not asked for again: gone.
+        #expect(try queue.complete(second, now: now + 5))
+        #expect(try queue.counts() == (waiting: 0, failed: 0))
+
+        // A run that leaves the rest for later goes behind what is due already, keeping its progress.
+        try queue.request(.faces, library: "u1", subject: "", now: now)
+        let run = try #require(try queue.take(lease: 60, now: now))
+        #expect(try queue.extend(run, lease: 60, progress: 0.5, now: now))
+        try queue.enqueue(.renditions, library: "u1", subject: "photo", now: now + 1)
+        try queue.requeue(run, now: now + 2)
+        #expect(try queue.reportedProgress(.faces) == ["u1": 0.5])
+        #expect(try queue.take(lease: 60, now: now + 2)?.kind == .renditions)
+        let next = try #require(try queue.take(lease: 60, now: now + 2))
+        #expect(next.id == run.id && next.attempts == 1)
+        try queue.failForGood(next, error: "the library cannot be read")
+        #expect(try queue.reportedProgress(.faces).isEmpty)
+        // Failed for good, and asked for again: what it works on changed, so it is tried again.
+        try queue.request(.faces, library: "u1", subject: "", now: now + 10)
+        let revived = try #require(try queue.take(lease: 60, now: now + 10))
+        #expect(revived.id == run.id && revived.attempts == 1)
+    }
+
     @Test("a failure that will not change (a refused file, a budget) is for good; storage, the database, a deadline on a busy machine are retried")
     func failureKinds() {
         let refused = LibraryError.unreadable(CodecError(.corruptData, "the sample table points 398 998 samples at the same bytes"), file: "a.3gp")
@@ -185,7 +223,8 @@ struct JobQueueTests {
     func previewOnDemandBeforeTheQueue() async throws {
         try await TestServer { $0.jobWorkers = 0 }.withOwnerAndServices { owner, services in
             let id = try await owner.uploadNew(12)
-            #expect(try services.jobs.counts().waiting == 1)
+            // Its preview, and the library's faces.
+            #expect(try services.jobs.counts().waiting == 2)
             let response = try await owner.request(.get, "/api/v1/assets/\(id)/image?size=1440")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "image/jpeg")

@@ -195,6 +195,45 @@ struct MultiServerTests {
         }
     }
 
+    @Test("the faces job runs on both servers, one run at a time: each photo uploaded through either is indexed once")
+    func facesIndexedOnce() async throws {
+        // One asset a run, so that the job goes from one server to the other.
+        let a = TestServer {
+            $0.jobPollInterval = .milliseconds(100)
+            $0.faceIndexBatch = 1
+        }
+        let b = TestServer { configuration in
+            configuration.database = a.configuration.database
+            configuration.libraryPath = a.configuration.libraryPath
+            configuration.jobPollInterval = .milliseconds(100)
+            configuration.faceIndexBatch = 1
+        }
+        let (appA, token) = try await a.build()
+        let (appB, _) = try await b.build()
+        try await appA.test(.live) { clientA in
+            try await appB.test(.live) { clientB in
+                let ownerA = try await Client.createOwner(clientA, setupToken: token!)
+                let ownerB = Client(clientB, cookie: ownerA.cookie, csrf: ownerA.csrf)
+                let photos = try FacePhotos.john("John_Salley", count: 5) + FacePhotos.john("John_Savage", count: 5)
+                for (index, path) in photos.enumerated() {
+                    let uploader = index.isMultiple(of: 2) ? ownerA : ownerB
+                    let response = try await uploader.upload(try Data(contentsOf: URL(fileURLWithPath: path)), filename: "john-\(index).jpg")
+                    #expect(response.status == .created)
+                }
+                let status = try await PeopleRoutesTests.indexed(photos.count, by: ownerB)
+                #expect(status.faces == photos.count && status.people == 2, "\(status)")
+                let indexed = #"sepia_face_index_assets_total{outcome="indexed"}"#
+                let byA = try await PeopleRoutesTests.metric(indexed, of: ownerA) ?? 0
+                let byB = try await PeopleRoutesTests.metric(indexed, of: ownerB) ?? 0
+                #expect(byA + byB == Double(photos.count), "A indexed \(byA), B \(byB)")
+                // Both servers see the same people.
+                let people = try await ownerA.json(PeopleRoutesTests.PeopleList.self, .get, "/api/v1/people").people
+                #expect(try await ownerB.json(PeopleRoutesTests.PeopleList.self, .get, "/api/v1/people").people.map(\.id) == people.map(\.id))
+                #expect(people.map(\.faceCount) == [5, 5])
+            }
+        }
+    }
+
     @Test("one rendition URL has one set of bytes and one strong ETag on both servers, whichever server made it and when")
     func renditionsAgreeAcrossServers() async throws {
         // On object storage when the suite has a store (each server then keeps its own library folder, as two

@@ -19,7 +19,9 @@ import axe_core_python
 import pytest
 from axe_selenium_python import Axe
 
-from sepia_browser import SAMPLE_PHOTOS, Browser, Server, photo_bytes, stop_server, tid
+from selenium.webdriver.common.keys import Keys
+
+from sepia_browser import REPO, SAMPLE_PHOTOS, Browser, Server, photo_bytes, stop_server, tid
 
 BLOCKING = ("serious", "critical")
 AXE_SCRIPT = os.environ.get("SEPIA_AXE_SCRIPT") or str(Path(axe_core_python.__file__).parent / "axe.min.js")
@@ -415,6 +417,144 @@ def test_settings(library):
     b.wait_visible(tid("share-row"))
     b.wait_visible(tid("user-row"))
     audit(b, "Settings")
+
+
+# ------------------------------------------------------------------------------------ People
+
+
+@pytest.fixture(scope="module")
+def faces(library):
+    """Photos with faces (three of Obama, one of Biden, three of dlib's chips of John Salley), found and grouped by
+    the server's job into two people; Obama named."""
+    if not library.get("faces"):
+        api = library["owner"]
+        chips = sorted(Path("/usr/share/doc/libdlib19.1/examples/johns/John_Salley").glob("*.jpg"))[:3]
+        paths = [REPO / ".build" / "testdata" / "faces" / n for n in ("obama.jpg", "obama2.jpg", "obama3.jpg", "biden.jpg")] + chips
+        ids = [api.upload(p, f"face-{i}.jpg")["id"] for i, p in enumerate(paths)]
+        b = library["browser"]
+        b.wait(lambda: len(api.json("GET", "/api/v1/people")["people"]) == 2, "two people found", 300)
+        obama = api.json("GET", f"/api/v1/assets/{ids[0]}/faces")["faces"][0]["personID"]
+        api.json("PATCH", f"/api/v1/people/{obama}", {"name": "Barack Obama"})
+        library["faces"] = {"ids": ids, "obama": obama, "biden": ids[3],
+                            "salley": api.json("GET", f"/api/v1/assets/{ids[4]}/faces")["faces"][0]["personID"]}
+    return library["faces"]
+
+
+def test_people(faces, library):
+    b = library["browser"]
+    b.open_app("#/people")
+    b.wait(lambda: len(b.find_all(tid("person-card"))) == 2, "the people")
+    audit(b, "People")
+    b.click(tid("person-add-name"))
+    b.wait_visible(tid("person-name-input"))
+    audit(b, "People with a name being added")
+    b.find(tid("person-name-input")).send_keys(Keys.ESCAPE)
+    b.click(tid("people-select"))
+    for pid in (faces["obama"], faces["salley"]):
+        b.click(f'{tid("person-card", **{"data-person-id": pid})} {tid("person-toggle")}')
+    b.wait(lambda: b.find(tid("selection-merge")).is_enabled(), "Merge")
+    audit(b, "People with two people selected")
+    b.click(tid("selection-merge"))
+    b.wait_visible(tid("merge-dialog"))
+    audit(b, "the Merge dialog")
+    b.click(f'{tid("merge-dialog")} {tid("confirm-cancel")}')
+
+
+def test_person_page_and_merge_picker(faces, library):
+    b = library["browser"]
+    b.open_app(f"#/person/{faces['obama']}")
+    b.wait(lambda: len(b.grid_cell_ids()) == 3, "Obama's photos")
+    audit(b, "a person's page")
+    b.click(tid("person-rename"))
+    b.wait_visible(tid("person-name-input"))
+    audit(b, "a person's page with the name being edited")
+    b.find(tid("person-name-input")).send_keys(Keys.ESCAPE)
+    b.click(tid("person-merge"))
+    b.wait_visible(tid("person-pick"))
+    audit(b, "the Merge with… picker")
+
+
+def test_photo_faces_and_a_faces_panel(faces, library):
+    b = library["browser"]
+    b.open_app(f"#/photo/{faces['biden']}")
+    b.wait_image(tid("detail-image"))
+    b.click(tid("detail-faces"))
+    b.wait_visible(tid("face-box"))
+    audit(b, "a photo with its faces outlined")
+    b.click(tid("face-box"))
+    field = b.wait_visible(tid("face-name-input"))
+    field.send_keys("bar")
+    b.wait_visible(tid("face-name-option"))
+    field.send_keys(Keys.ARROW_DOWN)
+    audit(b, "a face's panel with names offered")
+    b.open_app(f"#/photo/{faces['ids'][0]}")
+    b.wait_image(tid("detail-image"))
+    b.click(tid("detail-faces"))
+    b.click(tid("face-box"))
+    b.wait_visible(tid("face-not-person"))
+    audit(b, "the panel of a named person's face")
+
+
+def test_search_offers_people(faces, library):
+    b = library["browser"]
+    b.open_app("#/search/")
+    field = b.wait_visible(tid("search-input"))
+    field.send_keys("bar")
+    b.wait_visible(tid("search-person-option"))
+    # The words are searched for too (after a pause in the typing): the photos that have them, if any, come first.
+    b.wait(lambda: b.driver.current_url.endswith("#/search/bar") and b.text(tid("photo-count")) != "", "the words searched for")
+    b.next_frames()
+    audit(b, "the search field offering a person")
+    field.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+    b.wait_visible(tid("search-person"))
+    b.wait(lambda: len(b.grid_cell_ids()) == 3, "the person's photos")
+    audit(b, "a search for a person")
+
+
+def test_people_on_a_phone_and_in_dark_mode(faces, library):
+    b = library["browser"]
+    b.set_viewport(375, 812, mobile=True)
+    try:
+        b.open_app("#/people")
+        b.wait(lambda: len(b.find_all(tid("person-card"))) == 2, "the people")
+        audit(b, "People on a phone")
+        b.open_app(f"#/person/{faces['obama']}")
+        b.wait(lambda: len(b.grid_cell_ids()) == 3, "Obama's photos")
+        b.click(tid("person-more"))
+        b.wait_visible(tid("person-menu-merge"))
+        audit(b, "a person's page on a phone, with its menu")
+    finally:
+        b.set_viewport(1440, 900)
+    b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        b.open_app("#/people")
+        b.wait(lambda: len(b.find_all(tid("person-card"))) == 2, "the people")
+        audit(b, "People in dark mode")
+        b.open_app(f"#/photo/{faces['ids'][0]}")
+        b.wait_image(tid("detail-image"))
+        b.click(tid("detail-faces"))
+        b.click(tid("face-box"))
+        b.wait_visible(tid("face-popover"))
+        audit(b, "a face's panel in dark mode")
+    finally:
+        b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_faces_switch_and_faces_off(faces, library):
+    b, api = library["browser"], library["owner"]
+    b.open_app("#/settings")
+    b.wait(lambda: b.find(tid("faces-switch")).is_enabled(), "the Faces switch")
+    audit(b, "Settings with the Faces switch")
+    b.click(tid("faces-switch"))
+    b.wait_visible(tid("faces-off-dialog"))
+    audit(b, "the dialog before faces are turned off")
+    b.click(f'{tid("faces-off-dialog")} {tid("confirm-ok")}')
+    b.wait(lambda: api.json("GET", "/api/v1/people/status")["enabled"] is False, "faces off")
+    library.pop("faces")
+    b.open_app("#/people")
+    b.wait_visible(tid("people-enable"))
+    audit(b, "People with faces off")
+    api.json("PUT", "/api/v1/people/settings", {"enabled": True})
 
 
 def test_phone_library_and_menu(library):

@@ -73,7 +73,7 @@ def test_library(view, gallery, screenshot):
     if name == "phone":
         assert cols >= 3, cols
         assert b.visible(".tabbar"), "no tab bar on the phone"
-        assert [t.text for t in b.find_all(".tabbar .tab")] == ["Library", "Favorites", "Albums", "Settings"]
+        assert [t.text for t in b.find_all(".tabbar .tab")] == ["Library", "Favorites", "People", "Albums", "Settings"]
         assert b.visible(tid("menu-button"))
         assert b.find(tid("sidebar")).rect["x"] + b.find(tid("sidebar")).rect["width"] <= 1 or not b.find(tid("sidebar")).is_displayed(), \
             "the sidebar takes room on the phone"

@@ -24,8 +24,8 @@ final class AccountStore: Sendable {
     /// Raised whenever a credential leaves the cache (revoked, changed, signed out), so that whoever kept a
     /// cached answer can tell, with one atomic read, that it may no longer hold.
     private let forgetting = Atomic<Int>(0)
-    /// The key of limited credentials' change-stream positions, once read (``changeCursorKey()``).
-    private let cursorKey = Mutex<SymmetricKey?>(nil)
+    /// The deployment's secret, once read (``changeCursorKey()``, ``peopleUndoKey()``).
+    private let secret = Mutex<String?>(nil)
 
     enum CachedCredential: Sendable {
         case session(SessionRecord, UserRecord)
@@ -268,16 +268,27 @@ final class AccountStore: Sendable {
     /// The key that seals the change-stream positions of credentials limited to albums (``ChangeCursor``): the
     /// same on every server of a deployment, made by the first one that asks.
     func changeCursorKey() throws -> SymmetricKey {
-        if let key = cursorKey.withLock({ $0 }) { return key }
+        SymmetricKey(data: SHA256.hash(data: Data(try serverSecret().utf8)))
+    }
+
+    /// The key that signs the undo tokens of changes to people (``PeopleUndoToken``): derived from the same
+    /// secret as ``changeCursorKey()`` for this purpose alone, so the same on every server of a deployment.
+    func peopleUndoKey() throws -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(try serverSecret().utf8)), info: Data("sepia people undo v1".utf8), outputByteCount: 32)
+    }
+
+    /// The deployment's secret: 32 random bytes in the server database, made by the first server that asks.
+    private func serverSecret() throws -> String {
+        if let secret = secret.withLock({ $0 }) { return secret }
         let candidate = Secret.generate()
         let stored = try write { db -> String? in
             try db.execute("INSERT INTO serverSecret (name, value) VALUES ('changeCursor', ?) ON CONFLICT (name) DO NOTHING", [candidate])
             return try db.value("SELECT value FROM serverSecret WHERE name = 'changeCursor'", as: String.self)
         }
-        guard let stored else { throw APIError.internalError("the server database has no change-stream key") }
-        let key = SymmetricKey(data: SHA256.hash(data: Data(stored.utf8)))
-        cursorKey.withLock { $0 = key }
-        return key
+        guard let stored else { throw APIError.internalError("the server database has no secret") }
+        secret.withLock { $0 = stored }
+        return stored
     }
 
     // MARK: - Users

@@ -3,7 +3,7 @@ import Hummingbird
 import SepiaCodecs
 import SepiaLibrary
 
-/// Photos: listing with PhotoKit's fetch options and cursors (and keyword and text search), uploads, details,
+/// Photos: listing with PhotoKit's fetch options and cursors (keyword and text search, a person's photos), uploads, details,
 /// favourite and hidden flags, title, caption, keywords, rating, date and place, deletion (to Recently Deleted, or
 /// for good) and recovery, XMP sidecars uploaded with photos: `/api/v1/assets`.
 struct AssetController {
@@ -107,6 +107,10 @@ struct AssetController {
         } else if let limit = identity.albumLimit {
             predicates.append(.inAlbums(limit))
         }
+        if let personID = try query.string("person", maximumLength: 64) {
+            // A person's photos: for credentials that see people (404 for one limited to albums, as if there were none).
+            predicates.append(.person(try identity.visiblePerson(personID).id))
+        }
         if try query.bool("favorites") == true { predicates.append(.isFavorite) }
         if try query.bool("edited") == true { predicates.append(.hasAdjustments) }
         if try query.bool("hidden") == true {
@@ -165,6 +169,8 @@ struct AssetController {
         if let useRAW = body.useRAW {
             try await identity.photoLibrary.performChanges { $0.useRAW(useRAW, for: asset.id) }
             identity.library.previews.forget(assetID: asset.id)
+            // The other file of the pair is shown now: its faces are found in it.
+            services.requestFaceIndexing(for: identity, changed: [asset.id], logger: context.logger)
             if body.isFavorite == nil && body.isHidden == nil && body.metadata.isEmpty {
                 return AssetResponse(try identity.photoLibrary.asset(asset.id), in: identity.photoLibrary)
             }
@@ -218,6 +224,7 @@ struct AssetController {
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
         let library = identity.photoLibrary
         try await library.performChanges { $0.recoverAssets([asset.id]) }
+        services.requestFaceIndexing(for: identity, logger: context.logger)
         return AssetResponse(try library.asset(asset.id), in: library)
     }
 
@@ -230,6 +237,7 @@ struct AssetController {
         let assets = try identity.visibleAssets(body.ids, includingRecentlyDeleted: true).filter { seen.insert($0.id).inserted }
         let library = identity.photoLibrary
         try await library.performChanges { $0.recoverAssets(assets.map(\.id)) }
+        services.requestFaceIndexing(for: identity, logger: context.logger)
         return Recovered(
             recovered: assets.filter(\.isRecentlyDeleted).count,
             assets: try library.assets(assets.map(\.id)).map { AssetResponse($0, in: library) })

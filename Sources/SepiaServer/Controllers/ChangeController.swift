@@ -7,7 +7,8 @@ import ServiceLifecycle
 
 /// The live change stream: `GET /api/v1/changes`, Server-Sent Events read from the library's change log, so
 /// commits by any process show up (this server, `sepia import`, another server on the same library); and, as
-/// `progress` events, how far the playable versions of the library's videos being made on any server have come.
+/// `progress` events, how far the playable versions of the library's videos being made on any server have come,
+/// and how far the library's faces are found.
 struct ChangeController {
     let services: ServerServices
 
@@ -39,17 +40,22 @@ struct ChangeController {
         var generation: Int64?
         var assets = Lists()
         var albums = Lists()
+        /// People made, changed (name, faces, key face, hidden) and gone: for credentials that see people only.
+        var people: Lists?
     }
 
     private enum Wake: Sendable {
         case commit
         case heartbeat
-        case progress(JobProgressFeed.Progress)
+        case progress(JobProgressFeed.Update)
     }
 
-    /// A `progress` event: `{"assets": {"<id>": 0.42}}`, the encodes running now; an empty object once none is.
+    /// A `progress` event: `{"assets": {"<id>": 0.42}}`, the encodes running now (an empty object once none is),
+    /// and `"faces": 0.9`, the part of the library whose faces are found, while they are being found (for
+    /// credentials that see people).
     struct ProgressEvent: Encodable {
         var assets: JobProgressFeed.Progress
+        var faces: Double?
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -106,16 +112,17 @@ struct ChangeController {
                         try await writer.write(ByteBuffer(string: try positions.event("ready", at: start)))
                     }
                     try await send(after: &last, identity: identity, positions: positions, writer: &writer)
-                    var shown: JobProgressFeed.Progress = [:]
+                    var shown = JobProgressFeed.Update()
                     for await wake in wakes {
                         switch wake {
                         case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                         case .commit: try await send(after: &last, identity: identity, positions: positions, writer: &writer)
                         case .progress(let update):
-                            let visible = try visibleProgress(update, identity: identity)
+                            let visible = JobProgressFeed.Update(
+                                assets: try visibleProgress(update.assets, identity: identity), faces: identity.seesPeople ? update.faces : nil)
                             guard visible != shown else { continue }
                             shown = visible
-                            let data = try JSONEncoder().encode(ProgressEvent(assets: visible))
+                            let data = try JSONEncoder().encode(ProgressEvent(assets: visible.assets, faces: visible.faces))
                             try await writer.write(ByteBuffer(string: "event: progress\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"))
                         }
                     }
@@ -142,6 +149,7 @@ struct ChangeController {
                 event.assets.trashed = []
                 event.assets.recovered = []
             }
+            if identity.seesPeople { event.people = ChangeEvent.Lists() }
             let visible = try visibleAssets(in: entries, identity: identity)
             for entry in entries {
                 switch entry.entity {
@@ -152,8 +160,8 @@ struct ChangeController {
                     guard identity.albumLimit?.contains(entry.id) ?? true else { continue }
                     append(entry, to: &event.albums, seesRecentlyDeleted: false)
                 case .person:
-                    // People are not in the stream's events yet.
-                    continue
+                    guard event.people != nil else { continue }
+                    append(entry, to: &event.people!, seesRecentlyDeleted: false)
                 }
             }
             last = newest

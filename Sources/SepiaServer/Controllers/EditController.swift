@@ -117,6 +117,8 @@ struct EditController {
             try await library.edit(asset, recipe: recipe)
         }
         services.metrics.recordRender("edit", duration: ContinuousClock.now - start)
+        // A crop or a rotation moves the faces: the edit has them found again in the new version, by the job.
+        services.requestFaceIndexing(for: identity, logger: context.logger)
         return AssetResponse(edited, in: identity.photoLibrary)
     }
 
@@ -124,7 +126,9 @@ struct EditController {
     @Sendable func revert(_ request: Request, context: AppRequestContext) async throws -> AssetResponse {
         let identity = try context.requireIdentity()
         let asset = try identity.visibleAsset(try context.parameters.require("id"))
-        return AssetResponse(try await identity.photoLibrary.revert(asset), in: identity.photoLibrary)
+        let reverted = try await identity.photoLibrary.revert(asset)
+        services.requestFaceIndexing(for: identity, logger: context.logger)
+        return AssetResponse(reverted, in: identity.photoLibrary)
     }
 
     /// `POST /assets/{id}/preview`: a recipe rendered on the photo at a display size, not saved.

@@ -39,6 +39,8 @@ struct OperationsController {
         if let owner = try? services.libraries.openOwnerLibrary() {
             services.metrics.recordCacheSizes(
                 memoryBytes: owner.library.imageStore.memoryCost, diskBytes: owner.library.imageStore.diskCost)
+            services.metrics.recordFaceIndexStatus(
+                try? owner.library.faceIndexStatus(algorithm: FaceIndexing.algorithm), modelsMissing: services.faceModelsMissing)
         }
         if let counts = try? services.jobs.counts() {
             services.metrics.recordJobQueue(waiting: counts.waiting, failed: counts.failed)

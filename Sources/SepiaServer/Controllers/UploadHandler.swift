@@ -70,7 +70,7 @@ struct UploadHandler {
             prepared = asset
         case .failure(let error):
             if error.code == .duplicate, let existing = error.relatedID.flatMap({ try? library.asset($0) }) {
-                return try await duplicate(existing, albumID: albumID, identity: identity, bytes: received)
+                return try await duplicate(existing, albumID: albumID, identity: identity, bytes: received, logger: context.logger)
             }
             services.metrics.recordUpload(outcome: "refused", bytes: received)
             throw error
@@ -89,12 +89,14 @@ struct UploadHandler {
         case .failure(let error):
             // The same content was uploaded at the same moment: that upload won.
             guard error.code == .duplicate, let existing = try library.asset(contentHash: prepared.asset.contentHash) else { throw error }
-            return try await duplicate(existing, albumID: albumID, identity: identity, bytes: received)
+            return try await duplicate(existing, albumID: albumID, identity: identity, bytes: received, logger: context.logger)
         }
         services.metrics.recordUpload(outcome: "created", bytes: received)
         deferPreview(of: assetID, identity: identity, logger: context.logger)
         let asset = try library.asset(assetID)
         let paired = assetID != prepared.localIdentifier
+        // A photo that joined its Live Photo's movie gave the asset a new still: its faces are found in that.
+        services.requestFaceIndexing(for: identity, changed: paired ? [assetID] : [], logger: context.logger)
         context.logger.info(
             paired ? "uploaded a Live Photo's other part" : "uploaded", metadata: ["sepia.asset.id": "\(asset.id)", "sepia.bytes": "\(received)"])
         return EditedResponse(
@@ -163,10 +165,15 @@ struct UploadHandler {
     /// is not added to the credential's album, where it would become readable — and the answer is `duplicate`
     /// without an identifier. That answer says only that the library already holds these exact bytes, which the
     /// uploader necessarily has.
-    private func duplicate(_ existing: Asset, albumID: String?, identity: Identity, bytes: Int) async throws -> EditedResponse<UploadResponse> {
+    private func duplicate(
+        _ existing: Asset, albumID: String?, identity: Identity, bytes: Int, logger: Logger
+    ) async throws -> EditedResponse<UploadResponse> {
         services.metrics.recordUpload(outcome: existing.isRecentlyDeleted ? "recovered" : "duplicate", bytes: bytes)
         let library = identity.photoLibrary
-        if existing.isRecentlyDeleted { try await library.performChanges { $0.recoverAssets([existing.id]) } }
+        if existing.isRecentlyDeleted {
+            try await library.performChanges { $0.recoverAssets([existing.id]) }
+            services.requestFaceIndexing(for: identity, logger: logger)
+        }
         guard identity.allows(.read), (try? identity.visibleAsset(existing.id)) != nil else {
             return EditedResponse(status: .ok, response: UploadResponse(status: "duplicate", id: nil, asset: nil))
         }

@@ -13,12 +13,17 @@ struct Job: Sendable, Hashable {
         /// empty. Every server with workers adds one per library at start and then periodically
         /// (``RecentlyDeletedPurges``); a purge is safe however many run.
         case purgeRecentlyDeleted
+        /// Find the faces of the library's assets not indexed yet and group them into people (``FaceIndexJob``);
+        /// `subject` is empty. A run indexes a few assets and, when more remain, is due again at once behind the
+        /// jobs added meanwhile, so that an upload's preview never waits long behind a library's faces. Added after
+        /// an upload, an edit or a recovery, and for every library when a server with workers starts.
+        case faces
     }
 
     /// Which of a server's workers take a job: a long encode has workers of its own, so that it never holds up
     /// the previews of uploads and the playable versions of short clips.
     enum Lane: String, Sendable {
-        /// Renditions, purges, and the playable versions of short videos.
+        /// Renditions, purges, faces, and the playable versions of short videos.
         case quick
         /// Playable versions whose video has more frames than ``ServerConfiguration/longEncodePixels`` pixels:
         /// moved here by the quick worker that took them.
@@ -34,4 +39,7 @@ struct Job: Sendable, Hashable {
     var subject: String
     /// How many times the job has been taken, this time included.
     var attempts: Int
+    /// When the job was last asked for (``JobQueue/request(_:library:subject:now:)`` moves it on while the job
+    /// runs): a job asked for again during its run is due again once it is done.
+    var requested: Double = 0
 }

@@ -50,6 +50,8 @@ enum JobOutcome: Sendable, Hashable {
     case done
     /// Handed to another lane's workers (``Job/Lane``).
     case moved(Job.Lane)
+    /// Done for this run, with more to do: due again at once, behind the jobs already due (``JobQueue/requeue(_:now:)``).
+    case again
 }
 
 /// The jobs this server has in hand, so that a shutdown stops them all at once.

@@ -43,6 +43,25 @@ struct JobQueue: Sendable {
         }
     }
 
+    /// Asks for a job whose work may have grown since it was added (a library's faces): adds it, or, when it is
+    /// waiting already, leaves it waiting; when a server is doing it now, that server does it again once it is
+    /// done (``complete(_:now:)``), so that what was added during its run is not left out. A job that failed for
+    /// good is given its attempts again: what it works on has changed.
+    func request(_ kind: Job.Kind, library: String, subject: String, now: Date = Date()) throws {
+        let time = now.timeIntervalSince1970
+        _ = try database.write { db in
+            try db.execute(
+                """
+                INSERT INTO job (kind, library, subject, createdAt, runAfter, attempts)
+                VALUES (?, ?, ?, ?, ?, 0)
+                ON CONFLICT (kind, library, subject) DO UPDATE SET createdAt = excluded.createdAt,
+                  runAfter = CASE WHEN job.attempts >= ? THEN excluded.runAfter ELSE job.runAfter END,
+                  lastError = CASE WHEN job.attempts >= ? THEN NULL ELSE job.lastError END,
+                  attempts = CASE WHEN job.attempts >= ? THEN 0 ELSE job.attempts END
+                """, [kind.rawValue, library, subject, time, time, maximumAttempts, maximumAttempts, maximumAttempts])
+        }
+    }
+
     /// Takes the job of `lane` that has waited longest and is due, leased for `lease` seconds; nil when none is due.
     func take(_ lane: Job.Lane = .quick, lease: TimeInterval, now: Date = Date()) throws -> Job? {
         let time = now.timeIntervalSince1970
@@ -50,7 +69,7 @@ struct JobQueue: Sendable {
             guard
                 let row = try db.fetchOne(
                     """
-                    SELECT id, kind, library, subject, attempts FROM job
+                    SELECT id, kind, library, subject, attempts, createdAt FROM job
                     WHERE runAfter <= ? AND attempts < ? AND lane = ?
                     ORDER BY runAfter, id LIMIT 1
                     """ + database.dialect.forUpdateSkipLocked, [time, maximumAttempts, lane.rawValue])
@@ -62,7 +81,7 @@ struct JobQueue: Sendable {
                 // A kind a newer version added: left for a server that knows it.
                 return nil
             }
-            return Job(id: id, kind: kind, lane: lane, library: row[2], subject: row[3], attempts: attempts + 1)
+            return Job(id: id, kind: kind, lane: lane, library: row[2], subject: row[3], attempts: attempts + 1, requested: row[5])
         }
     }
 
@@ -146,6 +165,21 @@ struct JobQueue: Sendable {
         }
     }
 
+    /// The progress (0 to 1) the jobs of `kind` last reported, by library, while they are in the queue: for a job
+    /// done in several runs (a library's faces), between runs too.
+    func reportedProgress(_ kind: Job.Kind) throws -> [String: Double] {
+        try database.read { db in
+            var progress: [String: Double] = [:]
+            for row in try db.fetch(
+                "SELECT library, progress FROM job WHERE kind = ? AND progress IS NOT NULL AND attempts < ? ORDER BY id LIMIT 1000",
+                [kind.rawValue, maximumAttempts])
+            {
+                progress[row[0]] = row[1]
+            }
+            return progress
+        }
+    }
+
     /// A job being worked on, as ``running(_:now:)`` reports it.
     struct RunningJob: Sendable, Hashable {
         var library: String
@@ -153,9 +187,29 @@ struct JobQueue: Sendable {
         var progress: Double
     }
 
-    /// Removes a job that is done.
-    func complete(_ job: Job) throws {
-        _ = try database.write { db in try db.execute("DELETE FROM job WHERE id = ?", [job.id]) }
+    /// Removes a job that is done. One asked for again while it ran (``request(_:library:subject:now:)``) stays,
+    /// due again at once with its attempts back, for any server; false then.
+    @discardableResult
+    func complete(_ job: Job, now: Date = Date()) throws -> Bool {
+        try database.write { db in
+            if try db.execute("DELETE FROM job WHERE id = ? AND createdAt <= ?", [job.id, job.requested]) > 0 { return true }
+            let again = try db.execute(
+                "UPDATE job SET attempts = 0, runAfter = ?, takenBy = NULL, lastError = NULL, progress = NULL WHERE id = ?",
+                [now.timeIntervalSince1970, job.id])
+            return again == 0
+        }
+    }
+
+    /// Puts a job this server holds back in the queue with its attempts back, due at once for any server, behind the
+    /// jobs already due: a run that did part of the work and leaves the rest for the next run. Its progress stays.
+    func requeue(_ job: Job, now: Date = Date()) throws {
+        _ = try database.write { db in
+            try db.execute(
+                """
+                UPDATE job SET attempts = 0, runAfter = ?, takenBy = NULL, lastError = NULL
+                WHERE id = ? AND takenBy = ? AND attempts = ?
+                """, [now.timeIntervalSince1970, job.id, worker, job.attempts])
+        }
     }
 
     /// Records a failed attempt: the job is taken again after a delay that grows with each attempt (10 s,

@@ -6,7 +6,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// Takes jobs from the deployment's queue and does them until the server shuts down: `workers` tasks take the
-/// quick lane's jobs (an upload's preview, a purge, a short clip's playable version) and `longWorkers` the long
+/// quick lane's jobs (an upload's preview, a purge, a run of a library's faces, a short clip's playable version) and `longWorkers` the long
 /// lane's (the playable versions of videos with more than `longEncodePixels` pixels of frames, moved there by
 /// the quick worker that took them), so that a long encode never holds up the rest. Every server runs one;
 /// between them each job is done once (``JobQueue``). A worker with nothing to do looks again every
@@ -34,6 +34,14 @@ struct JobRunner: Service {
     let logger: Logger
     /// How often an encode in hand looks whether its video was deleted, and (every other time) renews its lease.
     var watchInterval: Duration = .milliseconds(500)
+    /// This server's face indexing: where each library's pass is, and why faces cannot be found, if they cannot.
+    var faceIndexingState = FaceIndexingState()
+    /// How faces are found (the models, the search).
+    var faceIndexing = FaceIndexing()
+    /// The most assets one run of a `faces` job indexes.
+    var faceBatch = 8
+    /// How long a run of a `faces` job goes on starting assets.
+    var faceRunTime: Duration = .seconds(2)
 
     func run() async throws {
         let stopping = StopFlag()
@@ -82,8 +90,15 @@ struct JobRunner: Service {
         do {
             switch result {
             case .success(.done):
-                try queue.complete(job)
+                if try !queue.complete(job) {
+                    // Asked for again while it ran (a library's faces, an upload meanwhile): due again.
+                    wakeUps.signal()
+                }
                 metrics.recordJob(kind, outcome: "done", duration: ContinuousClock.now - start)
+            case .success(.again):
+                try queue.requeue(job)
+                metrics.recordJob(kind, outcome: "continued", duration: ContinuousClock.now - start)
+                wakeUps.signal()
             case .success(.moved(let lane)):
                 logger.info("a long job moved to its lane", metadata: ["job": "\(job.id)", "kind": "\(kind)", "lane": "\(lane.rawValue)"])
                 wakeUps.signal()
@@ -145,6 +160,12 @@ struct JobRunner: Service {
                 logger.info(
                     "purged Recently Deleted", metadata: ["library": "\(library.library.path)", "count": "\(purged.count)"])
             }
+        case .faces:
+            guard let library = try openLibrary(job.library) else { return .done }
+            var run = FaceIndexJob(
+                queue: queue, state: faceIndexingState, indexing: faceIndexing, batch: faceBatch, lease: lease, metrics: metrics, logger: logger)
+            run.runTime = faceRunTime
+            return try await run.run(job, in: library.library, control: control)
         }
         return .done
     }

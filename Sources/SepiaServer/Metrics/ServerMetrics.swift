@@ -44,7 +44,7 @@ final class ServerMetrics: Sendable {
     private static var requests: MetricNameDescriptor { name("http_requests", "total", "HTTP requests by route, method and status.") }
     private static var requestDuration: MetricNameDescriptor { name("http_request_duration", "seconds", "HTTP request durations by route.") }
     private static var renderDuration: MetricNameDescriptor {
-        name("render_duration", "seconds", "Time spent rendering, by kind: import, rendition, preview, strip, edit.")
+        name("render_duration", "seconds", "Time spent rendering, by kind: import, rendition, preview, strip, edit, face.")
     }
     private static var renditions: MetricNameDescriptor {
         name("rendition_requests", "total", "Renditions served, by where they came from: memory and disk are cache hits.")
@@ -113,7 +113,7 @@ final class ServerMetrics: Sendable {
         }
     }
 
-    /// Records a render (`import`, `rendition`, `preview`, `strip`, `edit`) and its duration.
+    /// Records a render (`import`, `rendition`, `preview`, `strip`, `edit`, `face`) and its duration.
     func recordRender(_ kind: String, duration: Duration) {
         registry.makeDurationHistogram(descriptor: Self.renderDuration, labels: [("kind", kind)], buckets: Self.durationBuckets).record(duration)
     }

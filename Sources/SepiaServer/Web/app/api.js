@@ -297,6 +297,27 @@ export const api = {
   /** Auto: slider positions from the histogram of `recipe`'s result (RAW development and geometry). */
   autoAdjust: (id, recipe, { signal } = {}) => request('POST', `${BASE}/assets/${enc(id)}/auto-adjust`, { json: { recipe }, signal }),
 
+  // ----- People: faces found in the photos, grouped into people (docs/api.md, People)
+  /** {people: [Person]}: named first, then most photos; `hidden` lists hidden people too. */
+  people: ({ hidden = false } = {}, signal) => get(`${BASE}/people` + query({ hidden: hidden || undefined }), { signal }),
+  person: (id, signal) => get(`${BASE}/people/${enc(id)}`, { signal }),
+  /** Any of {name: string|null, isHidden, keyFaceID} → Person. */
+  patchPerson: (id, body) => patch(`${BASE}/people/${enc(id)}`, body),
+  /** Merges `sources` into the person `id` → {person, undo}. */
+  mergePeople: (id, sources) => post(`${BASE}/people/${enc(id)}/merge`, { people: sources }),
+  /** Undoes a change to people (a merge, an assignment, a Not this person) → {undo} (the redo). */
+  undoPeople: (token) => post(`${BASE}/people/undo`, { undo: token }),
+  peopleStatus: (signal) => get(`${BASE}/people/status`, { signal }),
+  setFacesEnabled: (enabled) => put(`${BASE}/people/settings`, { enabled }),
+  /** {faces: [{id, boundingBox, confidence, personID, personName, state}]}: an asset's faces, its box normalised in the picture as shown. */
+  assetFaces: (id, signal) => get(`${BASE}/assets/${enc(id)}/faces`, { signal }),
+  /** Says whose face it is: {personID} or {name} (a new person, or the one of that name) → {face, person, undo}. */
+  assignFace: (id, who) => put(`${BASE}/faces/${enc(id)}/person`, who),
+  /** "Not this person" → {face, undo}. */
+  rejectFace: (id) => del(`${BASE}/faces/${enc(id)}/person`),
+  /** A square JPEG of a face, `size` pixels a side. */
+  faceImageURL: (id, size = 256) => `${BASE}/faces/${enc(id)}/image` + query({ size }),
+
   // ----- Albums and the timeline
   albums: () => get(`${BASE}/albums`),
   album: (id) => get(`${BASE}/albums/${enc(id)}`),
@@ -373,7 +394,8 @@ export const api = {
         if (e.lastEventId) lastID = e.lastEventId;
         handlers.reset?.();
       });
-      // How far the playable versions being made have come: {"assets": {"<id>": 0.42}}.
+      // How far the playable versions being made have come: {"assets": {"<id>": 0.42}}; and, while the library's
+      // faces are being found, how far that has come: "faces": 0.9.
       source.addEventListener('progress', (e) => {
         try { handlers.progress?.(JSON.parse(e.data)); } catch { /* ignore */ }
       });

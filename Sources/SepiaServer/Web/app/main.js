@@ -1,8 +1,8 @@
 // Boot and routing. Paths: /setup → first run or invitation, /login, /s/<token> → public share page;
 // everything else is the app with hash routes:
 //   #/library #/favorites #/recents #/edited #/hidden #/recently-deleted #/albums #/album/<id> #/settings
-//   #/search/<text>                                                                      (base screens)
-//   #/photo/<id>[?album=<id> | ?deleted=1] #/edit/<id> #/camera[?album=<id>]              (overlays)
+//   #/people #/person/<id> #/search/<text>[?person=<id>]                                 (base screens)
+//   #/photo/<id>[?album=<id> | ?deleted=1 | ?person=<id>] #/edit/<id> #/camera[?album=<id>] (overlays)
 // An overlay opens above the base screen, which stays mounted (scroll position, loaded photos) and
 // gives the detail view its previous/next photos.
 import { api } from './api.js';
@@ -13,6 +13,9 @@ import { toast, carryMessagesTo, messagesNavigated } from './components/toast.js
 import { fileInput, uploads } from './components/upload-queue.js';
 import { mountLibrary } from './screens/library.js';
 import { mountAlbums } from './screens/albums.js';
+import { mountPeople } from './screens/people.js';
+import { mountPerson } from './screens/person.js';
+import { people } from './people.js';
 import { mountDetail } from './screens/detail.js';
 import { mountEditor } from './screens/editor.js';
 import { mountCamera } from './screens/camera.js';
@@ -22,9 +25,9 @@ import { mountLogin } from './screens/login.js';
 import { mountShare } from './screens/share.js';
 
 const app = document.getElementById('app');
-const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'settings', 'search']);
+const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'people', 'person', 'settings', 'search']);
 const OVERLAY_ROUTES = new Set(['photo', 'edit', 'camera']);
-const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', albums: 'Albums', album: 'Album', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
+const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
 
 let shell = null;
 let base = null;     // {key, name, screen}
@@ -81,11 +84,12 @@ const ctx = {
   signOut: () => signOut(),
 };
 
-/** What tells base screens apart: the route, and for an album or a search its id or words. */
-const baseKey = ({ name, id }) => (name === 'album' || name === 'search' ? `${name}/${id || ''}` : name);
+/** What tells base screens apart: the route, and for an album, a person or a search its id or words. */
+const baseKey = ({ name, id }) => (name === 'album' || name === 'search' || name === 'person' ? `${name}/${id || ''}` : name);
 
 function baseHashFor() {
   const q = parseHash().query;
+  if (q.get('person')) return `#/person/${encodeURIComponent(q.get('person'))}`;
   return q.get('album') ? `#/album/${q.get('album')}` : q.get('deleted') ? '#/recently-deleted' : '#/library';
 }
 
@@ -180,6 +184,7 @@ async function signOut() {
   api.setCsrfToken(null);
   store.user = null;
   store.presetsPromise = null; // presets are each user's own
+  people.reset();
   showLogin({ notice: 'You are signed out.' });
 }
 
@@ -197,7 +202,11 @@ function openChanges() {
         || as.trashed?.length || as.recovered?.length) refreshAlbums();
     },
     reset: () => { store.emit('reset'); refreshAlbums(); },
-    progress: (data) => store.emit('progress', data?.assets || {}),
+    progress: (data) => {
+      store.emit('progress', data?.assets || {});
+      // How far the library's faces are found (0 to 1), while they are being found.
+      if (typeof data?.faces === 'number') store.emit('faces-progress', data.faces);
+    },
   });
 }
 
@@ -237,7 +246,8 @@ function route(initial) {
 
   if (isOverlay) {
     if (!base) {
-      mountBase(r.query.get('album') ? { name: 'album', id: r.query.get('album') } : r.query.get('deleted') ? { name: 'recently-deleted' } : { name: 'library' });
+      const q = r.query;
+      mountBase(q.get('album') ? { name: 'album', id: q.get('album') } : q.get('deleted') ? { name: 'recently-deleted' } : q.get('person') ? { name: 'person', id: q.get('person') } : { name: 'library' });
     }
     const key = r.name;
     if (overlay && overlay.name === key && overlay.screen.update && r.name === 'photo') {
@@ -255,7 +265,7 @@ function route(initial) {
     }
     overlay.id = r.id;
     document.title = `${TITLES[r.name]} — Sepia`;
-    shell.setActive(base.name === 'album' ? `album/${base.id}` : base.name);
+    shell.setActive(base.name === 'album' || base.name === 'person' ? `${base.name}/${base.id}` : base.name);
     return;
   }
 
@@ -272,7 +282,7 @@ function route(initial) {
   if (!base || base.key !== key) {
     base?.screen.unmount();
     base = null;
-    mountBase({ name: r.name, id: r.id });
+    mountBase({ name: r.name, id: r.id, query: r.query });
     if (!initial) focusHeading();
   } else {
     base.screen.show?.();
@@ -282,12 +292,14 @@ function route(initial) {
   document.title = `${TITLES[r.name] || 'Sepia'} — Sepia`;
 }
 
-function mountBase({ name, id }) {
+function mountBase({ name, id, query }) {
   const key = baseKey({ name, id });
   let screen;
   if (name === 'albums') screen = mountAlbums(shell.main, {}, ctx);
   else if (name === 'settings') screen = mountSettings(shell.main, {}, ctx);
-  else screen = mountLibrary(shell.main, { view: name, albumId: id }, ctx);
+  else if (name === 'people') screen = mountPeople(shell.main, {}, ctx);
+  else if (name === 'person') screen = mountPerson(shell.main, { id }, ctx);
+  else screen = mountLibrary(shell.main, { view: name, albumId: id, query }, ctx);
   base = { key, name, id, screen };
 }
 

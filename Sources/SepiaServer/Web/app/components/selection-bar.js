@@ -32,8 +32,10 @@ export class Selection {
  * iconAlone?}], or, for a menu of choices, {id, label, icon, menu: async (ids) → [menu items] (none: no menu),
  * menuTestid} in place of run. `short` is the label when room is scarce; `pinned` keeps the action in the bar
  * (never in More); `iconAlone` lets a pinned action show its icon without its label on the narrowest screens.
+ * `label` names the bar for screen readers and `prompt` is its count while nothing is selected (the People
+ * view's selects people).
  */
-export function selectionBar(selection, actions) {
+export function selectionBar(selection, actions, { label = 'Selected photos', prompt = 'Select photos' } = {}) {
   const count = h('span', { class: 'selbar-count', 'data-testid': 'selection-count', role: 'status' }, '');
   const ids = () => [...selection.ids];
   const labelOf = (a) => (a.labelFor ? a.labelFor(ids()) : a.label);
@@ -84,7 +86,7 @@ export function selectionBar(selection, actions) {
   const menusInMore = new Map(movable.filter((x) => x.a.menu).map((x) => [x.a.id, menuOn(x.a, more)]));
 
   const done = h('button', { type: 'button', class: 'btn selbar-done', 'data-testid': 'selection-done', onclick: () => selection.stop() }, 'Done');
-  const bar = h('div', { class: 'selbar', role: 'toolbar', aria: { label: 'Selected photos' }, 'data-testid': 'selection-bar' },
+  const bar = h('div', { class: 'selbar', role: 'toolbar', aria: { label }, 'data-testid': 'selection-bar' },
     count, h('div', { class: 'selbar-actions' }, movable.map((x) => x.b), more, pinned.map((x) => x.b)), done);
   bar.hidden = true;
 
@@ -99,7 +101,7 @@ export function selectionBar(selection, actions) {
 
   const countText = (bare) => {
     const n = selection.size;
-    return !n ? 'Select photos' : bare ? n.toLocaleString() : `${n.toLocaleString()} selected`;
+    return !n ? prompt : bare ? n.toLocaleString() : `${n.toLocaleString()} selected`;
   };
 
   function apply({ short, inMore, tight = false, iconsAlone = false, bareCount = false }) {

@@ -1,5 +1,5 @@
-// The app shell: sidebar navigation (a slide-in menu on phones), the main area, the phone tab bar and
-// the live-connection indicator.
+// The app shell: sidebar navigation (a slide-in menu on phones) with the library's views, People and the
+// albums, the main area, the phone tab bar and the live-connection indicator.
 import { h, clear } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
@@ -52,6 +52,8 @@ export function createShell() {
       h('button', { type: 'button', class: 'btn icon ghost small drawer-close', aria: { label: 'Close menu' }, onclick: () => closeMenu() }, icon('close'))),
     h('nav', { class: 'nav', aria: { label: 'Library' } },
       h('ul', { class: 'nav-list' }, LIBRARY_LINKS.map((l) => h('li', {}, navLink(l))))),
+    h('nav', { class: 'nav nav-people', aria: { label: 'People' } },
+      h('ul', { class: 'nav-list' }, h('li', {}, navLink({ route: 'people', label: 'People', icon: 'users', testid: 'nav-people' })))),
     h('div', { class: 'nav-heading' },
       h('a', { href: '#/albums', class: 'nav-heading-link', 'data-route': 'albums', 'data-testid': 'nav-albums' }, 'Albums'), newAlbum),
     h('nav', { class: 'nav nav-albums', aria: { label: 'Albums' } }, albumList),
@@ -62,7 +64,7 @@ export function createShell() {
   const tab = (route, label, ic, testid) => h('a', { href: `#/${route}`, class: 'tab', 'data-route': route, 'data-testid': testid }, icon(ic), h('span', {}, label));
   const tabbar = h('nav', { class: 'tabbar', aria: { label: 'Sections' } },
     tab('library', 'Library', 'photos', 'tab-library'), tab('favorites', 'Favorites', 'heart', 'tab-favorites'),
-    tab('albums', 'Albums', 'albums', 'tab-albums'), tab('settings', 'Settings', 'gear', 'tab-settings'));
+    tab('people', 'People', 'users', 'tab-people'), tab('albums', 'Albums', 'albums', 'tab-albums'), tab('settings', 'Settings', 'gear', 'tab-settings'));
   const scrim = h('div', { class: 'drawer-scrim', onclick: () => closeMenu() });
   const overlay = h('div', { class: 'overlay-root', id: 'overlay-root' });
   main.append(live); // inside a landmark; fixed-positioned by CSS
@@ -89,7 +91,7 @@ export function createShell() {
     currentRoute = route;
     for (const a of root.querySelectorAll('[data-route]')) {
       const r = a.dataset.route;
-      const on = r === route || (r === 'albums' && route.startsWith('album/') && a.classList.contains('tab'));
+      const on = r === route || (r === 'albums' && route.startsWith('album/') && a.classList.contains('tab')) || (r === 'people' && route.startsWith('person/'));
       if (on) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
     }
   }

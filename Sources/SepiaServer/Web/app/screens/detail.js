@@ -9,6 +9,8 @@
 // and pauses. A Live Photo shows its still, and its movie plays muted over it while the still is pressed
 // or the LIVE badge hovered, as in Photos; the Live button turns that off for the photo (kept in
 // localStorage). Leaving an item pauses its movie and lets the browser drop it (no src).
+//
+// Faces (the button, or F) outlines the faces of a photo with their people's names (components/face-overlay.js).
 import { api } from '../api.js';
 import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, keyBelongsToControl, mediaKind, isVideo, isLivePhoto, isRAWPair, kindOf, daysLeftText, inLastDays } from '../util.js';
 import { icon } from '../icons.js';
@@ -19,6 +21,7 @@ import { shareLinkDialog } from '../components/share-dialog.js';
 import * as actions from '../actions.js';
 import { parseRecipe, rotateClockwise, buildRecipe, isEmptyRecipe } from '../recipe.js';
 import { metadataEditor } from '../components/metadata.js';
+import { faceOverlay } from '../components/face-overlay.js';
 
 export function mountDetail(container, params, ctx) {
   let id = params.id;
@@ -57,12 +60,6 @@ export function mountDetail(container, params, ctx) {
   const daysLeft = h('span', { class: 'detail-days-left', 'data-testid': 'detail-days-left' });
   const recoverBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'detail-recover', hidden: true, onclick: recover }, icon('recover'), h('span', {}, 'Recover'));
   const deleteNowBtn = h('button', { type: 'button', class: 'btn danger', 'data-testid': 'detail-delete-now', hidden: true, onclick: deleteNow }, icon('trash'), h('span', {}, 'Delete Now'));
-  const normalActions = [favBtn, rotateBtn, shareBtn, linkBtn, deleteBtn, more.el || more, editBtn];
-
-  const topbar = h('header', { class: 'detail-bar' },
-    back, h('div', { class: 'detail-titles' }, titleMain, titleSub), h('div', { class: 'topbar-spacer' }),
-    h('div', { class: 'detail-actions', role: 'toolbar', aria: { label: 'Photo actions' } }, liveBtn, favBtn, rotateBtn, infoBtn, shareBtn, linkBtn, deleteBtn, more, recoverBtn, deleteNowBtn),
-    editBtn);
 
   const img = h('img', { class: 'detail-img', alt: '', 'data-testid': 'detail-image', draggable: 'false' });
   // The grid's (square, cached) thumbnail, shown at once over the photo's own shape until the large one loads.
@@ -80,6 +77,12 @@ export function mountDetail(container, params, ctx) {
   // While a video's playable version is being made: how far it has come (the change stream's progress events).
   const preparing = h('div', { class: 'detail-preparing', role: 'status', 'data-testid': 'detail-preparing', hidden: true });
   const stage = h('div', { class: 'detail-stage', 'data-testid': 'detail-stage', 'data-toast-anchor': '48' }, thumb, img, liveVideo, video, spinner, liveBadge, preparing, prevBtn, nextBtn, position);
+  const faces = faceOverlay({ stage, picture: img, go: (hash) => ctx.go(hash) });
+  const normalActions = [favBtn, rotateBtn, shareBtn, linkBtn, deleteBtn, more.el || more, editBtn];
+  const topbar = h('header', { class: 'detail-bar' },
+    back, h('div', { class: 'detail-titles' }, titleMain, titleSub), h('div', { class: 'topbar-spacer' }),
+    h('div', { class: 'detail-actions', role: 'toolbar', aria: { label: 'Photo actions' } }, liveBtn, favBtn, faces.button, rotateBtn, infoBtn, shareBtn, linkBtn, deleteBtn, more, recoverBtn, deleteNowBtn),
+    editBtn);
   const info = h('aside', { class: 'info-panel', id: 'detail-info-panel', 'data-testid': 'info-panel', aria: { label: 'Photo info' } });
   const body = h('div', { class: 'detail-body' }, stage, info);
   const el = h('section', { class: 'screen overlay-screen detail-screen', 'data-testid': 'detail', aria: { labelledby: 'detail-title' } }, topbar, body);
@@ -104,6 +107,7 @@ export function mountDetail(container, params, ctx) {
     thumb.hidden = true;
     applyMedia();
     renderHeader();
+    faces.setAsset(asset);
     updateNav();
     if (asset) showThumbnail();
     else { img.removeAttribute('src'); spinner.hidden = false; }
@@ -117,6 +121,7 @@ export function mountDetail(container, params, ctx) {
       applyMedia();
       settled = true;
       renderHeader();
+      faces.setAsset(a);
       if (!img.dataset.large && thumb.hidden) showThumbnail();
       loadLarge();
       if (infoOpen) renderInfo();
@@ -388,7 +393,7 @@ export function mountDetail(container, params, ctx) {
     favBtn.replaceChildren(icon(asset.isFavorite ? 'heartFill' : 'heart'));
     favBtn.setAttribute('aria-pressed', String(!!asset.isFavorite));
     favBtn.setAttribute('aria-label', asset.isFavorite ? 'Unfavorite' : 'Favorite');
-    favBtn.title = asset.isFavorite ? 'Unfavorite (F)' : 'Favorite (F)';
+    favBtn.title = asset.isFavorite ? 'Unfavorite (.)' : 'Favorite (.)';
     favBtn.classList.toggle('fav-on', !!asset.isFavorite);
   }
 
@@ -569,6 +574,7 @@ export function mountDetail(container, params, ctx) {
       img.dataset.large = '';
       loadLarge();
       renderHeader();
+      faces.setAsset(updated);
       if (infoOpen) renderInfo();
       toast('Rotated. The original is kept: Revert in the editor undoes it.');
     } catch (e) {
@@ -630,7 +636,8 @@ export function mountDetail(container, params, ctx) {
       case 'ArrowRight': e.preventDefault(); go(1); break;
       case 'Escape': e.preventDefault(); if (infoOpen && !window.matchMedia('(min-width: 1100px)').matches) setInfo(false); else ctx.back(); break;
       case 'i': case 'I': setInfo(!infoOpen); break;
-      case 'f': case 'F': case '.': toggleFavorite(); break;
+      case '.': toggleFavorite(); break;
+      case 'f': case 'F': if (!faces.button.hidden) faces.toggle(); break;
       case 'r': case 'R': rotate(); break;
       case 'e': case 'E': if (isDeleted()) break; if (media.mode === 'video') toast(NO_VIDEO_EDITS); else location.hash = `#/edit/${id}`; break;
       case ' ':
@@ -667,7 +674,7 @@ export function mountDetail(container, params, ctx) {
         ctx.back(undefined, { keepMessages: true });
         return;
       }
-      if (a.updated?.includes(id)) api.asset(id).then((x) => { asset = x; full = x; store.rememberAssets([x]); renderHeader(); loadLarge(); if (infoOpen) renderInfo(); }).catch(() => {});
+      if (a.updated?.includes(id)) api.asset(id).then((x) => { asset = x; full = x; store.rememberAssets([x]); renderHeader(); faces.setAsset(x); loadLarge(); if (infoOpen) renderInfo(); }).catch(() => {});
       updateNav();
     }),
   ];
@@ -682,7 +689,7 @@ export function mountDetail(container, params, ctx) {
     el,
     update(p) { if (p.id !== id) { img.dataset.large = ''; load(p.id); } },
     get id() { return id; },
-    unmount() { releaseMedia(); document.removeEventListener('keydown', onKey); document.removeEventListener('keyup', onKeyUp, true); window.removeEventListener('resize', onResize); offs.forEach((o) => o()); el.remove(); },
+    unmount() { releaseMedia(); faces.destroy(); document.removeEventListener('keydown', onKey); document.removeEventListener('keyup', onKeyUp, true); window.removeEventListener('resize', onResize); offs.forEach((o) => o()); el.remove(); },
   };
 }
 

@@ -1,7 +1,8 @@
 // Library screens: the timeline (grouped by month, with the scrubber), Favorites, Recently Added,
-// Edited, Hidden, Recently Deleted and an album's photos. All share the virtualised grid and selection mode;
-// all but Recently Deleted Add Photos (picker and drag-and-drop) and Take Photo. Recently Deleted shows the days
-// each item has left, and recovers or deletes for good what is selected.
+// Edited, Hidden, Recently Deleted, an album's photos and a person's (whose page adds its own tools: extend). All
+// share the virtualised grid and selection mode; all but Recently Deleted and a person's page Add Photos (picker
+// and drag-and-drop) and Take Photo. Recently Deleted shows the days each item has left, and recovers or deletes
+// for good what is selected.
 import { api } from '../api.js';
 import { h, plural, photosAndVideos, debounce, keyBelongsToControl } from '../util.js';
 import { icon } from '../icons.js';
@@ -16,6 +17,7 @@ import { confirmDialog, promptDialog } from '../components/dialog.js';
 import { shareLinkDialog } from '../components/share-dialog.js';
 import * as actions from '../actions.js';
 import { adjustDateDialog } from '../components/metadata.js';
+import { personFilter } from '../components/person-filter.js';
 
 const VIEWS = {
   library: {
@@ -38,11 +40,17 @@ const VIEWS = {
     title: 'Hidden', source: () => new ListSource({ hidden: true }),
     empty: { icon: 'eyeOff', title: 'No hidden photos', text: 'Hidden photos stay out of the library. Open a photo and choose Hide to move it here.' },
   },
-  // #/search/<text>: photos whose keywords, title or caption contain the text, newest first, as it is typed.
+  // #/search/<text>[?person=<id>]: photos whose keywords, title or caption contain the text, newest first, as it is
+  // typed; with a person chosen among those the field offers, that person's photos (narrowed by the text).
   search: {
-    title: 'Search', source: (text) => new ListSource(searchParams(text)),
-    empty: { icon: 'search', title: 'No photos found', text: 'Search finds keywords (a level of a hierarchical one too), titles and captions. Add them in a photo’s Info.' },
-    prompt: { icon: 'search', title: 'Search your photos', text: 'Type a keyword (a level of a hierarchical one too), or words of a title or a caption: the photos that have them show as you type.' },
+    title: 'Search', source: (text, person) => new ListSource(searchParams(text, person)),
+    empty: { icon: 'search', title: 'No photos found', text: 'Search finds keywords (a level of a hierarchical one too), titles, captions and people. Add keywords, titles and captions in a photo’s Info.' },
+    prompt: { icon: 'search', title: 'Search your photos', text: 'Type a keyword (a level of a hierarchical one too), words of a title or a caption, or a person’s name: the photos that have them show as you type, and the people whose name matches are offered.' },
+  },
+  // #/person/<id>: the photos with one of the person's faces, newest first (screens/person.js adds the name and tools).
+  person: {
+    title: 'Person', source: (id) => new ListSource({ person: id, order: 'desc' }),
+    empty: { icon: 'user', title: 'No photos of this person', text: 'Their photos may be hidden, or in Recently Deleted.' },
   },
   'recently-deleted': {
     title: 'Recently Deleted',
@@ -53,25 +61,32 @@ const VIEWS = {
   },
 };
 
-/** The list a search shows: what has the words, newest first. */
-const searchParams = (text) => ({ search: text, order: 'desc' });
+/** The list a search shows: what has the words (and the person, when one is chosen), newest first. */
+const searchParams = (text, person = null) => ({ search: text || undefined, person: person || undefined, order: 'desc' });
 
 /** How long typing pauses before a search goes out (each key otherwise would send one). */
 const SEARCH_DELAY = 250;
 
 /**
- * mountLibrary(container, {view: 'library'|'favorites'|…|'album', albumId}, ctx)
+ * mountLibrary(container, {view: 'library'|'favorites'|…|'album'|'person', albumId, extend}, ctx)
+ * (`albumId`: the album's, the person's id or the search's words). `extend({titleEl, tools, refresh, el})` may add
+ * to the top bar (a person's page: its name, Hide, Merge) and returns {unmount()}.
  * Returns the screen: {el, unmount, neighbors(id), revealAsset(id), show(), hide()}
  */
 export function mountLibrary(container, params, ctx) {
   const isAlbum = params.view === 'album';
   const isDeleted = params.view === 'recently-deleted';
+  const isPerson = params.view === 'person';
+  /** Nothing is added here: Recently Deleted, a person's photos (faces decide who is in them). */
+  const addsNothing = isDeleted || isPerson;
   const view = isAlbum ? null : VIEWS[params.view] || VIEWS.library;
   let album = isAlbum ? store.albums.find((a) => a.id === params.albumId) || null : null;
   const isSearch = params.view === 'search';
   /** The words searched for, as in the address (they change as they are typed). */
   let searchText = isSearch ? (params.albumId || '').trim() : '';
-  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source(searchText);
+  /** The person the search is limited to (chosen from the field's offers), as in the address. */
+  let searchPerson = isSearch ? params.query?.get('person') || null : null;
+  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source(isSearch ? searchText : params.albumId, searchPerson);
   const selection = new Selection();
   const offs = [];
 
@@ -83,9 +98,9 @@ export function mountLibrary(container, params, ctx) {
   const addBtn = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), h('span', { class: 'label-wide' }, 'Add Photos'));
   addBtn.setAttribute('aria-label', 'Add Photos');
   const cameraBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'take-photo', aria: { label: 'Take Photo' }, onclick: () => { location.hash = '#/camera' + (isAlbum ? `?album=${params.albumId}` : ''); } }, icon('camera'), h('span', { class: 'label-wide' }, 'Take Photo'));
-  cameraBtn.hidden = !store.cameraAvailable || isDeleted;
-  addBtn.hidden = isDeleted;
-  offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok || isDeleted; if (source.loaded && !source.total) afterLayout(); }));
+  cameraBtn.hidden = !store.cameraAvailable || addsNothing;
+  addBtn.hidden = addsNothing;
+  offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok || addsNothing; if (source.loaded && !source.total) afterLayout(); }));
 
   const albumTools = isAlbum ? h('div', { class: 'topbar-group' },
     h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-download', aria: { label: 'Download album' }, title: 'Download the album as a ZIP file', onclick: downloadAlbum }, icon('download')),
@@ -97,15 +112,19 @@ export function mountLibrary(container, params, ctx) {
   const zoomIn = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-in', aria: { label: 'Larger thumbnails' }, title: 'Larger thumbnails (+)', onclick: () => zoom(1) }, icon('zoomIn'));
   const zoomGroup = h('div', { class: 'topbar-group zoom-group', role: 'group', aria: { label: 'Thumbnail size' } }, zoomOut, zoomIn);
   // Search: a field on the search screen, a button that opens it elsewhere.
-  const searchInput = h('input', { class: 'input', type: 'search', value: searchText, placeholder: 'Keyword, title or caption', maxlength: '200', 'data-testid': 'search-input', aria: { label: 'Search photos' }, enterkeyhint: 'search' });
-  const searchField = isSearch ? h('form', { class: 'search-field', role: 'search', onsubmit: (e) => { e.preventDefault(); searchAsTyped.cancel(); search(); } }, searchInput) : null;
+  const searchInput = h('input', { class: 'input', type: 'search', value: searchText, placeholder: 'Keyword, title, caption or person', maxlength: '200', 'data-testid': 'search-input', aria: { label: 'Search photos' }, enterkeyhint: 'search' });
+  const personChoice = isSearch ? personFilter({ input: searchInput, personID: searchPerson, onChange: () => { searchAsTyped.cancel(); search(); } }) : null;
+  const searchField = isSearch ? h('form', { class: 'search-field', role: 'search', onsubmit: (e) => { e.preventDefault(); searchAsTyped.cancel(); search(); } },
+    personChoice.chip, searchInput, personChoice.list, personChoice.status) : null;
   const searchBtn = isSearch ? null : h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'search-open', aria: { label: 'Search' }, title: 'Search by keyword, title or caption', onclick: () => { location.hash = '#/search/'; } }, icon('search'));
+  const extraTools = params.extend ? h('div', { class: 'topbar-group extra-tools' }) : null;
   const topbar = h('header', { class: 'topbar' },
     menuBtn,
     isAlbum ? h('a', { href: '#/albums', class: 'btn icon ghost back-btn', aria: { label: 'All albums' } }, icon('back')) : null,
+    isPerson ? h('a', { href: '#/people', class: 'btn icon ghost back-btn', 'data-testid': 'person-back', aria: { label: 'All people' } }, icon('back')) : null,
     h('div', { class: 'topbar-titles' }, titleEl, subtitle),
     searchField || h('div', { class: 'topbar-spacer' }),
-    searchBtn, zoomGroup, albumTools, selectBtn, cameraBtn, addBtn);
+    searchBtn, zoomGroup, albumTools, extraTools, selectBtn, cameraBtn, addBtn);
 
   // ----- Content
   const scroller = h('div', { class: 'scroller', 'data-testid': 'grid-scroller' });
@@ -115,7 +134,7 @@ export function mountLibrary(container, params, ctx) {
     label: isAlbum ? `Photos in ${album?.title || 'album'}` : view.title,
     reorderable: isAlbum,
     onOpen: (asset) => {
-      const q = isAlbum ? `?album=${params.albumId}` : isDeleted ? '?deleted=1' : '';
+      const q = isAlbum ? `?album=${params.albumId}` : isDeleted ? '?deleted=1' : isPerson ? `?person=${encodeURIComponent(params.albumId)}` : '';
       location.hash = `#/photo/${asset.id}${q}`;
     },
     onMove: isAlbum ? moveInAlbum : null,
@@ -172,7 +191,7 @@ export function mountLibrary(container, params, ctx) {
   dropOverlay.hidden = true;
 
   const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);
-  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
+  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen', isPerson && 'person-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
   titleEl.id = 'screen-title-' + params.view;
   container.append(el);
 
@@ -183,7 +202,7 @@ export function mountLibrary(container, params, ctx) {
 
   // ----- Loading
   async function load() {
-    if (isSearch && !searchText) { source.clear(); return; }
+    if (isSearch && !searchText && !searchPerson) { source.clear(); return; }
     // A search's next words keep the photos of the last ones on screen until theirs come.
     if (!source.loaded) {
       status.replaceChildren(h('div', { class: 'grid-loading', role: 'status' }, h('span', { class: 'spinner' }), 'Loading photos…'),
@@ -191,7 +210,7 @@ export function mountLibrary(container, params, ctx) {
     }
     try {
       if (isAlbum) await loadAlbumInfo();
-      await (isSearch ? source.show(searchParams(searchText)) : source.load());
+      await (isSearch ? source.show(searchParams(searchText, searchPerson)) : source.load());
     } catch (e) {
       status.replaceChildren(h('div', { class: 'empty', role: 'alert' },
         icon('cloudOff', { cls: 'empty-icon' }), h('h2', {}, 'The photos could not be loaded'), h('p', {}, e.message),
@@ -206,9 +225,10 @@ export function mountLibrary(container, params, ctx) {
 
   function search() {
     const text = searchInput.value.trim();
-    if (text === searchText) return;
+    if (text === searchText && personChoice.id === searchPerson) return;
     searchText = text;
-    ctx.renameBase('#/search/' + encodeURIComponent(text));
+    searchPerson = personChoice.id;
+    ctx.renameBase('#/search/' + encodeURIComponent(text) + (searchPerson ? `?person=${encodeURIComponent(searchPerson)}` : ''));
     if (selection.active) selection.stop();
     scroller.scrollTop = 0;
     load();
@@ -249,7 +269,7 @@ export function mountLibrary(container, params, ctx) {
 
   function afterLayout() {
     const total = source.total;
-    const prompting = isSearch && !searchText;
+    const prompting = isSearch && !searchText && !searchPerson;
     if (!source.loaded || prompting) {
       countAsked++;
       subtitle.textContent = '';
@@ -260,7 +280,7 @@ export function mountLibrary(container, params, ctx) {
         ? { icon: 'album', title: 'This album is empty', text: 'Add Photos here, or select photos in the Library and choose Add to Album.' }
         : prompting ? view.prompt : view.empty;
       const emptyActions = h('div', { class: 'actions' });
-      if (params.view !== 'hidden' && !isDeleted && !isSearch) {
+      if (params.view !== 'hidden' && !addsNothing && !isSearch) {
         emptyActions.append(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'empty-add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), 'Add Photos'));
         if (store.cameraAvailable) emptyActions.append(h('button', { type: 'button', class: 'btn', 'data-testid': 'empty-take-photo', onclick: () => { location.hash = '#/camera'; } }, icon('camera'), 'Take Photo'));
       }
@@ -279,7 +299,7 @@ export function mountLibrary(container, params, ctx) {
   // ----- Live changes
   const pendingUpdated = new Set();
   const refresh = debounce(async () => {
-    if (isSearch && !searchText) return; // nothing asked yet: nothing to read again
+    if (isSearch && !searchText && !searchPerson) return; // nothing asked yet: nothing to read again
     try {
       if (isAlbum) await loadAlbumInfo();
       await source.refresh();
@@ -413,7 +433,7 @@ export function mountLibrary(container, params, ctx) {
     if (files.length) uploads.add(files, uploadOptions());
   };
   function hideDrop() { dropOverlay.classList.remove('in'); dropOverlay.hidden = true; }
-  if (!isDeleted) {
+  if (!addsNothing) {
     document.addEventListener('dragenter', onDragEnter);
     document.addEventListener('dragover', onDragOver);
     document.addEventListener('dragleave', onDragLeave);
@@ -437,8 +457,9 @@ export function mountLibrary(container, params, ctx) {
   };
   document.addEventListener('keydown', onKey);
 
+  const extension = params.extend?.({ titleEl, tools: extraTools, refresh: () => refresh(), el }) || null;
   load();
-  if (isSearch && !searchText) requestAnimationFrame(() => searchInput?.focus());
+  if (isSearch && !searchText && !searchPerson) requestAnimationFrame(() => searchInput?.focus());
 
   return {
     el,
@@ -468,6 +489,7 @@ export function mountLibrary(container, params, ctx) {
       document.removeEventListener('drop', onDrop);
       document.removeEventListener('keydown', onKey);
       searchAsTyped.cancel();
+      extension?.unmount?.();
       el.remove();
     },
   };

@@ -1,12 +1,14 @@
-// Settings: account (change password, sign out), API tokens (create with access level and optional
-// album limit; the secret shown once; list; revoke), share links (list; revoke), users (owner only:
+// Settings: account (change password, sign out), Faces (the switch that turns finding faces and People on or
+// off: off deletes every face and name, after a confirmation that says so), API tokens (create with access level
+// and optional album limit; the secret shown once; list; revoke), share links (list; revoke), users (owner only:
 // invite, list, remove).
 import { api } from '../api.js';
-import { h, formatShortDate, copyText } from '../util.js';
+import { h, formatShortDate, copyText, plural } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
 import { confirmDialog, openDialog } from '../components/dialog.js';
+import { people } from '../people.js';
 
 const ACCESS = {
   read: 'Read — list, view, download, watch changes',
@@ -46,6 +48,59 @@ export function mountSettings(container, params, ctx) {
     h('div', {}, h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'password-save' }, 'Change Password')));
   const signOut = h('button', { type: 'button', class: 'btn', 'data-testid': 'sign-out', onclick: () => ctx.signOut() }, icon('logout'), 'Sign Out');
   scroller.append(card('Account', 'acc-' + uid(), who, pwForm, h('div', { class: 'card-foot' }, signOut)));
+
+  // ----- Faces
+  const facesLabel = 'faces-label-' + uid();
+  const facesSwitch = h('button', { type: 'button', role: 'switch', class: 'switch', 'data-testid': 'faces-switch', aria: { checked: 'false', labelledby: facesLabel, describedby: facesLabel + '-h' }, disabled: true, onclick: toggleFaces },
+    h('span', { class: 'switch-thumb', 'aria-hidden': 'true' }));
+  const facesStatus = h('p', { class: 'hint', 'data-testid': 'faces-status', 'aria-live': 'polite' }, 'Loading…');
+  scroller.append(card('Faces', 'faces-' + uid(),
+    h('div', { class: 'switch-row' },
+      h('div', { class: 'row-main' },
+        h('span', { id: facesLabel, class: 'switch-label' }, 'Find faces and group them into people'),
+        h('span', { id: facesLabel + '-h', class: 'hint' }, 'Sepia looks for faces in your photos on this server — nothing leaves it — and shows the people in People. Turning this off deletes every face it found and every name you gave.')),
+      facesSwitch),
+    facesStatus));
+
+  function drawFaces() {
+    const st = people.status;
+    if (!st) return;
+    const on = st.enabled !== false;
+    facesSwitch.disabled = false;
+    facesSwitch.setAttribute('aria-checked', String(on));
+    let text;
+    if (!on) text = 'Faces are off: Sepia does not look for them, and People is empty.';
+    else if (st.modelsMissing) text = 'Faces are on, but the face models are not installed: run scripts/setup on the server, then start Sepia again.';
+    else {
+      text = `${plural(st.people ?? 0, 'person', 'people')} (${st.namedPeople ?? 0} named), ${plural(st.faces ?? 0, 'face')} in ${plural(st.indexedAssets ?? 0, 'photo')} looked at.`;
+      if (st.assetsToIndex > 0) text += ` Finding faces: ${st.indexedAssets.toLocaleString()} of ${plural(st.indexedAssets + st.assetsToIndex, 'photo')}.`;
+    }
+    facesStatus.textContent = text;
+  }
+
+  async function toggleFaces() {
+    const on = facesSwitch.getAttribute('aria-checked') === 'true';
+    if (on) {
+      const ok = await confirmDialog({
+        title: 'Turn off faces?',
+        message: 'Every face Sepia found and every name you gave is deleted from this library, with your corrections. Turning faces on again finds the faces anew, but not the names.',
+        confirmLabel: 'Turn Off and Delete', destructive: true, testid: 'faces-off-dialog',
+      });
+      if (!ok) return;
+    }
+    facesSwitch.disabled = true;
+    try {
+      await api.setFacesEnabled(!on);
+      toast(on ? 'Faces are off. Every face and name was deleted.' : 'Faces are on. Sepia looks for them in your photos in the background.');
+      people.reset();
+      await people.loadStatus();
+    } catch (e) {
+      toast.error(e, on ? 'Faces could not be turned off.' : 'Faces could not be turned on.');
+      facesSwitch.disabled = false;
+    }
+  }
+  const offFaces = people.on('status', drawFaces);
+  people.loadStatus().catch((e) => { facesStatus.textContent = e.message; });
 
   async function changePassword(e) {
     e.preventDefault();
@@ -220,5 +275,5 @@ export function mountSettings(container, params, ctx) {
   if (store.isOwner) loadUsers();
   if (!store.albumsLoaded) store.loadAlbums().catch(() => {});
 
-  return { el, unmount() { offAlbums(); el.remove(); }, show() { el.inert = false; }, hide() { el.inert = true; } };
+  return { el, unmount() { offAlbums(); offFaces(); el.remove(); }, show() { el.inert = false; }, hide() { el.inert = true; } };
 }

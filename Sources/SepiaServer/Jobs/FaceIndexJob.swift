@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import SepiaImage
+import SepiaLibrary
+import SepiaVision
+
+/// One run of a library's `faces` job: finds the faces of a few assets not indexed yet, one at a time, and records
+/// them, grouped into people; at most ``batch`` assets, and none started after ``runTime`` (a 12-megapixel photo
+/// takes a second or two of a core). When more remain, the run ends with ``JobOutcome/again`` and the job is due
+/// again behind the jobs added meanwhile, so that an upload's preview waits for about one asset's search; when
+/// none remains, the pass is over. Between assets it stops for a shutdown, and renews its lease with its progress
+/// (the part of the library indexed, which the change stream reports).
+///
+/// An asset that cannot be read is left for the next pass: the run goes on after it, and this server remembers
+/// where its pass is (``FaceIndexingState``), so that a damaged file is tried once a pass rather than first in
+/// every run. When the face models are missing or damaged, or the engine cannot be loaded, nothing can be
+/// indexed on this server: the run says so once in the log, marks the job done, and the status route reports
+/// `modelsMissing` until an asset is indexed again.
+struct FaceIndexJob {
+    let queue: JobQueue
+    let state: FaceIndexingState
+    let indexing: FaceIndexing
+    /// The most assets a run indexes.
+    let batch: Int
+    /// How long a run goes on starting assets: the first is always searched.
+    var runTime: Duration = .seconds(2)
+    let lease: TimeInterval
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    func run(_ job: Job, in library: PhotoLibrary, control: JobControl) async throws -> JobOutcome {
+        guard try library.findsFaces() else {
+            state.endPass(library: job.library)
+            return .done
+        }
+        let algorithm = FaceIndexing.algorithm
+        let status = try library.faceIndexStatus(algorithm: algorithm)
+        let total = max(1, status.indexedAssets + status.assetsToIndex)
+        var indexed = status.indexedAssets
+        var cursor = state.cursor(library: job.library)
+        var done = 0
+        let start = ContinuousClock.now
+        while done < max(1, batch) && (done == 0 || ContinuousClock.now - start < runTime) {
+            try Task.checkCancellation()
+            guard let asset = try library.assetsNeedingFaceIndex(algorithm: algorithm, after: cursor, limit: 1).first else { break }
+            do {
+                let faces = try await library.indexFaces(of: asset, indexing: indexing)
+                indexed += 1
+                metrics.recordFaceIndexing(outcome: "indexed", faces: faces.count)
+                if let solved = state.clearProblem() {
+                    logger.info("faces are found again", metadata: ["problem": "\(solved)"])
+                }
+            } catch let error as VisionError where Self.stopsIndexing(error) {
+                state.endPass(library: job.library)
+                if state.noteProblem(error.message) {
+                    logger.error("faces cannot be found on this server", metadata: ["error": "\(error.message)"])
+                }
+                metrics.recordFaceIndexing(outcome: "modelsMissing", faces: 0)
+                return .done
+            } catch {
+                // A shutdown can interrupt a render: the asset was not tried, and is tried first next time.
+                if Task.isCancelled || Self.isCancellation(error) { throw CancellationError() }
+                // The library's storage or database failing: the job is retried later, from this asset.
+                if let error = error as? LibraryError, [.database, .storageUnavailable].contains(error.code) { throw error }
+                metrics.recordFaceIndexing(outcome: "failed", faces: 0)
+                logger.warning(
+                    "cannot find the faces of an asset; it is tried again on the next pass",
+                    metadata: ["sepia.asset.id": "\(asset.id)", "error": "\(error)"])
+            }
+            cursor = asset
+            state.setCursor(asset, library: job.library)
+            done += 1
+            do {
+                if try !queue.extend(job, lease: lease, progress: Double(indexed) / Double(total)) {
+                    control.stop(.withdrawn)
+                    throw CancellationError()
+                }
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                logger.warning("cannot record a job's lease or progress", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            }
+        }
+        if try !library.assetsNeedingFaceIndex(algorithm: algorithm, after: cursor, limit: 1).isEmpty { return .again }
+        state.endPass(library: job.library)
+        return .done
+    }
+
+    /// Whether an error means no asset can be indexed on this server (rather than this asset cannot be).
+    static func stopsIndexing(_ error: VisionError) -> Bool {
+        [.modelsMissing, .modelDamaged, .engineUnavailable].contains(error.code)
+    }
+
+    private static func isCancellation(_ error: any Error) -> Bool {
+        switch error {
+        case is CancellationError: true
+        case let error as VisionError: error.code == .cancelled
+        case RenderError.cancelled: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,562 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import SepiaCodecs
+import SepiaImage
+import SepiaLibrary
+import SepiaVision
+import Testing
+
+@testable import SepiaServer
+
+/// People through the API, on real photos indexed by the server's own job: two of dlib's johns (four photos each),
+/// three photos of Obama and one of Biden from the corpus. Who is who comes from the files, never from a recorded
+/// output.
+@Suite("People through the API", .serialized)
+struct PeopleRoutesTests {
+    struct Box: Decodable, Equatable {
+        var x: Double
+        var y: Double
+        var width: Double
+        var height: Double
+    }
+
+    struct KeyFace: Decodable {
+        var id: String
+        var assetID: String
+        var boundingBox: Box
+    }
+
+    struct PersonBody: Decodable {
+        var id: String
+        var name: String?
+        var keyFaceID: String?
+        var isHidden: Bool
+        var faceCount: Int
+        var assetCount: Int
+        var keyFace: KeyFace?
+    }
+
+    struct FaceBody: Decodable {
+        var id: String
+        var assetID: String
+        var boundingBox: Box
+        var confidence: Double
+        var personID: String?
+        var personName: String?
+        var state: String
+    }
+
+    struct PeopleList: Decodable { var people: [PersonBody] }
+    struct FaceList: Decodable { var faces: [FaceBody] }
+    struct FacePage: Decodable {
+        var faces: [FaceBody]
+        var nextAfter: String?
+    }
+    struct Assigned: Decodable {
+        var face: FaceBody
+        var person: PersonBody
+        var undo: String
+    }
+    struct Rejected: Decodable {
+        var face: FaceBody
+        var undo: String
+    }
+    struct Merged: Decodable {
+        var person: PersonBody
+        var undo: String
+    }
+    struct Undone: Decodable { var undo: String }
+
+    struct Status: Decodable {
+        var algorithm: Int
+        var indexedAssets: Int
+        var assetsToIndex: Int
+        var faces: Int
+        var unassignedFaces: Int
+        var people: Int
+        var namedPeople: Int
+        var enabled: Bool
+        var modelsMissing: Bool
+    }
+
+    /// The photos: label → file.
+    static func photos() throws -> [(label: String, path: String)] {
+        let salley = try FacePhotos.john("John_Salley", count: 4).map { ("salley", $0) }
+        let savage = try FacePhotos.john("John_Savage", count: 4).map { ("savage", $0) }
+        let obama = try ["obama.jpg", "obama2.jpg", "obama3.jpg"].map { ("obama", try FacePhotos.corpusPhoto($0)) }
+        return salley + savage + obama + [("biden", try FacePhotos.corpusPhoto("biden.jpg"))]
+    }
+
+    /// Uploads the photos; returns each asset's label.
+    static func upload(_ photos: [(label: String, path: String)], as owner: Client) async throws -> [String: String] {
+        var labels: [String: String] = [:]
+        for (label, path) in photos {
+            let response = try await owner.upload(try Data(contentsOf: URL(fileURLWithPath: path)), filename: (path as NSString).lastPathComponent)
+            #expect(response.status == .created, "\(path): \(String(buffer: response.body))")
+            labels[try JSONDecoder.api.decode(UploadBody.self, from: Data(buffer: response.body)).id] = label
+        }
+        return labels
+    }
+
+    /// Waits until the faces job has indexed `count` assets and none is left.
+    static func indexed(_ count: Int, by owner: Client, within seconds: Double = 300) async throws -> Status {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var status = try await owner.json(Status.self, .get, "/api/v1/people/status")
+        while !(status.indexedAssets == count && status.assetsToIndex == 0), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            status = try await owner.json(Status.self, .get, "/api/v1/people/status")
+        }
+        #expect(status.indexedAssets == count && status.assetsToIndex == 0, "\(status)")
+        return status
+    }
+
+    /// The labels of a person's photos, through `GET /assets?person=`.
+    static func labels(of person: String, _ labels: [String: String], as owner: Client) async throws -> [String] {
+        try await owner.json(PageBody.self, .get, "/api/v1/assets?person=\(person)").assets.map { labels[$0.id] ?? "?" }
+    }
+
+    static func metric(_ name: String, of client: Client) async throws -> Double? {
+        let text = String(buffer: try await client.request(.get, "/metrics").body)
+        return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test("the job finds and groups the faces of uploads; people are listed, named, hidden; faces assigned by name, taken, merged and undone")
+    func people() async throws {
+        let server = TestServer {
+            $0.jobPollInterval = .milliseconds(100)
+            $0.faceIndexBatch = 2
+        }
+        let (app, token, services) = try server.buildWithServices()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let labels = try await Self.upload(try Self.photos(), as: owner)
+            let status = try await Self.indexed(12, by: owner)
+            #expect(status.faces == 12 && status.people == 3 && status.namedPeople == 0 && status.enabled && !status.modelsMissing, "\(status)")
+
+            // Three people, by number of photos; each person's photos are one person's.
+            var people = try await owner.json(PeopleList.self, .get, "/api/v1/people").people
+            #expect(people.map(\.faceCount) == [4, 4, 3])
+            var byLabel: [String: PersonBody] = [:]
+            for person in people {
+                let theirs = try await Self.labels(of: person.id, labels, as: owner)
+                #expect(Set(theirs).count == 1 && theirs.count == person.assetCount, "\(theirs)")
+                byLabel[theirs[0]] = person
+                let keyFace = try #require(person.keyFace)
+                #expect(keyFace.id == person.keyFaceID && labels[keyFace.assetID] == theirs[0])
+            }
+            let salley = try #require(byLabel["salley"])
+            let savage = try #require(byLabel["savage"])
+            let obama = try #require(byLabel["obama"])
+            let assetOf = Dictionary(grouping: labels.keys, by: { labels[$0]! })
+            let biden = try #require(assetOf["biden"]?.first)
+            let obamaPhotos = try #require(assetOf["obama"])
+
+            // A person's photos are newest first, with the list's paging.
+            let page = try await owner.json(PageBody.self, .get, "/api/v1/assets?person=\(salley.id)&limit=3")
+            #expect(page.total == 4 && page.assets.count == 3 && page.nextCursor != nil)
+            #expect(zip(page.assets, page.assets.dropFirst()).allSatisfy { $0.creationDate >= $1.creationDate })
+            #expect(try await owner.request(.get, "/api/v1/assets?person=\(UUID().uuidString.lowercased())").status == .notFound)
+
+            // Naming: trimmed; named people first; a bad name is 422, someone else's 409 naming them.
+            let port = try #require(client.port)
+            let stream = try EventStreamClient(port: port, path: "/api/v1/changes", headers: ["Cookie": "sepia_session=" + owner.cookie!])
+            defer { stream.close() }
+            _ = try #require(await stream.next { $0.event == "ready" })
+            let named = try await owner.json(PersonBody.self, .patch, "/api/v1/people/\(obama.id)", json: #"{"name": "  Barack Obama "}"#)
+            #expect(named.name == "Barack Obama")
+            let event = try #require(await stream.next { $0.event == "change" && $0.data.contains(obama.id) })
+            #expect(event.data.contains(#""people":{"#) && event.data.contains(#""updated":["\#(obama.id)"]"#), "\(event.data)")
+            people = try await owner.json(PeopleList.self, .get, "/api/v1/people").people
+            #expect(people.first?.id == obama.id)
+            for bad in [#""""#, #""   ""#, #""a\u0007b""#, #""two\nlines""#, "\"" + String(repeating: "x", count: 65) + "\""] {
+                let response = try await owner.request(.patch, "/api/v1/people/\(salley.id)", json: #"{"name": \#(bad)}"#)
+                #expect(response.status == .unprocessableContent, "\(bad): \(String(buffer: response.body))")
+            }
+            let taken = try await owner.request(.patch, "/api/v1/people/\(salley.id)", json: #"{"name": "barack OBAMA"}"#)
+            #expect(taken.status == .conflict)
+            #expect(try JSONDecoder.api.decode(ErrorBody.self, from: Data(buffer: taken.body)).detail == obama.id)
+            #expect(try await owner.request(.patch, "/api/v1/people/\(salley.id)", json: "{}").status == .unprocessableContent)
+
+            // Hidden people are listed only when asked for.
+            _ = try await owner.json(PersonBody.self, .patch, "/api/v1/people/\(savage.id)", json: #"{"isHidden": true}"#)
+            #expect(try await owner.json(PeopleList.self, .get, "/api/v1/people").people.map(\.id).contains(savage.id) == false)
+            #expect(try await owner.json(PeopleList.self, .get, "/api/v1/people?hidden=true").people.map(\.id).contains(savage.id))
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(savage.id)").isHidden)
+            _ = try await owner.json(PersonBody.self, .patch, "/api/v1/people/\(savage.id)", json: #"{"isHidden": false}"#)
+
+            // The key face: one of theirs.
+            let salleyFaces = try await owner.json(FaceList.self, .get, "/api/v1/assets/\(try #require(salley.keyFace).assetID)/faces").faces
+            let otherAsset = try #require(assetOf["salley"]?.first { $0 != salley.keyFace?.assetID })
+            let otherFace = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(otherAsset)/faces").faces.first)
+            let rekeyed = try await owner.json(PersonBody.self, .patch, "/api/v1/people/\(salley.id)", json: #"{"keyFaceID": "\#(otherFace.id)"}"#)
+            #expect(rekeyed.keyFaceID == otherFace.id && rekeyed.keyFace?.assetID == otherAsset)
+            #expect(salleyFaces.count == 1 && salleyFaces[0].personID == salley.id && salleyFaces[0].state == "grouped")
+
+            // Biden's face belongs to no one: it is in the unassigned faces, a page at a time.
+            let bidenFace = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(biden)/faces").faces.first)
+            #expect(bidenFace.personID == nil && bidenFace.personName == nil && bidenFace.state == "unassigned")
+            let unassigned = try await owner.json(FacePage.self, .get, "/api/v1/faces?state=unassigned&limit=1")
+            #expect(unassigned.faces.map(\.id) == [bidenFace.id] && unassigned.nextAfter == nil)
+            #expect(try await owner.json(FacePage.self, .get, "/api/v1/faces?after=\(bidenFace.id)").faces.isEmpty)
+            #expect(try await owner.request(.get, "/api/v1/faces?state=grouped").status == .badRequest)
+
+            // Assigned by a new name, then by the same name in another case: the same person.
+            let joe = try await owner.json(Assigned.self, .put, "/api/v1/faces/\(bidenFace.id)/person", json: #"{"name": "Joe Biden"}"#)
+            #expect(joe.person.name == "Joe Biden" && joe.person.faceCount == 1 && joe.face.state == "confirmed")
+            #expect(joe.face.personID == joe.person.id && joe.face.personName == "Joe Biden")
+            let obamaFaces = try await owner.json(FaceList.self, .get, "/api/v1/assets/\(obamaPhotos[0])/faces").faces
+            let obamaFace = try #require(obamaFaces.first)
+            #expect(obamaFace.personID == obama.id && obamaFace.personName == "Barack Obama")
+            let moved = try await owner.json(Assigned.self, .put, "/api/v1/faces/\(obamaFace.id)/person", json: #"{"name": "joe BIDEN"}"#)
+            #expect(moved.person.id == joe.person.id && moved.person.faceCount == 2)
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(obama.id)").faceCount == 2)
+            // Undone: the face is Obama's again, as the grouping had it.
+            _ = try await owner.json(Undone.self, .post, "/api/v1/people/undo", json: #"{"undo": "\#(moved.undo)"}"#)
+            var back = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(obamaPhotos[0])/faces").faces.first)
+            #expect(back.personID == obama.id && back.state == "grouped")
+            // By identifier.
+            let byID = try await owner.json(
+                Assigned.self, .put, "/api/v1/faces/\(obamaFace.id)/person", json: #"{"personID": "\#(obama.id)"}"#)
+            #expect(byID.face.state == "confirmed" && byID.person.id == obama.id)
+            #expect(try await owner.request(.put, "/api/v1/faces/\(obamaFace.id)/person", json: "{}").status == .unprocessableContent)
+            let nobody = #"{"personID": "\#(UUID().uuidString.lowercased())"}"#
+            #expect(try await owner.request(.put, "/api/v1/faces/\(obamaFace.id)/person", json: nobody).status == .notFound)
+
+            // Not this person, and back.
+            let rejected = try await owner.json(Rejected.self, .delete, "/api/v1/faces/\(obamaFace.id)/person")
+            #expect(rejected.face.personID == nil && rejected.face.state == "unassigned")
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(obama.id)").faceCount == 2)
+            #expect(try await owner.request(.delete, "/api/v1/faces/\(obamaFace.id)/person").status == .conflict)
+            _ = try await owner.json(Undone.self, .post, "/api/v1/people/undo", json: #"{"undo": "\#(rejected.undo)"}"#)
+            back = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(obamaPhotos[0])/faces").faces.first)
+            #expect(back.personID == obama.id && back.state == "confirmed")
+
+            // Merged, undone (the other person back with their identifier), done again, and undone again.
+            let merged = try await owner.json(Merged.self, .post, "/api/v1/people/\(salley.id)/merge", json: #"{"people": ["\#(savage.id)"]}"#)
+            #expect(merged.person.id == salley.id && merged.person.faceCount == 8 && merged.person.assetCount == 8)
+            #expect(try await owner.request(.get, "/api/v1/people/\(savage.id)").status == .notFound)
+            let redo = try await owner.json(Undone.self, .post, "/api/v1/people/undo", json: #"{"undo": "\#(merged.undo)"}"#)
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(savage.id)").faceCount == 4)
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(salley.id)").faceCount == 4)
+            #expect(Set(try await Self.labels(of: savage.id, labels, as: owner)) == ["savage"])
+            let again = try await owner.json(Undone.self, .post, "/api/v1/people/undo", json: #"{"undo": "\#(redo.undo)"}"#)
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(salley.id)").faceCount == 8)
+            _ = try await owner.json(Undone.self, .post, "/api/v1/people/undo", json: #"{"undo": "\#(again.undo)"}"#)
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(savage.id)").faceCount == 4)
+            #expect(try await owner.request(.post, "/api/v1/people/\(salley.id)/merge", json: #"{"people": []}"#).status == .unprocessableContent)
+
+            // A changed or forged token is refused, and nothing changes.
+            let parts = merged.undo.split(separator: ".").map(String.init)
+            let payload = try #require(Data(base64Encoded: Self.base64(parts[0])))
+            var forgedJSON = String(decoding: payload, as: UTF8.self)
+            forgedJSON = forgedJSON.replacingOccurrences(of: savage.id, with: obama.id)
+            let forged = [
+                PeopleUndoToken.base64URL(Data(forgedJSON.utf8)) + "." + parts[1],
+                parts[0] + "." + String(parts[1].reversed()),
+                parts[0],
+                "not a token",
+                // Made with the deployment's key for another library.
+                try PeopleUndoToken(key: try services.accounts.peopleUndoKey(), library: UUID().uuidString.lowercased())
+                    .seal(try JSONDecoder().decode(PeopleUndo.self, from: payload)),
+            ]
+            for token in forged {
+                let response = try await owner.request(.post, "/api/v1/people/undo", json: #"{"undo": "\#(token)"}"#)
+                #expect(response.status == .unprocessableContent, "\(token.prefix(40)): \(String(buffer: response.body))")
+            }
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(savage.id)").faceCount == 4)
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(obama.id)").faceCount == 3)
+
+            // Another user: none of this library's people, faces or tokens.
+            struct Invitation: Decodable { var url: String }
+            let invitation = try await owner.json(Invitation.self, .post, "/api/v1/users/invitations", json: "{}", expect: .created)
+            let guest = try await Client.signUp(client, setupToken: String(invitation.url.split(separator: "token=").last!), username: "guest")
+            #expect(try await guest.json(PeopleList.self, .get, "/api/v1/people").people.isEmpty)
+            #expect(try await guest.request(.get, "/api/v1/people/\(obama.id)").status == .notFound)
+            #expect(try await guest.request(.get, "/api/v1/faces/\(obamaFace.id)/image").status == .notFound)
+            #expect(try await guest.request(.delete, "/api/v1/faces/\(obamaFace.id)/person").status == .notFound)
+            #expect(try await guest.request(.post, "/api/v1/people/undo", json: #"{"undo": "\#(merged.undo)"}"#).status == .unprocessableContent)
+            #expect(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(savage.id)").faceCount == 4)
+
+            // A face's picture: square, around the face, revalidated without a render.
+            let picture = try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image?size=192")
+            #expect(picture.status == .ok && picture.headers[.contentType] == "image/jpeg")
+            #expect(picture.headers[.cacheControl] == "private, no-cache")
+            let decoded = try ImageDecoding.open(EncodedBytes(Array(Data(buffer: picture.body))))
+            #expect(decoded.image.extent.size == IntSize(width: 192, height: 192))
+            let found = try DetectFaceRectanglesRequest().perform(on: decoded.image)
+            #expect(found.count == 1, "the picture shows \(found.count) faces")
+            if let face = found.first {
+                // Centred, and a fair part of the picture (the box with 40 % of its side around it).
+                let box = face.boundingBox.topLeftOrigin
+                #expect(abs(box.x + box.width / 2 - 0.5) < 0.15 && abs(box.y + box.height / 2 - 0.5) < 0.2, "\(box)")
+                #expect(box.width > 0.3 && box.width < 0.9, "\(box)")
+            }
+            let etag = try #require(picture.headers[.eTag])
+            let revalidated = try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image?size=192", headers: [.ifNoneMatch: etag])
+            #expect(revalidated.status == .notModified)
+            let pinned = try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image?size=192&v=\(etag.dropFirst().dropLast())")
+            #expect(pinned.headers[.cacheControl] == "private, max-age=31536000, immutable")
+            let small = try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image")
+            #expect(try ImageDecoding.open(EncodedBytes(Array(Data(buffer: small.body)))).image.extent.size == IntSize(width: 160, height: 160))
+            #expect(small.headers[.eTag] != etag)
+            #expect(try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image?size=16").status == .badRequest)
+
+            // The status and /metrics.
+            let after = try await owner.json(Status.self, .get, "/api/v1/people/status")
+            #expect(after.people == 4 && after.namedPeople == 2 && after.unassignedFaces == 0, "\(after)")
+            #expect(try await Self.metric(#"sepia_face_index_assets_total{outcome="indexed"}"#, of: owner) == 12)
+            #expect(try await Self.metric("sepia_faces", of: owner) == 12)
+            #expect(try await Self.metric("sepia_people", of: owner) == 4)
+            #expect(try await Self.metric("sepia_face_index_assets_waiting", of: owner) == 0)
+            #expect(try await Self.metric("sepia_face_models_missing", of: owner) == 0)
+            let runs =
+                (try await Self.metric(#"sepia_jobs_total{kind="faces",outcome="continued"}"#, of: owner) ?? 0)
+                + (try await Self.metric(#"sepia_jobs_total{kind="faces",outcome="done"}"#, of: owner) ?? 0)
+            #expect(runs >= 6, "12 assets were indexed 2 a run: \(runs) runs")
+
+            // Faces off: everything goes at once; on again: indexed again, the names gone with them.
+            let off = try await owner.json(Status.self, .put, "/api/v1/people/settings", json: #"{"enabled": false}"#)
+            #expect(!off.enabled && off.faces == 0 && off.people == 0 && off.indexedAssets == 0, "\(off)")
+            #expect(try await owner.json(PeopleList.self, .get, "/api/v1/people?hidden=true").people.isEmpty)
+            #expect(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(biden)/faces").faces.isEmpty)
+            #expect(try await owner.request(.get, "/api/v1/people/\(obama.id)").status == .notFound)
+            #expect(try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image").status == .notFound)
+            #expect(try await owner.request(.get, "/api/v1/assets?person=\(obama.id)").status == .notFound)
+            // The job finds nothing to do while faces are off.
+            _ = try await owner.uploadNew(1)
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await owner.json(Status.self, .get, "/api/v1/people/status").faces == 0)
+            let on = try await owner.json(Status.self, .put, "/api/v1/people/settings", json: #"{"enabled": true}"#)
+            #expect(on.enabled && on.assetsToIndex == 13)
+            let again13 = try await Self.indexed(13, by: owner)
+            #expect(again13.faces == 12 && again13.people == 3 && again13.namedPeople == 0, "\(again13)")
+        }
+    }
+
+    @Test("an edit that crops a photo has its faces found again where they now are, and so has reverting it")
+    func editFindsFacesAgain() async throws {
+        let (app, token) = try await TestServer { $0.jobPollInterval = .milliseconds(100) }.build()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let photo = try FacePhotos.corpusPhoto("obama.jpg")
+            let id = try #require(try await Self.upload([("obama", photo)], as: owner).keys.first)
+            _ = try await Self.indexed(1, by: owner)
+            let before = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            let asset = try await owner.json(AssetBody.self, .get, "/api/v1/assets/\(id)")
+            // 120 pixels off the left: the face moves left and grows, as a part of the narrower picture.
+            let cropped = try await owner.json(
+                AssetBody.self, .put, "/api/v1/assets/\(id)/edit",
+                json: EditRoutesTests.recipe(
+                    #"{"filter": "CICrop", "parameters": {"inputRectangle": [120, 0, \#(asset.width - 120), \#(asset.height)]}}"#))
+            #expect(cropped.width == asset.width - 120)
+            var status = try await owner.json(Status.self, .get, "/api/v1/people/status")
+            #expect(status.assetsToIndex == 1 || status.indexedAssets == 1)
+            _ = try await Self.indexed(1, by: owner)
+            let after = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            let (w, cw) = (Double(asset.width), Double(cropped.width))
+            #expect(abs(after.boundingBox.x - (before.boundingBox.x * w - 120) / cw) < 0.02, "\(before.boundingBox) → \(after.boundingBox)")
+            #expect(abs(after.boundingBox.width - before.boundingBox.width * w / cw) < 0.02, "\(before.boundingBox) → \(after.boundingBox)")
+            // Back to the original: back where it was.
+            _ = try await owner.json(AssetBody.self, .delete, "/api/v1/assets/\(id)/edit")
+            status = try await Self.indexed(1, by: owner)
+            #expect(status.faces == 1)
+            let reverted = try #require(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(id)/faces").faces.first)
+            #expect(abs(reverted.boundingBox.x - before.boundingBox.x) < 0.005 && abs(reverted.boundingBox.width - before.boundingBox.width) < 0.005)
+        }
+    }
+
+    @Test("a shutdown stops a faces run between two assets: what was found is kept, and the job goes back to the queue")
+    func shutdownBetweenAssets() async throws {
+        // No workers: the test runs the job by hand, as a worker would, and shuts it down.
+        let (app, token, services) = try TestServer { $0.jobWorkers = 0 }.buildWithServices()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let photos = try ["obama.jpg", "obama2.jpg", "obama3.jpg", "biden.jpg"].map { ("face", try FacePhotos.corpusPhoto($0)) }
+            _ = try await Self.upload(photos, as: owner)
+            var job: Job?
+            while job == nil, let taken = try services.jobs.take(lease: 60) {
+                if taken.kind == .faces { job = taken } else { try services.jobs.complete(taken) }
+            }
+            let faces = try #require(job)
+            var runner = JobRunner(
+                queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics, workers: 1,
+                longWorkers: 0, longEncodePixels: .max, lease: 60, pollInterval: .seconds(1), wakeUps: services.jobWakeUps,
+                logger: Logger(label: "test"))
+            runner.faceRunTime = .seconds(600)
+            let inHand = JobsInHand()
+            let running = Task { [runner] in await runner.perform(faces, inHand: inHand) }
+            let library = try services.libraries.openOwnerLibrary().library
+            let deadline = ContinuousClock.now + .seconds(120)
+            while try library.faceIndexStatus(algorithm: FaceIndexing.algorithm).indexedAssets == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            inHand.stopAll()
+            await running.value
+            // The asset in hand when the shutdown came was finished and kept; none was started after it.
+            let status = try library.faceIndexStatus(algorithm: FaceIndexing.algorithm)
+            #expect(status.indexedAssets >= 1 && status.indexedAssets <= 2 && status.assetsToIndex == 4 - status.indexedAssets, "\(status)")
+            #expect(try await Self.metric(#"sepia_jobs_total{kind="faces",outcome="released"}"#, of: owner) == 1)
+            var again: Job?
+            while again == nil, let taken = try services.jobs.take(lease: 60) {
+                if taken.kind == .faces { again = taken } else { try services.jobs.complete(taken) }
+            }
+            #expect(again?.id == faces.id && again?.attempts == 1, "given back without counting as an attempt")
+        }
+    }
+
+    /// A server whose faces job never records a face (it has no models), for tests that record faces by hand.
+    static func handServer(_ adjust: @escaping (inout ServerConfiguration) -> Void = { _ in }) -> TestServer {
+        TestServer {
+            $0.faceIndexing.models = FaceModels(directory: $0.dataPath + "/no-face-models")
+            adjust(&$0)
+        }
+    }
+
+    @Test("a token limited to albums sees its albums' faces with their names and no people; a share link shows no faces or names")
+    func limitedAndShared() async throws {
+        let (app, token, services) = try Self.handServer().buildWithServices()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Family"}"#, expect: .created)
+            let inside = try await owner.uploadNew(1, query: "&album=\(album.id)")
+            let outside = try await owner.uploadNew(2)
+            let library = try services.libraries.openOwnerLibrary().library
+            let faceIn = try TestFaces.record(in: library, asset: inside, seed: 1)
+            let faceOut = try TestFaces.record(in: library, asset: outside, seed: 2)
+            try library.assignFace(faceIn, toPersonNamed: "Ana")
+            try library.assignFace(faceOut, toPersonNamed: "Secret Sam")
+            let ana = try #require(try library.face(faceIn).personID)
+
+            let limited = try await owner.token("read-write", albums: [album.id])
+            let faces = try await limited.json(FaceList.self, .get, "/api/v1/assets/\(inside)/faces").faces
+            #expect(faces.map(\.id) == [faceIn] && faces.first?.personName == "Ana")
+            #expect(try await limited.request(.get, "/api/v1/faces/\(faceIn)/image").status == .ok)
+            for path in [
+                "/api/v1/assets/\(outside)/faces", "/api/v1/faces/\(faceOut)/image", "/api/v1/people", "/api/v1/people/\(ana)",
+                "/api/v1/people/status", "/api/v1/faces?state=unassigned", "/api/v1/assets?person=\(ana)",
+            ] {
+                let response = try await limited.request(.get, path)
+                #expect(response.status == .notFound, "\(path): \(response.status)")
+                #expect(!String(buffer: response.body).contains("Secret Sam"))
+            }
+            #expect(try await limited.request(.put, "/api/v1/faces/\(faceIn)/person", json: #"{"name": "Sam"}"#).status == .forbidden)
+            #expect(try await limited.request(.delete, "/api/v1/faces/\(faceIn)/person").status == .forbidden)
+            #expect(try library.face(faceIn).personID == ana)
+
+            // Share links of the photo and of the album: no face, no name, anywhere.
+            struct Share: Decodable { var url: String }
+            for body in [#"{"assetID": "\#(inside)", "includeMetadata": true}"#, #"{"albumID": "\#(album.id)", "includeMetadata": true}"#] {
+                let share = try await owner.json(Share.self, .post, "/api/v1/shares", json: body, expect: .created)
+                let link = String(share.url.split(separator: "/").last ?? "")
+                let page = String(buffer: try await owner.anonymous.request(.get, "/api/v1/shared/\(link)").body)
+                #expect(page.contains(inside))
+                for word in ["Ana", faceIn, ana, "face", "person", "people"] { #expect(!page.contains(word), "\(word) in \(page)") }
+                let guessed = try await owner.anonymous.request(.get, "/api/v1/shared/\(link)/assets/\(inside)/faces")
+                #expect(guessed.status == .notFound)
+            }
+        }
+    }
+
+    @Test("faces waiting for a name come a page at a time, without those of photos in Recently Deleted")
+    func unassignedPages() async throws {
+        let (app, token, services) = try Self.handServer().buildWithServices()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let library = try services.libraries.openOwnerLibrary().library
+            var faces: [String] = []
+            for seed in 1...7 { faces.append(try TestFaces.record(in: library, asset: try await owner.uploadNew(seed), seed: seed)) }
+            let trashed = try library.face(faces[2]).assetID
+            _ = try await owner.request(.delete, "/api/v1/assets/\(trashed)")
+            var seen: [String] = []
+            var after: String?
+            var pages = 0
+            repeat {
+                let page = try await owner.json(FacePage.self, .get, "/api/v1/faces?limit=2" + (after.map { "&after=\($0)" } ?? ""))
+                #expect(page.faces.count == 2 || page.nextAfter == nil)
+                seen += page.faces.map(\.id)
+                after = page.nextAfter
+                pages += 1
+            } while after != nil && pages < 10
+            #expect(seen == faces.enumerated().filter { $0.offset != 2 }.map(\.element))
+            #expect(pages == 3)
+            #expect(try await owner.request(.get, "/api/v1/faces?after=nope").status == .badRequest)
+            #expect(try await owner.request(.get, "/api/v1/faces?limit=501").status == .badRequest)
+        }
+    }
+
+    @Test("without face models the job says so once and is done; the status and /metrics report it; nothing else suffers")
+    func modelsMissing() async throws {
+        let (app, token, services) = try Self.handServer { $0.jobPollInterval = .milliseconds(100) }.buildWithServices()
+        try await app.test(.router) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let first = try await owner.uploadNew(1)
+            var status = try await owner.json(Status.self, .get, "/api/v1/people/status")
+            #expect(status.modelsMissing && status.enabled && status.assetsToIndex == 1)
+            // The job runs, finds no models, and is done: nothing waits or failed.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while (try await Self.metric(#"sepia_face_index_assets_total{outcome="modelsMissing"}"#, of: owner) ?? 0) < 1,
+                ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(services.faceIndexing.problem?.contains("scripts/setup") == true, "\(services.faceIndexing.problem ?? "no problem")")
+            _ = try await owner.uploadNew(2)
+            while try services.jobs.counts().waiting != 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(try services.jobs.counts() == (waiting: 0, failed: 0))
+            #expect(try await Self.metric(#"sepia_jobs_total{kind="faces",outcome="done"}"#, of: owner) ?? 0 >= 2)
+            #expect(try await Self.metric("sepia_face_models_missing", of: owner) == 1)
+            status = try await owner.json(Status.self, .get, "/api/v1/people/status")
+            #expect(status.modelsMissing && status.assetsToIndex == 2)
+            // Everything else works.
+            #expect(try await owner.request(.get, "/api/v1/assets/\(first)/image?size=64").status == .ok)
+            #expect(try await owner.json(FaceList.self, .get, "/api/v1/assets/\(first)/faces").faces.isEmpty)
+        }
+    }
+
+    @Test("the change stream reports how far a library's faces have come, to credentials that see people")
+    func progressInTheStream() async throws {
+        // No job workers here: "another server" takes the job and reports, through the shared job table.
+        let (app, token, services) = try TestServer { $0.jobWorkers = 0 }.buildWithServices()
+        try await app.test(.live) { client in
+            let owner = try await Client.createOwner(client, setupToken: try #require(token))
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Family"}"#, expect: .created)
+            let port = try #require(client.port)
+            let stream = try EventStreamClient(port: port, path: "/api/v1/changes", headers: ["Cookie": "sepia_session=" + owner.cookie!])
+            defer { stream.close() }
+            let limited = try await owner.token("read", albums: [album.id])
+            let narrow = try EventStreamClient(port: port, path: "/api/v1/changes", headers: ["Authorization": "Bearer " + limited.bearer!])
+            defer { narrow.close() }
+            _ = try #require(await stream.next { $0.event == "ready" })
+            _ = try #require(await narrow.next { $0.event == "ready" })
+            _ = try await owner.uploadNew(1, query: "&album=\(album.id)")
+            let elsewhere = JobQueue(database: services.accounts.database, worker: "elsewhere:1")
+            var job: Job?
+            while job == nil, let taken = try elsewhere.take(lease: 60) {
+                if taken.kind == .faces { job = taken }
+            }
+            let faces = try #require(job)
+            #expect(try elsewhere.extend(faces, lease: 60, progress: 0.25))
+            let event = try #require(await stream.next(timeout: .seconds(5)) { $0.event == "progress" && $0.data.contains("faces") })
+            #expect(event.data.contains(#""faces":0.25"#), "\(event.data)")
+            // Between two runs too: the progress stays with the job until the pass is over.
+            try elsewhere.requeue(faces)
+            #expect(await stream.next(timeout: .milliseconds(2500)) { $0.event == "progress" } == nil, "an unchanged state is not sent again")
+            let again = try #require(try elsewhere.take(lease: 60))
+            #expect(again.kind == .faces)
+            #expect(try elsewhere.complete(again))
+            let done = try #require(await stream.next(timeout: .seconds(5)) { $0.event == "progress" })
+            #expect(!done.data.contains("faces"), "\(done.data)")
+            // The limited token heard of no faces at all.
+            #expect(await narrow.next(timeout: .milliseconds(1500)) { $0.event == "progress" && $0.data.contains("faces") } == nil)
+        }
+    }
+
+    static func base64(_ url: String) -> String {
+        var text = url.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.utf8.count % 4 != 0 { text += "=" }
+        return text
+    }
+}
