@@ -41,6 +41,7 @@ defaults, on the camera-sized photos.
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -196,12 +197,15 @@ def measure(photos, keys, rounds, work):
         return command
 
     def peer_index(cpus):
+        # Unbuffered, so that the lines of a pool's processes, written to one file, are each written whole.
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        answer = re.compile(re.escape(photos.rstrip("/")) + r"/([^,\n]+),(unknown_person|no_persons_found)")
+
         def command():
-            wall, cpu, rss, out = run([PEER, "--cpus", str(cpus), known, photos], tree=cpus != 1)
-            results = [line.rsplit(",", 1) for line in out.splitlines() if "," in line]
-            seen = {path for path, _ in results}
-            if len(seen) != len(files):
-                raise RuntimeError("face_recognition answered for %d of %d photos" % (len(seen), len(files)))
+            wall, cpu, rss, out = run([PEER, "--cpus", str(cpus), known, photos], tree=cpus != 1, env=env)
+            results = answer.findall(out)
+            if {name for name, _ in results} != set(files):
+                raise RuntimeError("face_recognition answered for %d of %d photos" % (len({n for n, _ in results}), len(files)))
             return wall, cpu, rss, sum(1 for _, what in results if what != "no_persons_found")
         return command
 
