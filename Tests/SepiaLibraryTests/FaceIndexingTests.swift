@@ -85,7 +85,7 @@ import Testing
         #expect(try Self.peopleLabels(library, fileOf) { $0 }.joined().count == 24)
     }
 
-    @Test("Obama's photos, turned by EXIF, cut at the edge and small in a 24-megapixel scene, are one person; Biden is not")
+    @Test("Obama's photos, turned by EXIF, cut at the edge, small in a 24-megapixel scene, and as HEIC and RAW, are one person; Biden is not")
     func obama() async throws {
         let corpus = TestLibrary.corpus.path + "/faces/"
         let folder = TestLibrary.temporaryFolder("obama")
@@ -102,13 +102,25 @@ import Testing
             "/usr/bin/convert",
             ["-size", "6000x4000", "gradient:#8090a0-#c0b090", corpus + "obama3.jpg", "-geometry", "600x+3700+1900", "-composite", scene])
         #expect(convert.status == 0, "\(convert.errors)")
-        files += [turned, scene]
+        // A HEIC coded by heif-enc, and a DNG whose mosaic scripts/testdata-raw made from obama2.jpg: the RAW is
+        // developed before it is searched.
+        let heic = folder + "/obama.heic"
+        let heifEnc = try ExternalProgram.run("/usr/bin/heif-enc", ["-q", "85", "-o", heic, corpus + "obama.jpg"])
+        #expect(heifEnc.status == 0, "\(heifEnc.errors)")
+        let raw = TestLibrary.fixture("raw-tiff/faces/obama2.dng")
+        files += [turned, scene, heic, raw]
         let (library, fileOf) = try await Self.indexedLibrary(files)
         defer { library.close() }
         let groups = try Self.peopleLabels(library, fileOf) { ($0 as NSString).lastPathComponent }
         #expect(groups.count == 1)
         let obama = Set(groups.first ?? [])
-        #expect(obama == ["obama.jpg", "obama2.jpg", "obama3.jpg", "obama_partial_face.jpg", "obama_partial_face2.jpg", "turned.jpg", "scene.jpg"])
+        #expect(
+            obama == [
+                "obama.jpg", "obama2.jpg", "obama3.jpg", "obama_partial_face.jpg", "obama_partial_face2.jpg", "turned.jpg", "scene.jpg",
+                "obama.heic", "obama2.dng",
+            ])
+        let formats = try library.fetchAssets().allObjects().map { (fileOf[$0.id] ?? "?", $0.originalFormat) }
+        #expect(formats.contains { $0 == (heic, .heic) } && formats.contains { $0 == (raw, .cameraRAW) }, "\(formats)")
         #expect(
             try library.unassignedFaces().map { ($0.assetID, fileOf[$0.assetID].map { ($0 as NSString).lastPathComponent }) }.map(\.1) == [
                 "biden.jpg"

@@ -3,7 +3,7 @@
 
 Generated ids name nothing, so on their own they test little more than 404. The configuration binds the
 id-shaped parameters of each operation to the objects scripts/test-api made (photos, albums, share links,
-setup links), so that part of the generated cases reach them; the rest keep schemathesis' own values.
+setup links, people and faces), so that part of the generated cases reach them; the rest keep schemathesis' own values.
 Routes that delete get scratch objects of their own, so that the photos and albums the other routes use
 stay for the whole run.
 """
@@ -32,7 +32,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     for name in (
         "assets", "scratch-assets", "albums", "scratch-albums", "shares", "scratch-shares", "scratch-tokens",
-        "users", "setup-tokens", "app-files", "style-files", "versions",
+        "users", "setup-tokens", "app-files", "style-files", "versions", "face-assets", "people", "faces",
     ):
         # One value per option, spelled --name=value: a token may start with "-", which argparse would
         # otherwise take for an option of its own.
@@ -54,6 +54,9 @@ def main():
         "app-files": args.app_files,
         "style-files": args.style_files,
         "versions": args.versions,
+        "face-assets": args.face_assets,
+        "people": args.people,
+        "faces": args.faces,
     }
 
     # (operation ids, parameter bindings)
@@ -73,7 +76,8 @@ def main():
         (["deleteAsset", "recoverAsset"], {"path.id": binding("scratch-assets")}),
         (["deleteAssets", "recoverAssets"], {"body.ids[*]": binding("scratch-assets")}),
         (["updateAssets"], {"body.ids[*]": binding("assets")}),
-        (["listAssets", "uploadAsset"], {"query.album": binding("albums", 0.5)}),
+        (["listAssets"], {"query.album": binding("albums", 0.5), "query.person": binding("people", 0.5)}),
+        (["uploadAsset"], {"query.album": binding("albums", 0.5)}),
         (["getAlbum", "renameAlbum"], {"path.id": binding("albums")}),
         (
             ["addAlbumAssets", "removeAlbumAssets", "moveAlbumAssets"],
@@ -90,6 +94,12 @@ def main():
         (["completeSetup"], {"body.token": binding("setup-tokens")}),
         (["changePassword"], {"body.currentPassword": binding("passwords", 0.5)}),
         (["webAppModule"], {"path.file": binding("app-files")}),
+        # People: the seeded person and faces (found by the server in the seeded face photos).
+        (["getPerson", "updatePerson"], {"path.id": binding("people")}),
+        (["mergePeople"], {"path.id": binding("people"), "body.people[*]": binding("people")}),
+        (["listAssetFaces"], {"path.id": binding("face-assets")}),
+        (["getFaceImage", "rejectFace"], {"path.id": binding("faces")}),
+        (["assignFace"], {"path.id": binding("faces"), "body.personID": binding("people", 0.5)}),
         (["webAppStyles"], {"path.file": binding("style-files")}),
     ]
 

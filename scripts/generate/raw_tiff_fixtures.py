@@ -73,6 +73,9 @@ raw/  (DNGs: 1200x800 Bayer mosaics of the linear scene; the camera's channel ga
                            baseline JPEG preview (NewSubfileType 1, Compression 7, YCbCr 4:2:0), the raw image
                            (16-bit samples holding 12-bit data, white 4095, one strip) in a SubIFD, the
                            capture date in an Exif IFD. raw-identify reports "Thumb size: 1024 x 683".
+faces/  (not in MANIFEST.json: the People tests' RAW copy of a face, made from scripts/testdata's corpus)
+  obama2.dng               face_recognition's tests/test_images/obama2.jpg as a sensor would have seen it: its sRGB
+                           made linear, an RGGB 12-bit pidng mosaic (black 128), the same gains and matrices as raw/
 pair/
   IMG_0001.DNG             pidng DNG (RGGB, 12-bit) of a RAW+JPEG pair; DateTimeOriginal 2023:07:14 18:30:05
   IMG_0001.JPG             its JPEG (1200x800, cjpeg -quality 92 of the sRGB scene, Exif Make/Model/date by
@@ -975,6 +978,19 @@ def make_raws(fx, tmp):
                 "Thumb size %s; its development is %.1f dB from the scene" % (pw, ph, black, white, thumb, q))
 
 
+def make_face_raw(fx, dest):
+    """faces/obama2.dng: a face photo of scripts/testdata's corpus (beside DEST) as a DNG, for the People tests."""
+    source = os.path.join(os.path.dirname(dest), "faces", "obama2.jpg")
+    if not os.path.exists(source):
+        fail("%s is missing: run scripts/testdata first (the People tests' RAW copy is made from it)" % source)
+    upright = read_ppm(run(["djpeg", "-pnm", source]).stdout).astype(np.float64) / 255
+    h, w = upright.shape[:2]
+    lin = srgb_to_linear(upright[: h - h % 2, : w - w % 2])
+    data = pidng_dng(np.ascontiguousarray(lin), "RGGB", 12, 128, "2024:05:04 12:00:00", "Synthetic Face")
+    with open(fx.path("faces/obama2.dng"), "wb") as f:
+        f.write(data)
+
+
 # --- Hostile inputs ------------------------------------------------------------------------------------------
 
 
@@ -1111,6 +1127,7 @@ def main():
     say("generating RAW and TIFF fixtures in %s" % dest)
     make_tiffs(fx, fx.tmp)
     make_raws(fx, fx.tmp)
+    make_face_raw(fx, dest)
     make_hostile(fx, fx.tmp)
     shutil.rmtree(fx.tmp)
     for e in fx.entries:

@@ -1,6 +1,21 @@
 import SepiaImage
 import SepiaVision
 
+/// Loads the models before the first input, with a search of a small grey image: loading them is not what is
+/// fuzzed, and under the sanitizer it can take longer than the time one input is allowed (`-timeout`).
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
+    let grey = ImageRequestHandler(Image(bitmap: Bitmap(width: 8, height: 8, layout: .rgb, bytes: [UInt8](repeating: 128, count: 192))))
+    do {
+        _ = try DetectFaceLandmarksRequest().perform(on: grey)
+    } catch {
+        fatalError("the face models could not be loaded: \(error)")
+    }
+    return 0
+}
+
 /// Feeds arbitrary images to the face engine across its C boundary: the first two bytes are the width and height
 /// (1…128), the rest the RGB pixels (repeated to fill the image). Each image is searched for faces, their landmarks
 /// found and each face printed, at twice its size as a small photo is, so that dlib's detector, landmarks, alignment
