@@ -30,5 +30,10 @@ let package = Package(
             ],
             path: "Benchmarks/LibraryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // Not a benchmark of its own: gives a library the faces of many people for scripts/bench-browser --people.
+        .executableTarget(
+            name: "PeopleLibrary",
+            dependencies: [.product(name: "SepiaLibrary", package: "sepia")],
+            path: "Benchmarks/PeopleLibrary"),
     ]
 )

@@ -89,6 +89,13 @@ struct FacesCommand: AsyncParsableCommand {
         @Option(name: .customLong("face-models"), help: ArgumentHelp("The folder of the face models.", valueName: "dir"), completion: .directory)
         var faceModels: String?
 
+        @Option(
+            name: .customLong("search-megapixels"),
+            help: ArgumentHelp(
+                "The most megapixels searched in one item (default \(FaceIndexing.defaultMaximumSearchedPixels / 1_000_000)): more finds smaller faces in large photos, and takes longer.",
+                valueName: "MP"))
+        var searchMegapixels: Int?
+
         @Flag(name: .long, help: "Print the report as JSON.")
         var json = false
 
@@ -97,6 +104,9 @@ struct FacesCommand: AsyncParsableCommand {
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
             if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be between 1 and 64") }
+            if let searchMegapixels, !(1...64).contains(searchMegapixels) {
+                throw ValidationError("--search-megapixels must be between 1 and 64")
+            }
         }
 
         func run() async throws {
@@ -112,7 +122,9 @@ struct FacesCommand: AsyncParsableCommand {
                 let started = Date()
                 let bar = Mutex<ProgressBar?>(json || total < 2 ? nil : ProgressBar(total: total, label: "Finding faces"))
                 let done = Mutex(0)
-                let indexing = FaceIndexing(models: faceModels.map(FaceModels.init(directory:)) ?? .default)
+                let indexing = FaceIndexing(
+                    models: faceModels.map(FaceModels.init(directory:)) ?? .default,
+                    maximumSearchedPixels: searchMegapixels.map { $0 * 1_000_000 } ?? FaceIndexing.defaultMaximumSearchedPixels)
                 let report = try await photos.indexFaces(limit: limit ?? .max, concurrency: jobs, indexing: indexing) { count in
                     let previous = done.withLock { value in
                         defer { value = count }

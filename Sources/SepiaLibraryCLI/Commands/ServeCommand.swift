@@ -97,6 +97,13 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var jobLease: Int?
 
+    @Option(
+        name: .customLong("face-search-megapixels"),
+        help: ArgumentHelp(
+            "The most megapixels searched for faces in one item (default \(FaceIndexing.defaultMaximumSearchedPixels / 1_000_000)): more finds smaller faces in large photos, and takes longer.",
+            valueName: "MP"))
+    var faceSearchMegapixels: Int?
+
     @OptionGroup var recentlyDeleted: RecentlyDeletedOptions
 
     @OptionGroup var renders: RenderLimitOptions
@@ -129,6 +136,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-connections-per-address must be 0 (no limit) or more")
         }
         if let jobLease, !(1...86400).contains(jobLease) { throw ValidationError("--job-lease must be from 1 to 86400 seconds") }
+        if let faceSearchMegapixels, !(1...64).contains(faceSearchMegapixels) {
+            throw ValidationError("--face-search-megapixels must be from 1 to 64")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -149,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let idleTimeout { configuration.idleTimeout = .seconds(idleTimeout) }
             if let maximumConnectionsPerAddress { configuration.maximumConnectionsPerAddress = maximumConnectionsPerAddress }
             if let jobLease { configuration.jobLease = TimeInterval(jobLease) }
+            if let faceSearchMegapixels { configuration.faceIndexing.maximumSearchedPixels = faceSearchMegapixels * 1_000_000 }
             configuration.recentlyDeletedRetention = try recentlyDeleted.retention()
             renders.apply(to: &configuration)
             if let bucket = try library.objectStorage() {
