@@ -4,6 +4,10 @@ import SepiaCodecs
 import SepiaImage
 import SepiaVision
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finding faces: reading each asset's current version as the renditions are made from it (so every kind of media,
 /// edits included, is read the same way), searching it with SepiaVision, and recording what was found (``recordFaces(_:for:algorithm:)``).
 extension PhotoLibrary {
@@ -119,10 +123,22 @@ extension PhotoLibrary {
         }
     }
 
-    /// Runs `work` on a thread outside Swift's cooperative pool.
+    /// Runs `work` on a thread of its own, outside Swift's cooperative pool, at the caller's render priority. Asked
+    /// for at ``SepiaImage/RenderPriority/background`` (the server's job), its renders are background renders and the
+    /// thread runs at a nice value of ``backgroundNiceness`` (as a background video encode does), so that a search
+    /// nobody waits for leaves the cores to the renders someone does.
     static func onFaceThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async { continuation.resume(with: Result { try work() }) }
+        let priority = RenderPriority.current
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                #if canImport(Glibc)
+                // A Linux thread has a nice value of its own (`who` 0 is the calling thread).
+                if priority == .background { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, backgroundNiceness) }
+                #endif
+                continuation.resume(with: Result { try RenderPriority.$current.withValue(priority) { try work() } })
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
         }
     }
 }

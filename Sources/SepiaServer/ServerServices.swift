@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import SepiaImage
+import SepiaLibrary
 
 /// What the controllers share: the configuration, the account store, the libraries, the password hasher,
 /// the login throttle, the metrics, the limits and the job queue.
@@ -34,6 +35,9 @@ struct ServerServices: Sendable {
     let jobProgress: JobProgressFeed
     /// This server's face indexing: where each library's pass is, and why faces cannot be found, if they cannot.
     let faceIndexing = FaceIndexingState()
+    /// The face pictures this server made lately (People's cards, a photo's faces), by account and picture tag:
+    /// the People view shows dozens at once, and each is otherwise cut again from its photo's preview.
+    let faceCrops = LRUCache<String, Rendition>(costLimit: 16 << 20)
 
     /// One entry of the catalog with where it comes from.
     struct CatalogEntry: Sendable {

@@ -14,6 +14,17 @@ import Testing
 @Suite(.serialized) struct FaceIndexingTests {
     static let dlibExamples = "/usr/share/doc/libdlib19.1/examples"
 
+    @Test("the server's search (asked for in the background) runs at a nice value of 10 with background renders; an interactive one as its caller")
+    func backgroundSearchIsNiced() async throws {
+        @Sendable func seen() -> (Int32, RenderPriority) { (getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), RenderPriority.current) }
+        let own = seen().0
+        let interactive = try await PhotoLibrary.onFaceThread { seen() }
+        let background = try await RenderPriority.$current.withValue(.background) { try await PhotoLibrary.onFaceThread { seen() } }
+        #expect(interactive == (own, .interactive))
+        #expect(background == (max(own, PhotoLibrary.backgroundNiceness), .background))
+        #expect(seen().0 == own, "the caller's thread keeps its nice value")
+    }
+
     /// `files` imported into a new library, and indexed.
     static func indexedLibrary(_ files: [String], duplicates: Int = 0) async throws -> (PhotoLibrary, [String: String]) {
         let library = try TestLibrary.open()

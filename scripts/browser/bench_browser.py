@@ -78,32 +78,49 @@ return cells.length > 0 && cells.every((c) => { const i = c.querySelector('img')
 """
 
 
-# Records when People's first face crop has loaded, and when every person card in the viewport has its face.
+# Records when People's first face crop has loaded, and when every person card in the viewport has its face:
+# window.__watchPeople(t0) starts watching, times counted from t0 (performance.now()'s clock); a new document starts
+# at once, from navigation start.
 FIRST_SCREEN_OF_PEOPLE = """
 (() => {
-  const bench = window.__bench = {first: null, screen: null, cards: 0};
-  const inView = (el) => {
-    const r = el.getBoundingClientRect();
-    return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+  window.__watchPeople = (t0) => {
+    const bench = window.__bench = {first: null, screen: null, cards: 0};
+    const inView = (el) => {
+      const r = el.getBoundingClientRect();
+      return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+    };
+    const check = () => {
+      if (bench.screen != null) return;
+      const cards = [...document.querySelectorAll('[data-testid="person-card"]')].filter(inView);
+      const faces = cards.map((c) => c.querySelector('img.person-face')).filter(Boolean);
+      const loaded = faces.filter((i) => i.complete && i.naturalWidth > 0);
+      if (bench.first == null && loaded.length) bench.first = performance.now() - t0;
+      if (faces.length && loaded.length === faces.length) { bench.screen = performance.now() - t0; bench.cards = cards.length; }
+    };
+    document.addEventListener('load', (e) => { if (e.target.tagName === 'IMG') check(); }, true);
+    const poll = () => { check(); if (bench.screen == null) requestAnimationFrame(poll); };
+    requestAnimationFrame(poll);
   };
-  const check = () => {
-    if (bench.screen != null) return;
-    const cards = [...document.querySelectorAll('[data-testid="person-card"]')].filter(inView);
-    const faces = cards.map((c) => c.querySelector('img.person-face')).filter(Boolean);
-    const loaded = faces.filter((i) => i.complete && i.naturalWidth > 0);
-    if (bench.first == null && loaded.length) bench.first = performance.now();
-    if (faces.length && loaded.length === faces.length) { bench.screen = performance.now(); bench.cards = cards.length; }
-  };
-  document.addEventListener('load', (e) => { if (e.target.tagName === 'IMG') check(); }, true);
-  const poll = () => { check(); if (bench.screen == null) requestAnimationFrame(poll); };
-  requestAnimationFrame(poll);
+  if (location.hash.startsWith('#/people')) window.__watchPeople(0);
 })();
 """
 
 
 def first_screen_of_people(b: Browser, cache: bool) -> tuple[float, float, int]:
+    """People loaded as a page, from navigation start."""
     b.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": not cache})
     b.load("/#/people")
+    screen = b.wait(lambda: b.js("return window.__bench && window.__bench.screen"), "People's first screen", timeout=180)
+    return b.js("return window.__bench.first"), screen, b.js("return window.__bench.cards")
+
+
+def people_opened_in_app(b: Browser, cache: bool) -> tuple[float, float, int]:
+    """People opened from the library's grid (a new page, its first thumbnails shown), as its sidebar link opens
+    it: from the moment the link is followed."""
+    b.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": not cache})
+    b.load("/#/library")
+    b.wait_library()
+    b.js("window.__watchPeople(performance.now()); location.hash = '#/people';")
     screen = b.wait(lambda: b.js("return window.__bench && window.__bench.screen"), "People's first screen", timeout=180)
     return b.js("return window.__bench.first"), screen, b.js("return window.__bench.cards")
 
@@ -138,6 +155,8 @@ def bench_people(args):
             b.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FIRST_SCREEN_OF_PEOPLE})
             cold = [first_screen_of_people(b, cache=False) for _ in range(args.cold_loads)]
             warm = first_screen_of_people(b, cache=True)
+            opened_cold = [people_opened_in_app(b, cache=False) for _ in range(args.cold_loads)]
+            opened_warm = people_opened_in_app(b, cache=True)
             listed = b.text(tid("people-count"))
         finally:
             b.quit()
@@ -155,15 +174,21 @@ def bench_people(args):
          f"{binary.relative_to(REPO) if binary.is_relative_to(REPO) else binary}, headless Chromium {args.width}×{args.height}, "
          f"{os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end)")
     emit()
-    emit(f"| People, from navigation start | first face crop, ms | first screen (its {cold[0][2]} cards' face crops), ms | target |")
+    emit(f"| People | first face crop, ms | first screen (its {cold[0][2]} cards' face crops), ms | target |")
     emit("|---|---:|---:|---|")
-    for n, (first, screen, _) in enumerate(cold):
-        what = "cold load 1, HTTP cache off (the server's first: face crops made)" if n == 0 else f"cold load {n + 1}, HTTP cache off"
-        emit(f"| {what} | {first:.0f} | {screen:.0f} | {'met' if screen <= 300 else '**missed**'} (≤ 300 ms) |")
-    if len(cold) > 1:
-        emit(f"| cold loads, median of {len(cold)} | {statistics.median(c[0] for c in cold):.0f} | "
-             f"{statistics.median(c[1] for c in cold):.0f} | |")
-    emit(f"| warm load (HTTP cache on) | {warm[0]:.0f} | {warm[1]:.0f} | {'met' if warm[1] <= 300 else '**missed**'} (≤ 300 ms) |")
+
+    def rows(samples, warm_sample, what, first_what):
+        for n, (first, screen, _) in enumerate(samples):
+            label = f"{what}, cold {n + 1}, HTTP cache off" + (f" ({first_what})" if n == 0 and first_what else "")
+            emit(f"| {label} | {first:.0f} | {screen:.0f} | {'met' if screen <= 300 else '**missed**'} (≤ 300 ms) |")
+        if len(samples) > 1:
+            emit(f"| {what}, cold, median of {len(samples)} | {statistics.median(c[0] for c in samples):.0f} | "
+                 f"{statistics.median(c[1] for c in samples):.0f} | |")
+        emit(f"| {what}, warm (HTTP cache on) | {warm_sample[0]:.0f} | {warm_sample[1]:.0f} | "
+             f"{'met' if warm_sample[1] <= 300 else '**missed**'} (≤ 300 ms) |")
+
+    rows(cold, warm, "loaded as a page, from navigation start", "the server's first: face crops made")
+    rows(opened_cold, opened_warm, "opened from the library's grid, from the click", "")
     if args.markdown:
         Path(args.markdown).write_text("\n".join(lines) + "\n")
 

@@ -4,7 +4,7 @@ import Synchronization
 /// it the most recent, and inserting evicts from the least recent end until the total cost fits. (Linux's
 /// `NSCache` evicts the cheapest entry first — the newest one when costs are equal — and reading does not
 /// count as use.) All operations are O(1).
-final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var key: Key
         var value: Value
@@ -59,12 +59,12 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let storage: Mutex<Storage>
 
     /// A cache holding at most `costLimit` in total cost.
-    init(costLimit: Int) {
+    public init(costLimit: Int) {
         storage = Mutex(Storage(costLimit: costLimit))
     }
 
     /// The value for `key`, which becomes the most recently used.
-    func value(for key: Key) -> Value? {
+    public func value(for key: Key) -> Value? {
         storage.withLock { s -> Value? in
             guard let i = s.index[key] else { return nil }
             s.unlink(i)
@@ -80,7 +80,7 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Stores `value` as the most recently used entry and evicts the least recently used ones until the
     /// total cost fits. A value costlier than the whole limit is not kept.
-    func insert(_ value: Value, for key: Key, cost: Int) {
+    public func insert(_ value: Value, for key: Key, cost: Int) {
         storage.withLock { s in
             if let i = s.index[key] { _ = s.remove(at: i) }
             guard cost <= s.costLimit else { return }
@@ -121,7 +121,7 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// The total cost of the entries.
-    var totalCost: Int { storage.withLock { $0.totalCost } }
+    public var totalCost: Int { storage.withLock { $0.totalCost } }
 
     /// The number of entries.
     var count: Int { storage.withLock { $0.index.count } }

@@ -109,6 +109,12 @@ struct FaceController {
             .vary: "Cookie, Authorization",
         ]
         if RenditionController.matches(request, etag: tag) { return Response(status: .notModified, headers: headers) }
+        let cacheKey = identity.user.id + "/" + tag
+        if let cached = services.faceCrops.value(for: cacheKey) {
+            headers[.contentType] = "image/jpeg"
+            headers[.contentLength] = String(cached.data.count)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: cached.data)))
+        }
         let start = ContinuousClock.now
         let images = identity.library.images
         let renderContext = services.libraries.renderContext
@@ -123,6 +129,7 @@ struct FaceController {
             return try await FaceCrop.render(face.boundingBox, from: preview.rendition, size: size, context: renderContext)
         }
         services.metrics.recordRender("face", duration: ContinuousClock.now - start)
+        services.faceCrops.insert(crop, for: cacheKey, cost: crop.data.count)
         headers[.contentType] = "image/jpeg"
         headers[.contentLength] = String(crop.data.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: crop.data)))

@@ -4,7 +4,7 @@ import SepiaImage
 import SepiaLibrary
 import SepiaVision
 
-/// One run of a library's `faces` job: finds the faces of a few assets not indexed yet, one at a time, and records
+/// One run of a library's `faces` job: finds the faces of a few assets not indexed yet, ``parallel`` at a time, and records
 /// them, grouped into people; at most ``batch`` assets, and none started after ``runTime`` (a 12-megapixel photo
 /// takes a second or two of a core). When more remain, the run ends with ``JobOutcome/again`` and the job is due
 /// again behind the jobs added meanwhile, so that an upload's preview waits for about one asset's search; when
@@ -22,6 +22,9 @@ struct FaceIndexJob {
     let indexing: FaceIndexing
     /// The most assets a run indexes.
     let batch: Int
+    /// The assets searched at once (by default one per processor): each search runs on a thread of its own, at a
+    /// nice value of 10 with background renders, so that the renders people wait for go first.
+    var parallel = ProcessInfo.processInfo.activeProcessorCount
     /// How long a run goes on starting assets: the first is always searched.
     var runTime: Duration = .seconds(2)
     let lease: TimeInterval
@@ -42,48 +45,71 @@ struct FaceIndexJob {
         let start = ContinuousClock.now
         while done < max(1, batch) && (done == 0 || ContinuousClock.now - start < runTime) {
             try Task.checkCancellation()
-            guard let asset = try library.assetsNeedingFaceIndex(algorithm: algorithm, after: cursor, limit: 1).first else { break }
-            do {
-                let faces = try await library.indexFaces(of: asset, indexing: indexing)
-                indexed += 1
-                metrics.recordFaceIndexing(outcome: "indexed", faces: faces.count)
-                if let solved = state.clearProblem() {
-                    logger.info("faces are found again", metadata: ["problem": "\(solved)"])
+            let assets = try library.assetsNeedingFaceIndex(
+                algorithm: algorithm, after: cursor, limit: max(1, min(parallel, max(1, batch) - done)))
+            guard !assets.isEmpty else { break }
+            let results = await Self.index(assets, in: library, indexing: indexing)
+            for (asset, result) in zip(assets, results) {
+                do {
+                    let faces = try result.get()
+                    indexed += 1
+                    metrics.recordFaceIndexing(outcome: "indexed", faces: faces.count)
+                    if let solved = state.clearProblem() {
+                        logger.info("faces are found again", metadata: ["problem": "\(solved)"])
+                    }
+                } catch let error as VisionError where Self.stopsIndexing(error) {
+                    state.endPass(library: job.library)
+                    if state.noteProblem(error.message) {
+                        logger.error("faces cannot be found on this server", metadata: ["error": "\(error.message)"])
+                    }
+                    metrics.recordFaceIndexing(outcome: "modelsMissing", faces: 0)
+                    return .done
+                } catch {
+                    // A shutdown can interrupt a render: the asset was not tried, and is tried first next time.
+                    if Task.isCancelled || Self.isCancellation(error) { throw CancellationError() }
+                    // The library's storage or database failing: the job is retried later, from this asset.
+                    if let error = error as? LibraryError, [.database, .storageUnavailable].contains(error.code) { throw error }
+                    metrics.recordFaceIndexing(outcome: "failed", faces: 0)
+                    logger.warning(
+                        "cannot find the faces of an asset; it is tried again on the next pass",
+                        metadata: ["sepia.asset.id": "\(asset.id)", "error": "\(error)"])
                 }
-            } catch let error as VisionError where Self.stopsIndexing(error) {
-                state.endPass(library: job.library)
-                if state.noteProblem(error.message) {
-                    logger.error("faces cannot be found on this server", metadata: ["error": "\(error.message)"])
+                cursor = asset
+                state.setCursor(asset, library: job.library)
+                done += 1
+                do {
+                    if try !queue.extend(job, lease: lease, progress: Double(indexed) / Double(total)) {
+                        control.stop(.withdrawn)
+                        throw CancellationError()
+                    }
+                } catch let error as CancellationError {
+                    throw error
+                } catch {
+                    logger.warning("cannot record a job's lease or progress", metadata: ["job": "\(job.id)", "error": "\(error)"])
                 }
-                metrics.recordFaceIndexing(outcome: "modelsMissing", faces: 0)
-                return .done
-            } catch {
-                // A shutdown can interrupt a render: the asset was not tried, and is tried first next time.
-                if Task.isCancelled || Self.isCancellation(error) { throw CancellationError() }
-                // The library's storage or database failing: the job is retried later, from this asset.
-                if let error = error as? LibraryError, [.database, .storageUnavailable].contains(error.code) { throw error }
-                metrics.recordFaceIndexing(outcome: "failed", faces: 0)
-                logger.warning(
-                    "cannot find the faces of an asset; it is tried again on the next pass",
-                    metadata: ["sepia.asset.id": "\(asset.id)", "error": "\(error)"])
-            }
-            cursor = asset
-            state.setCursor(asset, library: job.library)
-            done += 1
-            do {
-                if try !queue.extend(job, lease: lease, progress: Double(indexed) / Double(total)) {
-                    control.stop(.withdrawn)
-                    throw CancellationError()
-                }
-            } catch let error as CancellationError {
-                throw error
-            } catch {
-                logger.warning("cannot record a job's lease or progress", metadata: ["job": "\(job.id)", "error": "\(error)"])
             }
         }
         if try !library.assetsNeedingFaceIndex(algorithm: algorithm, after: cursor, limit: 1).isEmpty { return .again }
         state.endPass(library: job.library)
         return .done
+    }
+
+    /// Indexes `assets` at once, each on its own face thread; their results in the same order.
+    private static func index(_ assets: [Asset], in library: PhotoLibrary, indexing: FaceIndexing) async -> [Result<[Face], any Error>] {
+        await withTaskGroup(of: (Int, Result<[Face], any Error>).self) { group in
+            for (i, asset) in assets.enumerated() {
+                group.addTask {
+                    do {
+                        return (i, .success(try await library.indexFaces(of: asset, indexing: indexing)))
+                    } catch {
+                        return (i, .failure(error))
+                    }
+                }
+            }
+            var results = [Result<[Face], any Error>](repeating: .failure(CancellationError()), count: assets.count)
+            for await (i, result) in group { results[i] = result }
+            return results
+        }
     }
 
     /// Whether an error means no asset can be indexed on this server (rather than this asset cannot be).
