@@ -301,8 +301,8 @@ struct PeopleRoutesTests {
             let faceRenders = #"sepia_render_duration_seconds_count{kind="face"}"#
             let rendered = try #require(try await Self.metric(faceRenders, of: owner))
             #expect(rendered >= 1)
-            let again = try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image?size=192")
-            #expect(again.status == .ok && again.body == picture.body && again.headers[.eTag] == etag)
+            let cachedPicture = try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image?size=192")
+            #expect(cachedPicture.status == .ok && cachedPicture.body == picture.body && cachedPicture.headers[.eTag] == etag)
             #expect(try await Self.metric(faceRenders, of: owner) == rendered)
             let pinned = try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image?size=192&v=\(etag.dropFirst().dropLast())")
             #expect(pinned.headers[.cacheControl] == "private, max-age=31536000, immutable")
