@@ -3,6 +3,7 @@ import Logging
 import SepiaImage
 import SepiaLibrary
 import SepiaVision
+import Synchronization
 
 /// One run of a library's `faces` job: finds the faces of a few assets not indexed yet, ``parallel`` at a time, and records
 /// them, grouped into people; at most ``batch`` assets, and none started after ``runTime`` (a 12-megapixel photo
@@ -96,20 +97,32 @@ struct FaceIndexJob {
 
     /// Indexes `assets` at once, each on its own face thread; their results in the same order.
     private static func index(_ assets: [Asset], in library: PhotoLibrary, indexing: FaceIndexing) async -> [Result<[Face], any Error>] {
-        await withTaskGroup(of: (Int, Result<[Face], any Error>).self) { group in
-            for (i, asset) in assets.enumerated() {
+        let results = Results(count: assets.count)
+        await withTaskGroup(of: Void.self) { group in
+            for index in assets.indices {
+                let asset = assets[index]
                 group.addTask {
                     do {
-                        return (i, .success(try await library.indexFaces(of: asset, indexing: indexing)))
+                        results.set(index, .success(try await library.indexFaces(of: asset, indexing: indexing)))
                     } catch {
-                        return (i, .failure(error))
+                        results.set(index, .failure(error))
                     }
                 }
             }
-            var results = [Result<[Face], any Error>](repeating: .failure(CancellationError()), count: assets.count)
-            for await (i, result) in group { results[i] = result }
-            return results
         }
+        return results.all
+    }
+
+    /// The results of assets indexed at once, each in its place.
+    private final class Results: Sendable {
+        private let values: Mutex<[Result<[Face], any Error>?]>
+
+        init(count: Int) { values = Mutex(Array(repeating: nil, count: count)) }
+
+        func set(_ index: Int, _ result: Result<[Face], any Error>) { values.withLock { $0[index] = result } }
+
+        /// Every result; an asset whose search did not end (cancelled) as a cancellation.
+        var all: [Result<[Face], any Error>] { values.withLock { $0.map { $0 ?? .failure(CancellationError()) } } }
     }
 
     /// Whether an error means no asset can be indexed on this server (rather than this asset cannot be).
