@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "SepiaFaceEngine",
             cxxSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"), .linkedLibrary("crypto")]),
         .target(name: "CFaces", dependencies: ["CDynamicLibrary"]),
 
         // The engine: pure Swift, no C and no I/O.
@@ -101,7 +101,7 @@ let package = Package(
         // Vision's requests and observations for faces (rectangles, landmarks, face prints) over CFaces.
         .target(
             name: "SepiaVision",
-            dependencies: ["SepiaImage", "SepiaCodecs", "SepiaRAW", "CFaces", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SepiaImage", "SepiaCodecs", "SepiaRAW", "CFaces"],
             swiftSettings: swiftSettings),
         // Core Image's API spelled over the engine, so Core Image code builds on Linux.
         .target(name: "SepiaCoreImage", dependencies: ["SepiaImage", "SepiaCodecs", "SepiaRAW"], swiftSettings: swiftSettings),

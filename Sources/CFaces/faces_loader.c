@@ -24,14 +24,15 @@
       (p0, p1, p2, p3, p4, p5, p6, p7, p8, p9))                                                                        \
     F(int, sepia_face_chip,                                                                                            \
       (const uint8_t *p0, int p1, int p2, size_t p3, const sepia_face *p4, uint8_t *p5, char *p6, size_t p7),          \
-      (p0, p1, p2, p3, p4, p5, p6, p7))
+      (p0, p1, p2, p3, p4, p5, p6, p7))                                                                               \
+    F(int, sepia_face_model_sha256, (const char *p0, uint8_t *p1, char *p2, size_t p3), (p0, p1, p2, p3))
 
 static sepia_dl_loader loader;
 static sepia_dl_library libraries[] = {{"libSepiaFaceEngine.so", "Sepia's face engine", NULL}};
 SEPIA_FACE_FUNCTIONS(SEPIA_DL_TRAMPOLINE_F, SEPIA_DL_TRAMPOLINE_V)
 static const sepia_dl_symbol symbols[] = {SEPIA_FACE_FUNCTIONS(SEPIA_DL_SYMBOL_F, SEPIA_DL_SYMBOL_V)};
 static sepia_dl_loader loader = {
-    SEPIA_DL_LOADER("SepiaVision", "Sepia's face engine (libSepiaFaceEngine.so)", "libdlib19.1 libblas3 liblapack3")};
+    SEPIA_DL_LOADER("SepiaVision", "Sepia's face engine (libSepiaFaceEngine.so)", "libdlib19.1 libblas3 liblapack3 libssl3")};
 
 static pthread_mutex_t path_lock = PTHREAD_MUTEX_INITIALIZER;
 static char engine_path[4096];

@@ -7,8 +7,10 @@
 #include <dlib/image_processing.h>
 #include <dlib/image_processing/frontal_face_detector.h>
 #include <dlib/image_transforms.h>
+#include <openssl/evp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -364,6 +366,34 @@ int sepia_face_describe(
         report(error, size, std::string("describing faces failed: ") + e.what());
         return 0;
     }
+}
+
+int sepia_face_model_sha256(const char *path, uint8_t *digest, char *error, size_t size) {
+    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path, "rb"), std::fclose);
+    if (!file) {
+        report(error, size, std::string("cannot read the model ") + path + ": " + std::strerror(errno));
+        return 0;
+    }
+    std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX *)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) {
+        report(error, size, "OpenSSL's SHA-256 could not be started (out of memory?)");
+        return 0;
+    }
+    std::vector<unsigned char> buffer(1 << 20);
+    size_t read;
+    while ((read = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) {
+        EVP_DigestUpdate(context.get(), buffer.data(), read);
+    }
+    if (std::ferror(file.get())) {
+        report(error, size, std::string("cannot read the model ") + path + ": " + std::strerror(errno));
+        return 0;
+    }
+    unsigned int length = 0;
+    if (EVP_DigestFinal_ex(context.get(), digest, &length) != 1 || length != 32) {
+        report(error, size, "OpenSSL's SHA-256 failed");
+        return 0;
+    }
+    return 1;
 }
 
 }  // extern "C"

@@ -1,4 +1,4 @@
-import Crypto
+import CFaces
 import Foundation
 
 /// dlib's public-domain face models, where Sepia finds them, and the SHA-256 of each file Sepia was built for.
@@ -64,7 +64,7 @@ public struct FaceModels: Sendable, Hashable {
     }
 
     /// Checks that `file` is present and is the file Sepia was built for, reading it whole (32 MB for all three:
-    /// about 50 ms). A file of any other content is refused before dlib parses it, so a damaged or replaced model
+    /// about 50 ms) for its SHA-256 (OpenSSL's, in the face engine, which this loads). A file of any other content is refused before dlib parses it, so a damaged or replaced model
     /// can neither crash the engine nor give faces wrong descriptors.
     public func verify(_ file: File) throws(VisionError) {
         let path = path(of: file)
@@ -74,22 +74,13 @@ public struct FaceModels: Sendable, Hashable {
                 "the \(file.role) model \(path) is not installed; run \(Self.installCommand) to install the face models, "
                     + "or set \(Self.environmentVariable) to the folder that has them")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw VisionError(.modelsMissing, "cannot read the \(file.role) model \(path); check its permissions")
+        try FaceEngine.loadLibrary()
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var error = [CChar](repeating: 0, count: 512)
+        guard sepia_face_model_sha256(path, &bytes, &error, error.count) == 1 else {
+            throw VisionError(.modelsMissing, "\(FaceEngine.string(error)); check the file's permissions")
         }
-        defer { try? handle.close() }
-        var hash = SHA256()
-        while true {
-            let chunk: Data
-            do {
-                guard let read = try handle.read(upToCount: 1 << 20), !read.isEmpty else { break }
-                chunk = read
-            } catch {
-                throw VisionError(.modelsMissing, "cannot read the \(file.role) model \(path): \(error)")
-            }
-            hash.update(data: chunk)
-        }
-        let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = bytes.map { String(format: "%02x", $0) }.joined()
         guard digest == file.sha256 else {
             throw VisionError(
                 .modelDamaged,

@@ -66,6 +66,10 @@ int sepia_face_chip(
     const uint8_t *rgb, int width, int height, size_t row_bytes, const sepia_face *face, uint8_t *chip, char *error,
     size_t size);
 
+/* The SHA-256 digest of the file at `path` (a model, checked before it is read), into `digest` (32 bytes), with
+ * OpenSSL's libcrypto, which the engine links. Returns 1, or 0 with the reason, naming the file, in `error`. */
+int sepia_face_model_sha256(const char *path, uint8_t *digest, char *error, size_t size);
+
 #ifdef __cplusplus
 }
 #endif
