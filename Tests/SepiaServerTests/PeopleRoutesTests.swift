@@ -27,6 +27,7 @@ struct PeopleRoutesTests {
         var id: String
         var assetID: String
         var boundingBox: Box
+        var version: String?
     }
 
     struct PersonBody: Decodable {
@@ -310,6 +311,16 @@ struct PeopleRoutesTests {
             #expect(try ImageDecoding.open(EncodedBytes(Array(Data(buffer: small.body)))).image.extent.size == IntSize(width: 160, height: 160))
             #expect(small.headers[.eTag] != etag)
             #expect(try await owner.request(.get, "/api/v1/faces/\(obamaFace.id)/image?size=16").status == .badRequest)
+            // A person's key face comes with the version of its pictures: asked for with it, any size is kept for good.
+            let key = try #require(try await owner.json(PersonBody.self, .get, "/api/v1/people/\(obama.id)").keyFace)
+            let version = try #require(key.version)
+            #expect(version.count == 32)
+            for size in [128, 192] {
+                let kept = try await owner.request(.get, "/api/v1/faces/\(key.id)/image?size=\(size)&v=\(version)")
+                #expect(kept.status == .ok && kept.headers[.cacheControl] == "private, max-age=31536000, immutable")
+            }
+            let stale = try await owner.request(.get, "/api/v1/faces/\(key.id)/image?size=192&v=0123456789abcdef0123456789abcdef")
+            #expect(stale.status == .ok && stale.headers[.cacheControl] == "private, no-cache")
 
             // The status and /metrics.
             let after = try await owner.json(Status.self, .get, "/api/v1/people/status")

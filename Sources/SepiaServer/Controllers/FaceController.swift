@@ -96,7 +96,8 @@ struct FaceController {
     }
 
     /// `GET /faces/{id}/image?size=N`: the face's picture, `N` (32 to 512, 160 by default) pixels square, as JPEG
-    /// (``FaceCrop``), with a strong entity tag; cached for a year when `v` is that tag.
+    /// (``FaceCrop``), with a strong entity tag; cached for a year when `v` is the picture's version (the people
+    /// list's `keyFace.version`, ``FaceCrop/version(of:in:)``) or its tag.
     @Sendable func image(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let (face, asset) = try identity.visibleFace(try context.parameters.require("id"))
@@ -105,7 +106,8 @@ struct FaceController {
         let tag = FaceCrop.tag(of: face, in: asset, size: size)
         var headers: HTTPFields = [
             .eTag: "\"" + tag + "\"",
-            .cacheControl: try query.string("v", maximumLength: 64) == tag ? "private, max-age=31536000, immutable" : "private, no-cache",
+            .cacheControl: try query.string("v", maximumLength: 64).map { $0 == tag || $0 == FaceCrop.version(of: face, in: asset) } == true
+                ? "private, max-age=31536000, immutable" : "private, no-cache",
             .vary: "Cookie, Authorization",
         ]
         if RenditionController.matches(request, etag: tag) { return Response(status: .notModified, headers: headers) }

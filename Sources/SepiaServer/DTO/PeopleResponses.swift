@@ -44,16 +44,24 @@ struct FaceResponse: ResponseEncodable {
 
 /// A person as the API shows it: the library's `Person` (`{"id", "name", "keyFaceID", "isHidden", "faceCount",
 /// "assetCount", "creationDate"}`, `name` and `keyFaceID` `null` when there are none) and the face that shows
-/// them, `"keyFace": {"id", "assetID", "boundingBox"}` (its image is `GET /api/v1/faces/{id}/image`), or `null`.
+/// them, `"keyFace": {"id", "assetID", "boundingBox", "version"}` (its image is `GET /api/v1/faces/{id}/image`,
+/// cached for good with `?v=` the version), or `null`.
 struct PersonResponse: ResponseEncodable {
     var person: Person
     var keyFace: Face?
+    /// The version of the key face's picture (``FaceCrop/version(of:in:)``).
+    var keyFaceVersion: String?
 
-    /// People with their key faces, read at once.
+    /// People with their key faces and the versions of their pictures, read at once.
     static func list(_ people: [Person], in library: PhotoLibrary) throws -> [PersonResponse] {
         let faces = try library.faces(withIDs: people.compactMap(\.keyFaceID))
         let byID = Dictionary(faces.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return people.map { PersonResponse(person: $0, keyFace: $0.keyFaceID.flatMap { byID[$0] }) }
+        let assets = Dictionary(try library.assets(Array(Set(faces.map(\.assetID)))).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return people.map { person in
+            let face = person.keyFaceID.flatMap { byID[$0] }
+            let version = face.flatMap { face in assets[face.assetID].map { FaceCrop.version(of: face, in: $0) } }
+            return PersonResponse(person: person, keyFace: face, keyFaceVersion: version)
+        }
     }
 
     /// One person with their key face.
@@ -65,6 +73,7 @@ struct PersonResponse: ResponseEncodable {
         var id: String
         var assetID: String
         var boundingBox: FaceBox
+        var version: String?
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -76,7 +85,8 @@ struct PersonResponse: ResponseEncodable {
         try c.encode(person.faceCount, forKey: .faceCount)
         try c.encode(person.assetCount, forKey: .assetCount)
         try c.encode(person.creationDate, forKey: .creationDate)
-        try c.encode(keyFace.map { KeyFace(id: $0.id, assetID: $0.assetID, boundingBox: $0.boundingBox) }, forKey: .keyFace)
+        try c.encode(
+            keyFace.map { KeyFace(id: $0.id, assetID: $0.assetID, boundingBox: $0.boundingBox, version: keyFaceVersion) }, forKey: .keyFace)
     }
 
     enum CodingKeys: String, CodingKey { case id, name, keyFaceID, isHidden, faceCount, assetCount, creationDate, keyFace }

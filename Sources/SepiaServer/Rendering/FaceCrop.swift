@@ -35,13 +35,22 @@ enum FaceCrop {
             width: min(pixels, width), height: min(pixels, height))
     }
 
-    /// The entity tag of the picture of `face` in `asset` at `size`: 32 hexadecimal digits of a hash of what the
-    /// bytes are made from (and of Sepia's version, whose renderer makes them).
-    static func tag(of face: Face, in asset: Asset, size: Int) -> String {
+    /// The version of `face`'s pictures in `asset`, whatever their size: 32 hexadecimal digits of a hash of what
+    /// their bytes are made from (and of Sepia's version, whose renderer makes them). The people list gives it, so
+    /// that a picture asked for with `v` set to it is cached for good (a new version is a new URL).
+    static func version(of face: Face, in asset: Asset) -> String {
         let box = face.boundingBox
-        let key =
-            "face-image/\(SepiaVersion.current)/\(asset.id)/\(asset.contentVersion)/\(box.x),\(box.y),\(box.width),\(box.height)/\(size)/\(quality)"
-        return SHA256.hash(data: Data(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let key = "face-image/\(SepiaVersion.current)/\(asset.id)/\(asset.contentVersion)/\(box.x),\(box.y),\(box.width),\(box.height)/\(quality)"
+        return hex(SHA256.hash(data: Data(key.utf8)))
+    }
+
+    /// The entity tag of the picture of `face` in `asset` at `size`: its ``version(of:in:)`` and its size, hashed.
+    static func tag(of face: Face, in asset: Asset, size: Int) -> String {
+        hex(SHA256.hash(data: Data("\(version(of: face, in: asset))/\(size)".utf8)))
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The picture of `box`, `size` pixels square, cut from `preview` (the asset's preview) and encoded as JPEG.

@@ -316,7 +316,8 @@ export const api = {
   /** "Not this person" → {face, undo}. */
   rejectFace: (id) => del(`${BASE}/faces/${enc(id)}/person`),
   /** A square JPEG of a face, `size` pixels a side. */
-  faceImageURL: (id, size = 256) => `${BASE}/faces/${enc(id)}/image` + query({ size }),
+  /** A face's picture; with its version (a person's keyFace.version) the browser keeps it for good. */
+  faceImageURL: (id, size = 256, v = null) => `${BASE}/faces/${enc(id)}/image` + query({ size, v }),
 
   // ----- Albums and the timeline
   albums: () => get(`${BASE}/albums`),

@@ -199,7 +199,7 @@ export function faceOverlay({ stage, picture, go }) {
     const matches = text.trim() ? matchPeople(named, text, { exclude: face.personID }) : all ? named.filter((p) => p.id !== face.personID).slice(0, 8) : [];
     const offers = matches.map((p) => ({
       id: p.id, label: p.name, detail: `${p.assetCount} photo${p.assetCount === 1 ? '' : 's'}`, testid: 'face-name-option',
-      image: p.keyFace ? api.faceImageURL(p.keyFace.id, 128) : null, value: { personID: p.id },
+      image: p.keyFace ? api.faceImageURL(p.keyFace.id, 128, p.keyFace.version) : null, value: { personID: p.id },
     }));
     const typed = text.trim();
     if (typed && !personNamed(named, typed)) offers.push({ id: '', label: `“${typed}”`, detail: 'New person', icon: 'plus', testid: 'face-name-new', value: { name: typed } });

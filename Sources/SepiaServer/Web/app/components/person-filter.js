@@ -28,7 +28,7 @@ export function personFilter({ input, personID = null, onChange }) {
     if (!people.loaded) { people.load().then(() => { if (document.activeElement === input) combo.refresh(); }, () => {}); return []; }
     return matchPeople(people.list, text, { limit: 6, exclude: person?.id }).map((p) => ({
       id: p.id, label: p.name, detail: `Person · ${plural(p.assetCount || 0, 'photo')}`, testid: 'search-person-option',
-      image: p.keyFace ? api.faceImageURL(p.keyFace.id, 128) : null, value: p,
+      image: p.keyFace ? api.faceImageURL(p.keyFace.id, 128, p.keyFace.version) : null, value: p,
     }));
   }
 

@@ -20,7 +20,7 @@ export async function pickPerson({ title = 'Merge with…', description, exclude
     if (!shown.length) list.append(h('li', { class: 'hint' }, others.length ? 'No one in People has that name.' : 'There is no one else in People yet.'));
     for (const p of shown) {
       const face = p.keyFace
-        ? h('img', { src: api.faceImageURL(p.keyFace.id, 128), alt: '', class: 'picker-thumb face' })
+        ? h('img', { src: api.faceImageURL(p.keyFace.id, 128, p.keyFace.version), alt: '', class: 'picker-thumb face' })
         : h('span', { class: 'picker-thumb face' });
       list.append(h('li', {}, h('button', { type: 'button', class: 'picker-item', 'data-testid': 'person-pick', 'data-person-id': p.id, onclick: () => d.close(p) },
         face, h('span', { class: 'picker-text' }, h('span', { class: 'picker-title' }, displayName(p) + (p.isHidden ? ' (hidden)' : '')), h('span', { class: 'hint' }, plural(p.assetCount || 0, 'photo'))))));

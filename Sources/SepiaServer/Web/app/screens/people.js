@@ -97,7 +97,7 @@ export function mountPeople(container, params, ctx) {
     const photos = plural(p.assetCount || 0, 'photo');
     const countID = `person-count-${p.id}`;
     const face = p.keyFace
-      ? h('img', { class: 'person-face', src: api.faceImageURL(p.keyFace.id, facePx()), alt: '', loading: 'lazy', decoding: 'async', draggable: 'false' })
+      ? h('img', { class: 'person-face', src: api.faceImageURL(p.keyFace.id, facePx(), p.keyFace.version), alt: '', loading: 'lazy', decoding: 'async', draggable: 'false' })
       : h('span', { class: 'person-face empty' }, icon('user'));
     const selecting = selection.active;
     const selected = selection.has(p.id);
