@@ -56,6 +56,13 @@ def sepia_binary() -> Path:
     return path if path.is_absolute() else REPO / path
 
 
+def photos_and_videos(photos: int, videos: int) -> str:
+    """A view's count as the app says it (util.js's photosAndVideos): "12 photos, 16 videos", "1 video", "0 photos"."""
+    def counted(n, noun):
+        return f"{n:,} {noun}" + ("" if n == 1 else "s")
+    return ", ".join(([counted(photos, "photo")] if photos or not videos else []) + ([counted(videos, "video")] if videos else []))
+
+
 def tid(name: str, **attrs: str) -> str:
     """CSS selector of a data-testid hook, optionally with more attributes: tid('grid-cell', **{'data-asset-id': x})."""
     extra = "".join(f'[{k}="{v}"]' for k, v in attrs.items())
@@ -571,6 +578,21 @@ class Browser:
 
     def wait_cell(self, asset_id: str, timeout: float | None = None):
         return self.wait_css(tid("grid-cell", **{"data-asset-id": asset_id}), timeout)
+
+    def scroll_to_cell(self, asset_id: str, timeout: float | None = None):
+        """Waits for an item's cell, scrolling the grid a screen at a time while it is not drawn (the grid draws the
+        rows near the view only: an item taken long ago is far down a large library), from the top again at the end."""
+        css = self.cell_css(asset_id)
+
+        def drawn():
+            if self.js("return !!document.querySelector(arguments[0])", css):
+                return True
+            self.js("""const s = document.querySelector('[data-testid="grid-scroller"]');
+                if (s) s.scrollTop = s.scrollTop + s.clientHeight >= s.scrollHeight - 1 ? 0 : s.scrollTop + s.clientHeight * 0.8;""")
+            return False
+        self.wait(drawn, f"{css} to be drawn", timeout)
+        self.js("document.querySelector(arguments[0]).scrollIntoView({block: 'nearest'})", css)
+        return self.find(css)
 
     def cell_css(self, asset_id: str) -> str:
         return tid("grid-cell", **{"data-asset-id": asset_id})

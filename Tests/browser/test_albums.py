@@ -58,7 +58,7 @@ def test_create_album_add_photos_from_a_selection_and_reorder_by_drag(app, photo
     app.wait_gone(tid("selection-bar"))
 
     # The album shows them; drag the first after the third.
-    app.click(tid("nav-album"))
+    app.click(tid("nav-album", **{"href": f"#/album/{album_id}"}))
     app.wait(lambda: app.text(tid("screen-title")) == title, "the album")
     app.wait(lambda: len(app.grid_cell_ids()) == 3, "three photos in the album")
     assert app.text(tid("photo-count")) == "3 photos"

@@ -7,7 +7,7 @@ from sepia_browser import SAMPLE_PHOTOS, tid
 
 
 def open_photo(b, asset_id):
-    b.wait_cell(asset_id)
+    b.scroll_to_cell(asset_id)
     b.click(b.cell_css(asset_id))
     b.wait_visible(tid("detail"))
     b.wait(lambda: b.driver.current_url.endswith(f"#/photo/{asset_id}"), "the photo's address")
