@@ -49,8 +49,17 @@ enum FaceCrop {
         hex(SHA256.hash(data: Data("\(version(of: face, in: asset))/\(size)".utf8)))
     }
 
+    /// The first 16 bytes of `digest` in lowercase hexadecimal. (`String(format:)` took 0.13 ms a tag: 40 ms for
+    /// the people list's 300 versions.)
     private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(32)
+        for byte in digest.prefix(16) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The picture of `box`, `size` pixels square, cut from `preview` (the asset's preview) and encoded as JPEG.
