@@ -31,10 +31,12 @@ extension SQLLibraryStore {
     }
 
     /// A person's columns; the key face is the chosen one while it is still theirs, else their most confident
-    /// confirmed face, else their most confident face.
+    /// confirmed face, else their most confident face (the newest of equals). That order is `face_byPerson`'s read
+    /// backwards, the row identifier last, so the first entry is the one: ordered by the row identifier ascending
+    /// instead, SQLite read and sorted every face of every person, 20 ms for a list of 300 people.
     static let personSelect = """
         SELECT p.rowID, p.localIdentifier, p.name, coalesce(k.localIdentifier,
-            (SELECT b.localIdentifier FROM face b WHERE b.personRowID = p.rowID ORDER BY b.state DESC, b.confidence DESC, b.rowID LIMIT 1)),
+            (SELECT b.localIdentifier FROM face b WHERE b.personRowID = p.rowID ORDER BY b.state DESC, b.confidence DESC, b.rowID DESC LIMIT 1)),
           p.isHidden, p.faceCount, p.assetCount, p.creationDate
         FROM person p LEFT JOIN face k ON k.rowID = p.keyFaceRowID AND k.personRowID = p.rowID
         """
