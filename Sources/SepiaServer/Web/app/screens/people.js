@@ -82,7 +82,9 @@ export function mountPeople(container, params, ctx) {
     const hiddenCount = people.list.length - people.list.filter((p) => !p.isHidden).length;
     count.textContent = people.loaded ? plural(all.length, 'person', 'people') : '';
     selectBtn.disabled = all.length < 1;
-    list.replaceChildren(...all.map(card));
+    const drawn = all.map(cardOf);
+    if (drawn.length !== list.children.length || drawn.some((li, i) => list.children[i] !== li)) list.replaceChildren(...drawn);
+    for (const id of cards.keys()) if (!people.find(id)) cards.delete(id);
     list.hidden = !all.length;
     renderEmpty(all.length, hiddenCount);
     if (focusedID) {
@@ -90,6 +92,17 @@ export function mountPeople(container, params, ctx) {
         || list.querySelector(`[data-person-id="${CSS.escape(focusedID)}"] .person-main`);
       again?.focus({ preventScroll: true });
     }
+  }
+
+  /** The cards drawn, by person, with what they were drawn from: a card is made again only when that changes. */
+  const cards = new Map();
+  function cardOf(p) {
+    const from = JSON.stringify([p, selection.active, selection.has(p.id), facePx()]);
+    const kept = cards.get(p.id);
+    if (kept && kept.from === from) return kept.li;
+    const li = card(p);
+    cards.set(p.id, { from, li });
+    return li;
   }
 
   function card(p) {
