@@ -25,11 +25,13 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -86,7 +88,7 @@ return cells.length > 0 && cells.every((c) => { const i = c.querySelector('img')
 FIRST_SCREEN_OF_PEOPLE = """
 (() => {
   window.__watchPeople = (t0) => {
-    const bench = window.__bench = {first: null, screen: null, cards: 0};
+    const bench = window.__bench = {listed: null, first: null, screen: null, cards: 0, t0};
     const inView = (el) => {
       const r = el.getBoundingClientRect();
       return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
@@ -94,6 +96,7 @@ FIRST_SCREEN_OF_PEOPLE = """
     const check = () => {
       if (bench.screen != null) return;
       const cards = [...document.querySelectorAll('[data-testid="person-card"]')].filter(inView);
+      if (bench.listed == null && cards.length) bench.listed = performance.now() - t0;
       const faces = cards.map((c) => c.querySelector('img.person-face')).filter(Boolean);
       const loaded = faces.filter((i) => i.complete && i.naturalWidth > 0);
       if (bench.first == null && loaded.length) bench.first = performance.now() - t0;
@@ -103,20 +106,43 @@ FIRST_SCREEN_OF_PEOPLE = """
     const poll = () => { check(); if (bench.screen == null) requestAnimationFrame(poll); };
     requestAnimationFrame(poll);
   };
+  // The requests made since t0 that the first screen waits on, as [what, start, first byte, end] from t0.
+  window.__peopleRequests = () => {
+    const t0 = window.__bench.t0;
+    return performance.getEntriesByType('resource').filter((e) => e.startTime >= t0 - 1)
+      .map((e) => [new URL(e.name).pathname.replace(/faces\/[^/]+/, 'faces/…'), e.startTime - t0, e.responseStart - t0, e.responseEnd - t0]);
+  };
   if (location.hash.startsWith('#/people')) window.__watchPeople(0);
 })();
 """
 
 
-def first_screen_of_people(b: Browser, cache: bool) -> tuple[float, float, int]:
+def timeline(b: Browser) -> str:
+    """Where a first screen's time went: when the list was drawn, and each request it waited on (start, first byte,
+    end, in ms from the same moment)."""
+    listed = b.js("return window.__bench.listed")
+    requests = b.js("return window.__peopleRequests()")
+    faces = [r for r in requests if "/faces/" in r[0]]
+    files = [r for r in requests if "/api/" not in r[0]]
+    others = [f"{r[0]} {r[1]:.0f}→{r[2]:.0f}→{r[3]:.0f}" for r in requests if "/api/" in r[0] and "/faces/" not in r[0]]
+    parts = []
+    if files:
+        parts.append(f"{len(files)} files of the app {min(r[1] for r in files):.0f}→{max(r[3] for r in files):.0f}")
+    parts += others + [f"list drawn {listed:.0f}" if listed is not None else "list not drawn"]
+    if faces:
+        parts.append(f"{len(faces)} face pictures {min(r[1] for r in faces):.0f}→{max(r[3] for r in faces):.0f}")
+    return "; ".join(parts)
+
+
+def first_screen_of_people(b: Browser, cache: bool) -> tuple[float, float, int, str]:
     """People loaded as a page, from navigation start."""
     b.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": not cache})
     b.load("/#/people")
     screen = b.wait(lambda: b.js("return window.__bench && window.__bench.screen"), "People's first screen", timeout=180)
-    return b.js("return window.__bench.first"), screen, b.js("return window.__bench.cards")
+    return b.js("return window.__bench.first"), screen, b.js("return window.__bench.cards"), timeline(b)
 
 
-def people_opened_in_app(b: Browser, cache: bool) -> tuple[float, float, int]:
+def people_opened_in_app(b: Browser, cache: bool) -> tuple[float, float, int, str]:
     """People opened from the library's grid (a new page, its first thumbnails shown), as its sidebar link opens
     it: from the moment the link is followed."""
     b.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": not cache})
@@ -124,7 +150,22 @@ def people_opened_in_app(b: Browser, cache: bool) -> tuple[float, float, int]:
     b.wait_library()
     b.js("window.__watchPeople(performance.now()); location.hash = '#/people';")
     screen = b.wait(lambda: b.js("return window.__bench && window.__bench.screen"), "People's first screen", timeout=180)
-    return b.js("return window.__bench.first"), screen, b.js("return window.__bench.cards")
+    return b.js("return window.__bench.first"), screen, b.js("return window.__bench.cards"), timeline(b)
+
+
+def wait_for_jobs(base: str, limit: float) -> str:
+    """Waits until the server's job queue is empty (`sepia_jobs_waiting` in /metrics), at most `limit` seconds."""
+    end = time.monotonic() + limit
+    last = "?"
+    while time.monotonic() < end:
+        with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
+            text = r.read().decode()
+        found = re.search(r"^sepia_jobs_waiting(?:\{[^}]*\})? ([0-9.e+]+)$", text, re.M)
+        last = found.group(1) if found else "no sepia_jobs_waiting in /metrics"
+        if found and float(found.group(1)) == 0:
+            return "0 waiting"
+        time.sleep(2)
+    return f"still {last} waiting after {limit:.0f} s"
 
 
 def bench_people(args):
@@ -150,6 +191,11 @@ def bench_people(args):
 
         server = Server(work, library=work / "library", name="bench").start()
         server.create_owner()
+        # A library just imported has jobs to do (previews, the faces job's check of every item): measured once the
+        # queue is empty, as a library in use is.
+        t = time.monotonic()
+        waiting = wait_for_jobs(server.base, limit=1800)
+        print(f"The server's jobs: queue empty after {time.monotonic() - t:.0f} s ({waiting})", file=sys.stderr)
         b = Browser(server.base, width=args.width, height=args.height, camera="none", label="bench")
         try:
             b.sign_in()
@@ -180,7 +226,7 @@ def bench_people(args):
     emit("|---|---:|---:|---|")
 
     def rows(samples, warm_sample, what, first_what):
-        for n, (first, screen, _) in enumerate(samples):
+        for n, (first, screen, *_) in enumerate(samples):
             label = f"{what}, cold {n + 1}, HTTP cache off" + (f" ({first_what})" if n == 0 and first_what else "")
             emit(f"| {label} | {first:.0f} | {screen:.0f} | {'met' if screen <= 300 else '**missed**'} (≤ 300 ms) |")
         if len(samples) > 1:
@@ -191,6 +237,12 @@ def bench_people(args):
 
     rows(cold, warm, "loaded as a page, from navigation start", "the server's first: face crops made")
     rows(opened_cold, opened_warm, "opened from the library's grid, from the click", "")
+    emit()
+    emit("Where the time went (ms from the same moment: request start→first byte→end):")
+    emit()
+    for what, sample in [("page, cold 1", cold[0]), ("page, warm", warm), ("from the grid, cold 1", opened_cold[0]),
+                         ("from the grid, warm", opened_warm)]:
+        emit(f"- {what}: {sample[3]}")
     if args.markdown:
         Path(args.markdown).write_text("\n".join(lines) + "\n")
 
@@ -265,6 +317,11 @@ def main():
 
         server = Server(work, library=work / "library", name="bench").start()
         server.create_owner()
+        # A library just imported has jobs to do (previews, the faces job's check of every item): measured once the
+        # queue is empty, as a library in use is.
+        t = time.monotonic()
+        waiting = wait_for_jobs(server.base, limit=1800)
+        print(f"The server's jobs: queue empty after {time.monotonic() - t:.0f} s ({waiting})", file=sys.stderr)
         b = Browser(server.base, width=args.width, height=args.height, camera="none", label="bench")
         try:
             b.sign_in()
