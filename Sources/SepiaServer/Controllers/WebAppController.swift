@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 
@@ -25,30 +24,7 @@ struct WebAppController {
     }
 
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let page = Self.page(root: root) else { throw APIError.notFound("there is no such file") }
-        var headers: HTTPFields = [.eTag: page.etag, .cacheControl: "no-cache"]
-        if request.headers[.ifNoneMatch] == page.etag { return Response(status: .notModified, headers: headers) }
-        headers[.contentType] = Self.mediaType(of: "index.html")
-        headers[.contentLength] = String(page.bytes.count)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: page.bytes)))
-    }
-
-    /// `index.html` with a `modulepreload` link to every module of the app before its first script, and an entity
-    /// tag of those bytes. Without them the browser finds the modules one import level at a time, each level a
-    /// round trip (every file is revalidated): the app's 59 files took 330 ms of a page load. With them it asks for
-    /// every module at once. The list is read from the folder, so a module added needs nothing else.
-    static func page(root: String) -> (bytes: [UInt8], etag: String)? {
-        guard var html = try? String(contentsOfFile: root + "/index.html", encoding: .utf8) else { return nil }
-        let modules = (FileManager.default.enumerator(atPath: root + "/app")?.allObjects as? [String] ?? [])
-            .filter { $0.hasSuffix(".js") && !$0.split(separator: "/").contains(where: { $0.hasPrefix(".") }) }
-            .sorted()
-        if let script = html.range(of: "<script type=\"module\"") {
-            let links = modules.map { "<link rel=\"modulepreload\" href=\"/app/\($0)\">\n" }.joined()
-            html.insert(contentsOf: links, at: script.lowerBound)
-        }
-        let bytes = Array(html.utf8)
-        let digest = SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined()
-        return (bytes, "\"" + digest + "\"")
+        try await serve("index.html", request: request, context: context)
     }
 
     @Sendable func file(_ request: Request, context: AppRequestContext) async throws -> Response {
