@@ -176,6 +176,8 @@ struct AccessMatrixTests {
         Row(.get, "/s/{token}", "           200 200 200 200 200 200 200 200 200 200 200") { w, _ in ("/s/" + w.shareToken, nil, nil) },
         Row(.get, "/app/**", "             200 200 200 200 200 200 200 200 200 200 200") { w, _ in (w.webFile("app"), nil, nil) },
         Row(.get, "/styles/**", "          200 200 200 200 200 200 200 200 200 200 200") { w, _ in (w.webFile("styles"), nil, nil) },
+        Row(.get, "/v/{version}/app/**", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in ("/v/0" + w.webFile("app"), nil, nil) },
+        Row(.get, "/v/{version}/styles/**", "200 200 200 200 200 200 200 200 200 200 200") { w, _ in ("/v/0" + w.webFile("styles"), nil, nil) },
         Row(.get, "/icons/**", "           *") { w, _ in (w.webFile("icons"), nil, nil) },
         Row(.get, "/favicon.svg", "        200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/favicon.svg", nil, nil) },
         Row(.get, "/manifest.webmanifest", "200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/manifest.webmanifest", nil, nil) },

@@ -54,6 +54,49 @@ struct SecurityHeaderTests {
         }
     }
 
+    @Test("the page names its modules and style sheets under the version of their bytes, cached for good there")
+    func versionedWebApp() async throws {
+        // A copy of the web app's folder, whose files the test changes
+        let source = try #require(TestServer().configuration.webRoot)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-web-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: source, toPath: root + "/web")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let server = TestServer { $0.webRoot = root + "/web" }
+        try await server.withOwner { owner in
+            let anonymous = owner.anonymous
+            func version() async throws -> String {
+                let page = String(buffer: try await anonymous.request(.get, "/").body)
+                let match = try #require(page.firstMatch(of: /"\/v\/([0-9a-f]{32})\/app\/main\.js"/))
+                #expect(page.contains("\"/v/\(match.1)/styles/base.css\""))
+                #expect(!page.contains("\"/app/") && !page.contains("\"/styles/"))
+                return String(match.1)
+            }
+            // Given the page's version, its modules are cached for good under it, and their relative imports too
+            let first = try await version()
+            let module = try await anonymous.request(.get, "/v/\(first)/app/main.js")
+            #expect(module.status == .ok && module.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(module.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            let imported = try await anonymous.request(.get, "/v/\(first)/app/components/sidebar.js")
+            #expect(imported.status == .ok && imported.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            #expect(try await version() == first, "the same files, the same version")
+            // When a file changes, the page names a new version; the old one still gets the files, revalidated
+            let file = root + "/web/styles/base.css"
+            try (try String(contentsOfFile: file, encoding: .utf8) + "\n/* changed */\n").write(toFile: file, atomically: true, encoding: .utf8)
+            try await Task.sleep(for: .milliseconds(1100))
+            let second = try await version()
+            #expect(second != first)
+            let old = try await anonymous.request(.get, "/v/\(first)/styles/base.css")
+            #expect(old.status == .ok && old.headers[.cacheControl] == "no-cache")
+            #expect(String(buffer: old.body).hasSuffix("/* changed */\n"))
+            #expect(try await anonymous.request(.get, "/v/\(second)/styles/base.css").headers[.cacheControl] == "public, max-age=31536000, immutable")
+            let refused = ["app/../../Package.swift", "app/%2e%2e/main.js", "styles/.hidden", "app/nope.js"]
+            for path in refused.map({ "/v/\(second)/" + $0 }) {
+                #expect(try await anonymous.request(.get, path).status == .notFound, "\(path)")
+            }
+        }
+    }
+
     @Test("health answers everyone; metrics answer the owner and loopback clients in Prometheus' format")
     func healthAndMetrics() async throws {
         try await TestServer().withOwner { owner in

@@ -32,7 +32,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     for name in (
         "assets", "scratch-assets", "albums", "scratch-albums", "shares", "scratch-shares", "scratch-tokens",
-        "users", "setup-tokens", "app-files", "style-files", "versions", "face-assets", "people", "faces",
+        "users", "setup-tokens", "app-files", "style-files", "web-app-versions", "versions", "face-assets", "people",
+        "faces",
     ):
         # One value per option, spelled --name=value: a token may start with "-", which argparse would
         # otherwise take for an option of its own.
@@ -53,6 +54,7 @@ def main():
         "passwords": [args.password],
         "app-files": args.app_files,
         "style-files": args.style_files,
+        "web-app-versions": args.web_app_versions,
         "versions": args.versions,
         "face-assets": args.face_assets,
         "people": args.people,
@@ -101,6 +103,9 @@ def main():
         (["getFaceImage", "rejectFace"], {"path.id": binding("faces")}),
         (["assignFace"], {"path.id": binding("faces"), "body.personID": binding("people", 0.5)}),
         (["webAppStyles"], {"path.file": binding("style-files")}),
+        # The version the page names, half the time (the file is then cached for good); any other is served too.
+        (["webAppVersionedModule"], {"path.version": binding("web-app-versions", 0.5), "path.file": binding("app-files")}),
+        (["webAppVersionedStyles"], {"path.version": binding("web-app-versions", 0.5), "path.file": binding("style-files")}),
     ]
 
     lines = ["# Written by scripts/api/config.py for one run of scripts/test-api.", ""]
