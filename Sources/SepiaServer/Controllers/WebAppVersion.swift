@@ -6,8 +6,7 @@ import Synchronization
 ///
 /// The app's page names its modules and style sheets under `/v/{version}/`, where they are cached for good
 /// (`immutable`): a browser that has loaded the app once loads it again without asking the server about each of its
-/// modules (one request per module, an import level at a time, was most of a page load). A change to any file is a
-/// new version of all of them, so a module of one version never imports one of another; and two servers with the
+/// modules. A change to any file is a new version of all of them, so a module of one version never imports one of another; and two servers with the
 /// same files name the same version (scale-out). The hash is made again only when a file's size or modification time
 /// has changed (`--web-root`, while working on the front end), which a listing of the folders, at most once a second,
 /// tells.
