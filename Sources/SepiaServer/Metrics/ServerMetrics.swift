@@ -57,6 +57,11 @@ final class ServerMetrics: Sendable {
     private static var early: MetricNameDescriptor {
         name("rendition_early_answers", "total", "Renditions answered from memory on the connection, before routing (part of the memory origin).")
     }
+    private static var earlyMemory: MetricNameDescriptor {
+        name("rendition_early_answer_memory", "bytes", "Bytes held by the answers prepared for renditions answered before routing.")
+    }
+    /// Reads the bytes the early answers hold (set by the server that prepares them).
+    private let earlyAnswerMemory = Mutex<(@Sendable () -> Int)?>(nil)
     private static var memoryCache: MetricNameDescriptor {
         name("rendition_cache_memory", "bytes", "Bytes of renditions in the owner's memory cache.")
     }
@@ -191,9 +196,17 @@ final class ServerMetrics: Sendable {
         if let diskBytes { registry.makeGauge(descriptor: Self.diskCache).set(Double(diskBytes)) }
     }
 
+    /// Names what reports the bytes held by the answers prepared for renditions answered before routing.
+    func measureEarlyAnswerMemory(_ bytes: @escaping @Sendable () -> Int) {
+        earlyAnswerMemory.withLock { $0 = bytes }
+    }
+
     /// The metrics in Prometheus' text format.
     func exposition() -> String {
         foldEarlyAnswers()
+        if let bytes = earlyAnswerMemory.withLock({ $0 }) {
+            registry.makeGauge(descriptor: Self.earlyMemory).set(Double(bytes()))
+        }
         return registry.emitToString()
     }
 }

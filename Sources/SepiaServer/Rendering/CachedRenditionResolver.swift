@@ -26,7 +26,9 @@ struct CachedRenditionResolver: Sendable {
 
     init(services: ServerServices) {
         self.services = services
-        prepared = PreparedAnswers(budget: services.configuration.earlyAnswerBytes)
+        let prepared = PreparedAnswers(budget: services.configuration.earlyAnswerBytes)
+        self.prepared = prepared
+        services.metrics.measureEarlyAnswerMemory { prepared.bytes }
     }
     static let route = "/api/v1/assets/{id}/image"
     private static let prefix = "/api/v1/assets/"
