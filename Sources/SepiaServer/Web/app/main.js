@@ -16,13 +16,16 @@ import { mountAlbums } from './screens/albums.js';
 import { mountPeople } from './screens/people.js';
 import { mountPerson } from './screens/person.js';
 import { people } from './people.js';
-import { mountDetail } from './screens/detail.js';
-import { mountEditor } from './screens/editor.js';
-import { mountCamera } from './screens/camera.js';
-import { mountSettings } from './screens/settings.js';
-import { mountSetup } from './screens/setup.js';
-import { mountLogin } from './screens/login.js';
-import { mountShare } from './screens/share.js';
+import { lazyScreen, preloadScreens } from './lazy-screen.js';
+
+// Loaded when first opened (lazy-screen.js): none of them is the first screen of the app.
+const mountDetail = lazyScreen(() => import('./screens/detail.js'), 'mountDetail');
+const mountEditor = lazyScreen(() => import('./screens/editor.js'), 'mountEditor');
+const mountCamera = lazyScreen(() => import('./screens/camera.js'), 'mountCamera');
+const mountSettings = lazyScreen(() => import('./screens/settings.js'), 'mountSettings');
+const mountSetup = lazyScreen(() => import('./screens/setup.js'), 'mountSetup');
+const mountLogin = lazyScreen(() => import('./screens/login.js'), 'mountLogin');
+const mountShare = lazyScreen(() => import('./screens/share.js'), 'mountShare');
 
 const app = document.getElementById('app');
 const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'people', 'person', 'settings', 'search']);
@@ -164,6 +167,7 @@ async function startApp(session) {
   stack = [location.hash];
   lastHash = location.hash;
   route(true);
+  preloadScreens();
 }
 
 function teardown() {
