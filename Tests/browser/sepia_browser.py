@@ -486,7 +486,14 @@ class Browser:
             return False
 
     def text(self, css: str) -> str:
-        return self.wait_visible(css).text
+        """The text of the first visible element matching `css`, found and read in one poll: the app may draw it
+        again between the two (a list refreshed by a change)."""
+        def f():
+            for e in self.find_all(css):
+                if e.is_displayed():
+                    return (e.text,)
+            return None
+        return self.wait(f, f"{css} to be visible")[0]
 
     def click(self, css: str, timeout: float | None = None):
         # The app may re-render the element between finding it and clicking it (a list refreshed by a change

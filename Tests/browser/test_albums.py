@@ -35,8 +35,7 @@ def test_create_album_add_photos_from_a_selection_and_reorder_by_drag(app, photo
     app.wait(lambda: "#/album/" in app.driver.current_url, "the new album to open")
     album_id = app.driver.current_url.rsplit("/", 1)[1]
     app.wait(lambda: app.text(tid("screen-title")) == title, "the album's title")
-    empty = app.wait_visible(tid("empty-state"))
-    assert "This album is empty" in empty.text
+    app.wait(lambda: "This album is empty" in app.text(tid("empty-state")), "the album's empty state")
     app.wait(lambda: title in [e.text.split("\n")[0] for e in app.find_all(tid("nav-album"))], "the album in the sidebar")
 
     # Add three photos from the library's selection.

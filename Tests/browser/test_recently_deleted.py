@@ -125,8 +125,7 @@ def test_delete_recover_into_its_album_and_delete_now(app, photos, browser_api):
     assert "cannot be undone" in said, said
     app.wait_toast("deleted for good")
     app.wait(lambda: browser_api.call("GET", f"/api/v1/assets/{ids[3]}").status == 404, "the photo deleted for good")
-    empty = app.wait_visible(tid("empty-state"))
-    assert "No recently deleted items" in empty.text
+    app.wait(lambda: "No recently deleted items" in app.text(tid("empty-state")), "Recently Deleted's empty state")
 
     # Delete Now for one item, from its view in Recently Deleted; Cancel first changes nothing.
     browser_api.json("DELETE", f"/api/v1/assets/{ids[0]}", expect=(204,))
