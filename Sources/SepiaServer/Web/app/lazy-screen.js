@@ -29,7 +29,6 @@ export function lazyScreen(load, name) {
       screen = { unmount: () => message.remove() };
     });
     return {
-      get loaded() { return screen !== null; },
       update(p) { if (screen) screen.update?.(p); else latest = p; },
       canLeave: () => screen?.canLeave?.() ?? true,
       confirmLeave: async () => (screen?.confirmLeave ? screen.confirmLeave() : true),
