@@ -1,3 +1,4 @@
+import FuzzerDriver
 import SepiaCodecs
 import SepiaImage
 import SepiaRAW
@@ -18,3 +19,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = try? context.renderBitmapSynchronously(file.image.thumbnail(size: IntSize(width: 48, height: 48), mode: .aspectFit))
     return 0
 }
+
+runFuzzer(fuzz)

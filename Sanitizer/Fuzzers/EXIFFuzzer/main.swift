@@ -1,3 +1,4 @@
+import FuzzerDriver
 import SepiaCodecs
 
 /// Feeds arbitrary bytes to the EXIF (TIFF IFD) reader and the date parsing built on it.
@@ -10,3 +11,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = fields.modificationDate
     return 0
 }
+
+runFuzzer(fuzz)

@@ -1,3 +1,4 @@
+import FuzzerDriver
 import SepiaCodecs
 import SepiaImage
 import SepiaVideo
@@ -21,3 +22,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+runFuzzer(fuzz)

@@ -1,3 +1,4 @@
+import FuzzerDriver
 import SepiaXMP
 
 /// Feeds arbitrary bytes to the XMP reader (the check before Exempi, Exempi's parse and the property readers), and
@@ -11,3 +12,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = try? XMPPacket.serialize(reading.metadata, merging: bytes)
     return 0
 }
+
+runFuzzer(fuzz)

@@ -1,3 +1,4 @@
+import FuzzerDriver
 import SepiaCodecs
 import SepiaImage
 
@@ -20,3 +21,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = try? context.renderBitmapSynchronously(image)
     return 0
 }
+
+runFuzzer(fuzz)

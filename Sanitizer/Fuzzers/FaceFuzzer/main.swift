@@ -1,3 +1,4 @@
+import FuzzerDriver
 import SepiaImage
 import SepiaVision
 
@@ -40,3 +41,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+runFuzzer(fuzz)

@@ -1,3 +1,4 @@
+import FuzzerDriver
 import SepiaCodecs
 
 /// Feeds arbitrary bytes through format sniffing, every container and header parser (JPEG markers, PNG
@@ -15,3 +16,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+runFuzzer(fuzz)
