@@ -146,13 +146,12 @@ struct ZipStreamTests {
         defer { unlink(path) }
         let size: UInt64 = 4 << 30 + 3
         let length = try await blocking { try Self.writeSparseArchive(at: path, largeEntrySize: size) }
-        // Then the local header after the large entry starts past 4 GiB, and readers check all three CRCs
+        // Then the local header after the large entry starts past 4 GiB, and zipfile checks all three CRCs
         #expect(length > 4 << 30)
-        let archive = try await blocking { try ZipReader.read(path: path, contents: false) }
+        let archive = try await blocking { try ZipReader.read(path: path, contents: false, unzip: false) }
         #expect(archive.entries.map(\.name) == ["before.bin", "large.bin", "after.bin"])
         #expect(archive.entries.map(\.size) == [1000, size, 1000])
         #expect(archive.firstBadEntry == nil)
-        #expect(archive.unzipPassed != false)
     }
 
     /// Writes three entries, the middle one of `largeEntrySize` zeros that are skipped over in the file; returns
