@@ -1,10 +1,10 @@
 // swift-tools-version:6.2
-// What runs under AddressSanitizer, built once by `scripts/build-sanitized`: the engine's, the codecs', the RAW/TIFF and
-// the XMP test suites (`scripts/test-asan`), and the libFuzzer targets (`scripts/fuzz`). A package of its own (the test
-// sources, and the test support they share, are the main package's, by symbolic link), so that the sanitized build
-// compiles the engine, the codecs and the media they fuzz, not the server's dependencies. Every module is compiled
-// with the fuzzer's coverage instrumentation too, so that one build serves both: the tests link without libFuzzer
-// (AddressSanitizer's runtime answers the coverage hooks), the fuzz targets with its driver (CLibFuzzer).
+// What runs under AddressSanitizer, built once by `scripts/build-sanitized`: the engine's, the codecs', the RAW/TIFF
+// and the XMP test suites (`scripts/test-asan`), and the libFuzzer targets (`scripts/fuzz`). A package of its own (the
+// test sources, and the test support they share, are the main package's, by symbolic link), so that the sanitized
+// build compiles the engine, the codecs and the media they fuzz, not the server's dependencies. Every module is
+// compiled with the fuzzer's coverage instrumentation too, so that one build serves both: the tests link without
+// libFuzzer (AddressSanitizer's runtime answers the coverage hooks), the fuzz targets with its driver (CLibFuzzer).
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
