@@ -442,9 +442,16 @@ class Browser:
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5} if mobile else {"enabled": False})
 
     def set_camera_permission(self, setting: str):
-        """'granted', 'denied' or 'prompt' for this origin, as the browser's site settings would."""
+        """'granted', 'denied' or 'prompt' for this origin, as the browser's site settings would. When a page of
+        the origin is open, waits until it reads the new setting: the browser applies it asynchronously, and a
+        page loaded at once could still read the old one."""
         self.driver.execute_cdp_cmd("Browser.setPermission", {
             "permission": {"name": "camera"}, "setting": setting, "origin": self.base})
+        if self.driver.current_url.startswith(self.base):
+            self.wait(lambda: self.driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "navigator.permissions.query({name: 'camera'}).then((p) => done(p.state), () => done(null));") == setting,
+                f"the page to read the camera permission as {setting}", timeout=10)
 
     # ----- navigation
     def load(self, path_and_hash: str = "/#/library"):
