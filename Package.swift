@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "SepiaMedia", targets: ["SepiaMedia"]),
         .library(name: "SepiaXMP", targets: ["SepiaXMP"]),
         .library(name: "SepiaVision", targets: ["SepiaVision"]),
+        .library(name: "SepiaPlaces", targets: ["SepiaPlaces"]),
         // The face engine, C++ over dlib, which SepiaVision loads with dlopen from beside the executable.
         .library(name: "SepiaFaceEngine", type: .dynamic, targets: ["SepiaFaceEngine"]),
         .library(name: "SepiaObjectStore", targets: ["SepiaObjectStore"]),
@@ -117,12 +118,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
+        // Places: offline reverse geocoding from GeoNames' tables, in a k-d tree.
+        .target(name: "SepiaPlaces", swiftSettings: engineSettings),
         // The photo library: PhotoKit's model on SQLite (GRDB) or PostgreSQL (postgres-nio), content-addressed
         // files, an image store.
         .target(
             name: "SepiaLibrary",
             dependencies: [
                 "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia", "SepiaXMP", "SepiaObjectStore", "SepiaVision",
+                "SepiaPlaces",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -135,7 +139,7 @@ let package = Package(
         .target(
             name: "SepiaServer",
             dependencies: [
-                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia", "SepiaLibrary", "SepiaObjectStore",
+                "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia", "SepiaLibrary", "SepiaObjectStore", "SepiaPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -177,7 +181,7 @@ let package = Package(
             name: "SepiaLibraryCLI",
             dependencies: [
                 "SepiaCommandLine", "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaXMP", "SepiaLibrary", "SepiaServer",
-                "SepiaObjectStore", "SepiaVision",
+                "SepiaObjectStore", "SepiaVision", "SepiaPlaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -198,6 +202,7 @@ let package = Package(
             name: "SepiaVisionTests", dependencies: ["SepiaVision", "CFaces", "SepiaCodecs", "SepiaImage", "SepiaTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "SepiaXMPTests", dependencies: ["SepiaXMP", "SepiaCodecs", "SepiaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SepiaPlacesTests", dependencies: ["SepiaPlaces", "SepiaTestSupport"], swiftSettings: engineSettings),
         .testTarget(name: "SepiaCoreImageTests", dependencies: ["SepiaCoreImage", "SepiaImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SepiaLibraryTests",

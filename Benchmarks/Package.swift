@@ -30,6 +30,11 @@ let package = Package(
             ],
             path: "Benchmarks/LibraryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // Reverse geocoding's lookups per second, for scripts/bench-places (which compares the peer in the same run).
+        .executableTarget(
+            name: "PlacesBenchmark",
+            dependencies: [.product(name: "SepiaPlaces", package: "sepia")],
+            path: "Benchmarks/PlacesBenchmark"),
         // Not a benchmark of its own: gives a library the faces of many people for scripts/bench-browser --people.
         .executableTarget(
             name: "PeopleLibrary",
