@@ -61,6 +61,9 @@ public struct LibraryConfiguration: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
     /// How faces are grouped into people: dlib's distance threshold, and 3 faces to make a person, by default.
     public var faceGrouping = FaceGroupingOptions()
+    /// The folder of GeoNames tables places are found in; nil: `SEPIA_GEONAMES`, else the one Debian's
+    /// `libtimezonemap-data` installs (see ``ReverseGeocoder``).
+    public var geoNamesDirectory: String? = nil
     /// The part of the library's object-storage prefix that Sepia adds to the location a person gives
     /// (`libraries/owner/` for the owner's library of a deployment), so that advice about `--storage` names what
     /// to type.

@@ -105,8 +105,10 @@ public final class PhotoLibrary: Sendable {
                 case .libraryFolder: try SQLiteDatabase(path: folder.database)
                 case .postgreSQL(let location): try PostgresDatabase(location: location)
                 }
-            store = SQLLibraryStore(database: database)
+            store = SQLLibraryStore(database: database, places: PlaceFinder(directory: configuration.geoNamesDirectory))
             try Self.checkStorage(configuration.storage, of: store, at: folder, added: configuration.storagePathAdded)
+            // A library written before search, or by a Sepia whose search documents differ, is indexed once here.
+            _ = try store.prepareSearchIndex()
             // Stored files left by an interrupted import are removed here only when this process alone can
             // be writing them: a library folder with its own database. Shared storage is swept instead.
             let ownsFiles = blobs is FolderBlobStore && database is SQLiteDatabase

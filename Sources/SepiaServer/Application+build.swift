@@ -154,6 +154,8 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     router.addRoutes(PresetController(services: services).endpoints, atPath: RouterPath(api + "/presets"))
     router.addRoutes(PeopleController(services: services).endpoints, atPath: RouterPath(api + "/people"))
     router.addRoutes(FaceController(services: services).endpoints, atPath: RouterPath(api))
+    router.addRoutes(PlaceController(services: services).endpoints, atPath: RouterPath(api + "/places"))
+    router.addRoutes(SearchController(services: services).endpoints, atPath: RouterPath(api + "/search"))
     router.addRoutes(AlbumController(services: services).endpoints, atPath: RouterPath(api + "/albums"))
     router.addRoutes(CollectionController(services: services).endpoints, atPath: RouterPath(api + "/collections"))
     router.addRoutes(ChangeController(services: services).endpoints, atPath: RouterPath(api + "/changes"))

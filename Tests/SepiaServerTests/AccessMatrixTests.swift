@@ -320,6 +320,15 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/collections/months", "401 401 401 200 200 403 200 403 403 200 200") { _, _ in ("/api/v1/collections/months", nil, nil) },
         Row(.get, "/api/v1/changes", "     401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/changes", nil, nil) },
 
+        // Places: every credential that reads (a token limited to albums, its albums' places); the status counts
+        // the whole library, so not to such a token.
+        Row(.get, "/api/v1/places", "       401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/places", nil, nil) },
+        Row(.get, "/api/v1/search", "       401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/search?q=photo", nil, nil) },
+        Row(.get, "/api/v1/search/suggestions", "401 401 401 200 200 403 200 200 200 200 200") { _, _ in
+            ("/api/v1/search/suggestions?q=li", nil, nil)
+        },
+        Row(.get, "/api/v1/places/status", "401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/places/status", nil, nil) },
+
         // People: every credential that reads the whole library (another user: their own, empty); none to a token
         // limited to albums, which sees the faces of its albums' photos and changes none.
         Row(.get, "/api/v1/people", "      401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/people?hidden=true", nil, nil) },

@@ -47,6 +47,19 @@ public indirect enum AssetPredicate: Sendable, Hashable {
     /// Assets with a face of this person (by identifier): the person's photos and videos
     /// (``PhotoLibrary/fetchAssets(of:options:)``).
     case person(String)
+    /// Assets placed in this city (by GeoNames identifier, ``Asset/placeIdentifier``): a city of the Places album.
+    case place(Int)
+    /// Assets placed in this country (by ISO 3166-1 alpha-2 code, "PT"): a country of the Places album.
+    case country(String)
+    /// Assets whose search document (title, caption, keywords, file name, camera, place) has a word that
+    /// starts with this one, case and accents folded (``SearchQuery``).
+    case text(String)
+    /// Camera RAW files, and RAW+JPEG pairs.
+    case isRAW
+    /// Assets taken in this month (1–12) of any year, in the place they were taken.
+    case monthOfYear(Int)
+    /// Assets taken on this calendar day, in the place they were taken (UTC when their time zone is unknown).
+    case localDay(year: Int, month: Int, day: Int)
     /// Assets taken in this year, in the place they were taken.
     case creationYear(Int)
     /// Assets taken in this month of this year.

@@ -19,6 +19,7 @@ extension PhotoLibrary {
     /// The tables an embedded library's rows are copied from, in an order that satisfies their references, with
     /// the columns copied and which of them are booleans (SQLite keeps those as integers).
     private static let migratedTables: [(table: String, columns: [String], booleans: Set<String>)] = [
+        ("place", ["id", "city", "region", "country", "countryCode", "latitude", "longitude"], []),
         (
             "asset",
             [
@@ -28,7 +29,7 @@ extension PhotoLibrary {
                 "originalWidth", "originalHeight", "cameraMake", "cameraModel", "currentAdjustmentID", "revision", "mediaSubtypes",
                 "duration", "contentIdentifier", "originalVersion", "title", "caption", "keywords", "keywordIndex", "rating",
                 "fileCreationDate", "fileCreationDateOffset", "fileCreationDateSource", "fileLatitude", "fileLongitude", "fileAltitude",
-                "trashedDate",
+                "trashedDate", "placeID", "placedLatitude", "placedLongitude",
             ],
             ["isFavorite", "isHidden"]
         ),
@@ -173,6 +174,8 @@ extension PhotoLibrary {
                     try SQLLibraryStore.setInfo(db, key, String(count))
                 }
                 try SQLLibraryStore.setInfo(db, "migratedFrom", identity)
+                try SQLLibraryStore.rebuildSearchIndex(db)
+                try SQLLibraryStore.setInfo(db, "searchIndex", SQLLibraryStore.searchIndexVersion)
             }
         }
 

@@ -27,6 +27,9 @@ public struct Asset: LibraryObject, Hashable, Codable {
     public var addedDate: Date
     /// Where the photo was taken, from its GPS metadata.
     public var location: GPSLocation?
+    /// The GeoNames identifier of the city nearest ``location``, which ``PhotoLibrary/place(of:)`` names; nil
+    /// without a location, with none within 100 km, or before the library has placed it.
+    public var placeIdentifier: Int? = nil
     /// Marked as a favourite.
     public var isFavorite: Bool
     /// Hidden: fetches leave it out unless ``FetchOptions/includeHiddenAssets`` is set.
@@ -165,5 +168,6 @@ extension Asset {
         rating = try c.decodeIfPresent(Int.self, forKey: .rating) ?? 0
         fileMetadata = try c.decodeIfPresent(FileMetadata.self, forKey: .fileMetadata)
         trashedDate = try c.decodeIfPresent(Date.self, forKey: .trashedDate)
+        placeIdentifier = try c.decodeIfPresent(Int.self, forKey: .placeIdentifier)
     }
 }

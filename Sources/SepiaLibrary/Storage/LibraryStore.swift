@@ -1,5 +1,6 @@
 import Foundation
 import SepiaCodecs
+import SepiaPlaces
 
 /// Everything ``PhotoLibrary`` asks of its database, and nothing more. ``SQLLibraryStore`` implements it over
 /// SQLite (the embedded library) and PostgreSQL (several servers sharing one database and one bucket). Files
@@ -50,6 +51,33 @@ protocol LibraryStore: Sendable {
     func savePreset(_ preset: EditPreset, replacing: Bool) throws(LibraryError) -> EditPreset
     /// Deletes a preset; false when there is none.
     func deletePreset(id: String) throws(LibraryError) -> Bool
+
+    // MARK: Places
+
+    /// Finds the places of up to `limit` assets whose position has none found yet, in one transaction; returns
+    /// how many it looked at (0 when none wait or the GeoNames tables cannot be read).
+    func placeWaitingAssets(limit: Int) throws(LibraryError) -> Int
+    /// Places by GeoNames identifier; unknown ones are left out.
+    func places(ids: [Int]) throws(LibraryError) -> [Int: Place]
+    /// The Places album: the countries and cities of the visible assets `predicate` matches.
+    func placeSummaries(matching predicate: AssetPredicate?) throws(LibraryError) -> [CountrySummary]
+    /// How many assets are located, placed and waiting, and whether the tables could be read.
+    func placesStatus() throws(LibraryError) -> PlacesStatus
+
+    // MARK: Search
+
+    /// Indexes every asset when the library's search index is missing or of another version; whether it did.
+    func prepareSearchIndex() throws(LibraryError) -> Bool
+    /// Writes every asset's search document anew; returns how many.
+    func rebuildSearchIndex() throws(LibraryError) -> Int
+    /// User albums with a word of their title starting with `word` (folded), in the albums' order.
+    func albums(matchingWord word: String, limit: Int) throws(LibraryError) -> [(id: String, title: String)]
+    /// Named, visible people with a word of their name starting with `word`, most photos first.
+    func people(matchingWord word: String, limit: Int) throws(LibraryError) -> [(id: String, name: String)]
+    /// Countries, then cities, with photos, with a word of their name starting with `word`, most photos first.
+    func places(matchingWord word: String, limit: Int) throws(LibraryError) -> [PlaceSuggestion]
+    /// Keywords (their last level) with a word starting with `word`, most used first.
+    func keywords(matchingWord word: String, limit: Int) throws(LibraryError) -> [String]
 
     // MARK: People
 

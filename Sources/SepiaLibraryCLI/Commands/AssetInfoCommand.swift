@@ -3,6 +3,7 @@ import Foundation
 import SepiaCodecs
 import SepiaCommandLine
 import SepiaLibrary
+import SepiaPlaces
 
 /// `sepia info PHOTO…`: a library photo's properties, its edited date and place beside the file's own. `sepia`
 /// runs `info` on files itself; it hands the command here when the arguments name photos of the library.
@@ -37,15 +38,16 @@ struct AssetInfoCommand: AsyncParsableCommand {
         try await reportingErrors {
             try await library.withLibrary { photos in
                 let assets = try photos.assets(matching: items)
+                let places = try photos.places(of: assets)
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    Terminal.print(String(decoding: try encoder.encode(assets.map { AssetJSON($0) }), as: UTF8.self))
+                    Terminal.print(String(decoding: try encoder.encode(assets.map { AssetJSON($0, place: places[$0.id]) }), as: UTF8.self))
                     return
                 }
                 for (index, asset) in assets.enumerated() {
                     if index > 0 { Terminal.print("") }
-                    for (label, value) in Self.lines(asset) {
+                    for (label, value) in Self.lines(asset, place: places[asset.id]) {
                         Terminal.print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
                     }
                 }
@@ -54,7 +56,7 @@ struct AssetInfoCommand: AsyncParsableCommand {
     }
 
     /// The lines `info` prints for a photo, label and value.
-    static func lines(_ asset: Asset) -> [(String, String)] {
+    static func lines(_ asset: Asset, place named: Place?) -> [(String, String)] {
         var lines: [(String, String)] = [
             ("id", asset.id),
             ("file", "\(asset.originalFilename) (\(asset.originalFormat.rawValue), \(asset.originalByteCount) bytes)"),
@@ -88,6 +90,7 @@ struct AssetInfoCommand: AsyncParsableCommand {
         } else if asset.location != nil {
             lines.append(("location", place))
         }
+        if let named { lines.append(("place", named.displayName)) }
         if let camera = [asset.cameraMake, asset.cameraModel].compactMap({ $0 }).joined(separator: " ").nilIfEmpty {
             lines.append(("camera", camera))
         }

@@ -2,6 +2,7 @@ import Foundation
 import SepiaCodecs
 import SepiaCommandLine
 import SepiaLibrary
+import SepiaPlaces
 
 /// An asset as the command line prints it in JSON.
 struct AssetJSON: Encodable {
@@ -49,9 +50,20 @@ struct AssetJSON: Encodable {
     let trashedDate: String?
     /// The days it has left in Recently Deleted (absent otherwise).
     let daysLeft: Int?
+    /// The city, region and country nearest its location (absent when it has none or it was not asked for).
+    let place: PlaceJSON?
 
-    /// The asset; `daysLeft` for one in Recently Deleted, as the library counts them.
-    init(_ asset: Asset, daysLeft: Int? = nil) {
+    struct PlaceJSON: Encodable {
+        let id: Int
+        let city: String
+        let region: String?
+        let country: String
+        let countryCode: String
+    }
+
+    /// The asset; `daysLeft` for one in Recently Deleted, as the library counts them; `place`, its place.
+    init(_ asset: Asset, daysLeft: Int? = nil, place: Place? = nil) {
+        self.place = place.map { PlaceJSON(id: $0.id, city: $0.city, region: $0.region, country: $0.country, countryCode: $0.countryCode) }
         id = asset.id
         filename = asset.originalFilename
         width = asset.pixelWidth

@@ -111,6 +111,13 @@ struct AssetController {
             // A person's photos: for credentials that see people (404 for one limited to albums, as if there were none).
             predicates.append(.person(try identity.visiblePerson(personID).id))
         }
+        if let place = try query.int("place", in: 1...Int(Int32.max)) { predicates.append(.place(place)) }
+        if let country = try query.string("country", maximumLength: 2) {
+            guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw APIError.badRequest("'country' is a two-letter ISO 3166 code such as PT")
+            }
+            predicates.append(.country(country))
+        }
         if try query.bool("favorites") == true { predicates.append(.isFavorite) }
         if try query.bool("edited") == true { predicates.append(.hasAdjustments) }
         if try query.bool("hidden") == true {

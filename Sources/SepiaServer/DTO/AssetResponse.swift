@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SepiaCodecs
 import SepiaLibrary
+import SepiaPlaces
 import SepiaRAW
 
 /// An asset as the API shows it: PhotoKit's `PHAsset` in JSON.
@@ -24,22 +25,40 @@ struct AssetResponse: ResponseEncodable {
         var colorProfile: String?
     }
 
+    /// The city, region and country nearest the location (``PhotoLibrary/place(of:)``).
+    struct PlaceName: Encodable {
+        var id: Int
+        var city: String
+        var region: String?
+        var country: String
+        var countryCode: String
+
+        init(_ place: Place) {
+            (id, city, region, country, countryCode) = (place.id, place.city, place.region, place.country, place.countryCode)
+        }
+    }
+
     let asset: Asset
     var metadata: Metadata?
     /// The days the asset has left in Recently Deleted; nil when it is not there.
     let daysLeft: Int?
+    /// Where it was taken, by name.
+    let place: Place?
 
     /// The asset as `library` has it (its days left in Recently Deleted follow the library's retention).
     init(_ asset: Asset, metadata: Metadata? = nil, in library: PhotoLibrary) {
         self.asset = asset
         self.metadata = metadata
         daysLeft = library.daysLeftInRecentlyDeleted(asset)
+        // Names come from a cache of the few hundred places a library has; a database that fails here fails
+        // the request's next read as well.
+        place = try? library.place(of: asset)
     }
 
     enum CodingKeys: String, CodingKey {
         case id, mediaType, width, height, creationDate, creationDateOffset, creationDateSource, modificationDate, addedDate
         case isFavorite, isHidden, hasAdjustments, version, revision, originalFilename, originalFormat, originalByteCount
-        case originalWidth, originalHeight, cameraMake, cameraModel, location, metadata, mediaSubtypes, duration, trashedDate, daysLeft
+        case originalWidth, originalHeight, cameraMake, cameraModel, location, place, metadata, mediaSubtypes, duration, trashedDate, daysLeft
     }
 
     /// The names the API gives media subtypes.
@@ -79,6 +98,7 @@ struct AssetResponse: ResponseEncodable {
         try c.encode(asset.cameraModel, forKey: .cameraModel)
         try c.encode(
             asset.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) }, forKey: .location)
+        try c.encode(place.map(PlaceName.init), forKey: .place)
         try c.encode(asset.trashedDate, forKey: .trashedDate)
         try c.encode(daysLeft, forKey: .daysLeft)
         try c.encodeIfPresent(metadata, forKey: .metadata)

@@ -58,7 +58,7 @@ final class LibraryRegistry: Sendable {
         let opened = UserLibrary(library: library, previewCacheBytes: 96 << 20)
         return open.withLock { libraries in
             if let existing = libraries[path] {
-                library.close()
+                opened.close()
                 return existing
             }
             libraries[path] = opened
@@ -82,7 +82,7 @@ final class LibraryRegistry: Sendable {
     func close(for user: UserRecord) {
         let path = self.path(for: user)
         let library = open.withLock { $0.removeValue(forKey: path) }
-        library?.library.close()
+        library?.close()
     }
 
     /// Closes every library.
@@ -91,6 +91,6 @@ final class LibraryRegistry: Sendable {
             defer { libraries.removeAll() }
             return Array(libraries.values)
         }
-        for library in libraries { library.library.close() }
+        for library in libraries { library.close() }
     }
 }

@@ -15,6 +15,9 @@ final class UserLibrary: Sendable {
     /// Keeps the library's change monitor polling for other processes' commits, so that the asset cache
     /// hears of them.
     private let watcher: Task<Void, Never>
+    /// Finds the places of assets located before the library could (an older Sepia, or GeoNames' tables
+    /// installed since), a batch at a time in the background; new locations are placed as they are committed.
+    private let placer: Task<Void, Never>
 
     init(library: PhotoLibrary, previewCacheBytes: Int) {
         self.library = library
@@ -22,9 +25,22 @@ final class UserLibrary: Sendable {
         previews = PreviewRenderer(library: library, cacheBytes: previewCacheBytes)
         assets = AssetCache(library: library)
         watcher = Task { for await _ in library.commits() {} }
+        placer = Task(priority: .background) {
+            while !Task.isCancelled, let done = try? library.placeWaitingAssets(limit: 500), done == 500 {
+                await Task.yield()
+            }
+        }
+    }
+
+    /// Stops the background work and closes the library.
+    func close() {
+        placer.cancel()
+        watcher.cancel()
+        library.close()
     }
 
     deinit {
+        placer.cancel()
         watcher.cancel()
     }
 }

@@ -259,6 +259,38 @@ extension PostgresDatabase {
             CREATE INDEX faceIndex_byAlgorithm ON faceIndex(algorithm);
             """
         ),
+        (
+            "v10: places",
+            """
+            CREATE TABLE place (
+              id BIGINT PRIMARY KEY,
+              city TEXT NOT NULL,
+              region TEXT,
+              country TEXT NOT NULL,
+              countryCode TEXT COLLATE "C" NOT NULL,
+              latitude DOUBLE PRECISION NOT NULL,
+              longitude DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX place_byCountry ON place(countryCode);
+            ALTER TABLE asset ADD COLUMN placeID BIGINT REFERENCES place(id);
+            ALTER TABLE asset ADD COLUMN placedLatitude DOUBLE PRECISION;
+            ALTER TABLE asset ADD COLUMN placedLongitude DOUBLE PRECISION;
+            CREATE INDEX asset_byPlace ON asset(placeID, creationDate) WHERE placeID IS NOT NULL AND trashedDate IS NULL;
+            CREATE INDEX asset_unplaced ON asset(rowID)
+              WHERE placedLatitude IS DISTINCT FROM latitude OR placedLongitude IS DISTINCT FROM longitude;
+            """
+        ),
+        (
+            "v11: search",
+            """
+            CREATE TABLE assetSearch (
+              assetRowID BIGINT PRIMARY KEY REFERENCES asset(rowID) ON DELETE CASCADE,
+              body TEXT NOT NULL,
+              vector tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED
+            );
+            CREATE INDEX assetSearch_vector ON assetSearch USING GIN (vector);
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

@@ -16,9 +16,12 @@ extension SQLLibraryStore {
                             as: Int.self) == nil
                     }
                 }
+            let before = try Self.generation(db)
             for change in changes {
                 try Self.apply(change, db: db, now: now, fileExists: fileExists, result: &result)
             }
+            try Self.placeChangedAssets(db, after: before, finder: places)
+            try Self.indexChangedAssets(db, after: before)
             try Self.pruneChangeLog(db)
             result.generation = try Self.generation(db)
             return result
@@ -279,6 +282,8 @@ extension SQLLibraryStore {
         // Its faces go with it (and its people's counts, and a person left without faces or a name).
         let people = try peopleBeforeRemovingFaces(ofAsset: asset.rowID, db: db)
         try db.execute("DELETE FROM asset WHERE rowID = ?", [asset.rowID])
+        // SQLite's full-text table has no foreign key; PostgreSQL's document goes with the row.
+        if db.dialect == .sqlite { try db.execute("DELETE FROM assetSearch WHERE rowid = ?", [asset.rowID]) }
         if let people { try facesRemoved(people: people, db: db) }
         // An asset in Recently Deleted left the counts when it went there.
         if !asset.isRecentlyDeleted {

@@ -9,7 +9,8 @@ extension SQLLibraryStore {
         a.isHidden, a.originalFilename, a.contentHash, a.originalFormat, a.originalByteCount, a.originalOrientation,
         a.originalWidth, a.originalHeight, a.cameraMake, a.cameraModel, a.currentAdjustmentID, a.revision, a.mediaSubtypes,
         a.duration, a.contentIdentifier, a.originalVersion, a.title, a.caption, a.keywords, a.rating, a.fileCreationDate,
-        a.fileCreationDateOffset, a.fileCreationDateSource, a.fileLatitude, a.fileLongitude, a.fileAltitude, a.trashedDate
+        a.fileCreationDateOffset, a.fileCreationDateSource, a.fileLatitude, a.fileLongitude, a.fileAltitude, a.trashedDate,
+        a.placeID
         """
 
     static func asset(from row: SQLRow) -> Asset {
@@ -26,7 +27,7 @@ extension SQLLibraryStore {
                 location: fileLatitude.flatMap { lat in fileLongitude.flatMap { GPSLocation(latitude: lat, longitude: $0, altitude: row[39]) } })
         }
         let keywords: String = row[32]
-        return Asset(
+        var asset = Asset(
             id: row[1], mediaType: MediaType(rawValue: row[2]) ?? .unknown, pixelWidth: row[3], pixelHeight: row[4],
             creationDate: Date(timeIntervalSince1970: row[5]), creationDateOffset: row[6],
             creationDateSource: CreationDateSource(rawValue: row[7]) ?? .file,
@@ -38,6 +39,8 @@ extension SQLLibraryStore {
             duration: row[27], contentIdentifier: row[28], originalVersion: row[29],
             trashedDate: (row[40] as Double?).map(Date.init(timeIntervalSince1970:)), rowID: row[0], title: row[30], caption: row[31],
             keywords: keywords.split(separator: "\n").map(String.init), rating: row[33], fileMetadata: fileMetadata)
+        asset.placeIdentifier = row[41]
+        return asset
     }
 
     static let resourceColumns =
@@ -204,6 +207,12 @@ extension SQLLibraryStore {
             return "a.cameraMake = ?"
         case .hasLocation:
             return "a.latitude IS NOT NULL"
+        case .place(let id):
+            arguments.append(id)
+            return "a.placeID = ?"
+        case .country(let code):
+            arguments.append(code.uppercased())
+            return "a.placeID IN (SELECT pl.id FROM place pl WHERE pl.countryCode = ?)"
         case .filenameContains(let text):
             let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_")
@@ -231,6 +240,23 @@ extension SQLLibraryStore {
         case .person(let id):
             arguments.append(id)
             return "a.rowID IN (SELECT f.assetRowID FROM face f JOIN person p ON p.rowID = f.personRowID WHERE p.localIdentifier = ?)"
+        case .text(let word):
+            return searchCondition(word, dialect: dialect, into: &arguments)
+        case .isRAW:
+            arguments.append(ImageFormat.cameraRAW.rawValue)
+            return "(a.originalFormat = ? OR (a.mediaSubtypes & \(MediaSubtypes.photoRAWPair.rawValue)) <> 0)"
+        case .monthOfYear(let month):
+            arguments.append(month)
+            return "a.localMonth = ?"
+        case .localDay(let year, let month, let day):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let start = calendar.date(from: DateComponents(year: year, month: month, day: day))?.timeIntervalSince1970 ?? 0
+            arguments += [year, month, start, start + 86_400]
+            return """
+                (a.localYear = ? AND a.localMonth = ? AND a.creationDate + coalesce(a.creationDateOffset, 0) >= ?
+                  AND a.creationDate + coalesce(a.creationDateOffset, 0) < ?)
+                """
         case .creationYear(let year):
             arguments.append(year)
             return "a.localYear = ?"

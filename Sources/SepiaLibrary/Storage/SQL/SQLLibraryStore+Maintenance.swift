@@ -59,6 +59,11 @@ extension SQLLibraryStore {
         }
     }
 
+    /// A `libraryInfo` value, as text.
+    static func info(_ db: any SQLSession, _ key: String) throws -> String? {
+        try db.value("SELECT CAST(value AS TEXT) FROM libraryInfo WHERE key = ?", [key], as: String.self)
+    }
+
     /// Sets a `libraryInfo` value (kept as text: the two databases type the column differently).
     static func setInfo(_ db: any SQLSession, _ key: String, _ value: String) throws {
         try db.execute(
@@ -137,6 +142,11 @@ extension SQLLibraryStore {
                 let kept = try db.value("SELECT value FROM libraryInfo WHERE key = ?", [key], as: Int.self) ?? 0
                 let counted = try db.value("SELECT count(*) FROM asset WHERE \(condition)", as: Int.self) ?? 0
                 if kept != counted { problems.append("database: the kept count \(key) is \(kept), but \(counted) rows match") }
+            }
+            let assets: Int = try db.value("SELECT count(*) FROM asset") ?? 0
+            let documents: Int = try db.value("SELECT count(*) FROM assetSearch") ?? 0
+            if assets != documents {
+                problems.append("search index: \(documents) documents for \(assets) assets; rebuild it with: sepia search --rebuild-index")
             }
             return problems
         }

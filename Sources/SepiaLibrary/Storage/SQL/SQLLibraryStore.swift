@@ -1,5 +1,6 @@
 import Foundation
 import SepiaCodecs
+import SepiaPlaces
 import Synchronization
 
 /// The library store over SQL, for either database: the queries and the commit logic are written once, in
@@ -9,9 +10,14 @@ final class SQLLibraryStore: LibraryStore {
     let database: any SQLDatabase
     /// The faces grouped into people as last loaded or written by this process (see ``withGrouping(_:_:)``).
     let faceGroupingCache = Mutex<FaceGroupingCache?>(nil)
+    /// Names places are found with, read on first use.
+    let places: PlaceFinder
+    /// The rows of `place` this process has read: a place's names change only with GeoNames' tables.
+    let placeNames = Mutex<[Int: Place]>([:])
 
-    init(database: any SQLDatabase) {
+    init(database: any SQLDatabase, places: PlaceFinder = PlaceFinder(directory: nil)) {
         self.database = database
+        self.places = places
     }
 
     var dialect: SQLDialect { database.dialect }

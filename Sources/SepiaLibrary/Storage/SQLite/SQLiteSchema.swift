@@ -284,6 +284,37 @@ extension SQLiteDatabase {
                     CREATE INDEX faceIndex_byAlgorithm ON faceIndex(algorithm);
                     """)
         }
+        migrator.registerMigration("v10: places") { db in
+            // Places: the GeoNames city nearest each located asset (SepiaPlaces), its names kept once in `place`.
+            // `placedLatitude` and `placedLongitude` are the position the place was found for: a row whose
+            // position differs (new, edited or removed, or placed before the tables were installed) is in
+            // `asset_unplaced`, which the commit that changes it and PhotoLibrary.updatePlaces() work from.
+            try db.execute(
+                sql: """
+                    CREATE TABLE place (
+                      id INTEGER PRIMARY KEY,
+                      city TEXT NOT NULL,
+                      region TEXT,
+                      country TEXT NOT NULL,
+                      countryCode TEXT NOT NULL,
+                      latitude DOUBLE NOT NULL,
+                      longitude DOUBLE NOT NULL
+                    );
+                    CREATE INDEX place_byCountry ON place(countryCode);
+                    ALTER TABLE asset ADD COLUMN placeID INTEGER REFERENCES place(id);
+                    ALTER TABLE asset ADD COLUMN placedLatitude DOUBLE;
+                    ALTER TABLE asset ADD COLUMN placedLongitude DOUBLE;
+                    CREATE INDEX asset_byPlace ON asset(placeID, creationDate) WHERE placeID IS NOT NULL AND trashedDate IS NULL;
+                    CREATE INDEX asset_unplaced ON asset(rowID)
+                      WHERE placedLatitude IS NOT latitude OR placedLongitude IS NOT longitude;
+                    """)
+        }
+        migrator.registerMigration("v11: search") { db in
+            // One search document per asset (SearchText: folded words of its title, caption, keywords, file name,
+            // camera and place), its rowid the asset's, written by the commit that changes the asset. The library
+            // fills it when first opened by this version (SQLLibraryStore.prepareSearchIndex).
+            try db.execute(sql: "CREATE VIRTUAL TABLE assetSearch USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')")
+        }
         return migrator
     }
 }

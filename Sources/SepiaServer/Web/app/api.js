@@ -319,6 +319,15 @@ export const api = {
   /** A face's picture; with its version (a person's keyFace.version) the browser keeps it for good. */
   faceImageURL: (id, size = 256, v = null) => `${BASE}/faces/${enc(id)}/image` + query({ size, v }),
 
+  // ----- Places: the cities and countries photos were taken in, found from their locations (docs/api.md, Places)
+  /**
+   * {countries: [{countryCode, country, assetCount, keyAssetID, cities: [{id, city, region, latitude, longitude,
+   * assetCount, keyAssetID}]}]}: countries with the most photos first, and in each its cities the same way.
+   */
+  places: (signal) => get(`${BASE}/places`, { signal }),
+  /** {locatedAssets, placedAssets, waitingAssets, cityCount, problem}: how far placing has come, and why it cannot. */
+  placesStatus: (signal) => get(`${BASE}/places/status`, { signal }),
+
   // ----- Albums and the timeline
   albums: () => get(`${BASE}/albums`),
   album: (id) => get(`${BASE}/albums/${enc(id)}`),

@@ -1,8 +1,10 @@
 // Boot and routing. Paths: /setup → first run or invitation, /login, /s/<token> → public share page;
 // everything else is the app with hash routes:
 //   #/library #/favorites #/recents #/edited #/hidden #/recently-deleted #/albums #/album/<id> #/settings
-//   #/people #/person/<id> #/search/<text>[?person=<id>]                                 (base screens)
-//   #/photo/<id>[?album=<id> | ?deleted=1 | ?person=<id>] #/edit/<id> #/camera[?album=<id>] (overlays)
+//   #/people #/person/<id> #/search/<text>[?person=<id>]
+//   #/places #/places/<city id> #/places/country/<code>                                   (base screens)
+//   #/photo/<id>[?album=<id> | ?deleted=1 | ?person=<id> | ?place=<city id> | ?country=<code>]
+//   #/edit/<id> #/camera[?album=<id>]                                                      (overlays)
 // An overlay opens above the base screen, which stays mounted (scroll position, loaded photos) and
 // gives the detail view its previous/next photos.
 import { api } from './api.js';
@@ -15,6 +17,7 @@ import { mountLibrary } from './screens/library.js';
 import { mountAlbums } from './screens/albums.js';
 import { mountPeople } from './screens/people.js';
 import { mountPerson } from './screens/person.js';
+import { mountPlace } from './screens/place.js';
 import { people } from './people.js';
 import { lazyScreen, preloadScreens } from './lazy-screen.js';
 
@@ -23,14 +26,15 @@ const mountDetail = lazyScreen(() => import('./screens/detail.js'), 'mountDetail
 const mountEditor = lazyScreen(() => import('./screens/editor.js'), 'mountEditor');
 const mountCamera = lazyScreen(() => import('./screens/camera.js'), 'mountCamera');
 const mountSettings = lazyScreen(() => import('./screens/settings.js'), 'mountSettings');
+const mountPlaces = lazyScreen(() => import('./screens/places.js'), 'mountPlaces');
 const mountSetup = lazyScreen(() => import('./screens/setup.js'), 'mountSetup');
 const mountLogin = lazyScreen(() => import('./screens/login.js'), 'mountLogin');
 const mountShare = lazyScreen(() => import('./screens/share.js'), 'mountShare');
 
 const app = document.getElementById('app');
-const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'people', 'person', 'settings', 'search']);
+const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'people', 'person', 'places', 'settings', 'search']);
 const OVERLAY_ROUTES = new Set(['photo', 'edit', 'camera']);
-const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
+const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', places: 'Places', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
 
 let shell = null;
 let base = null;     // {key, name, screen}
@@ -45,7 +49,8 @@ function parseHash(hash = location.hash) {
   const raw = hash.replace(/^#\/?/, '');
   const [path, qs] = raw.split('?');
   const parts = path.split('/').filter(Boolean);
-  return { name: parts[0] || '', id: parts[1] ? decodeURIComponent(parts[1]) : null, query: new URLSearchParams(qs || ''), raw };
+  // `sub`: a third part, as in #/places/country/<code>.
+  return { name: parts[0] || '', id: parts[1] ? decodeURIComponent(parts[1]) : null, sub: parts[2] ? decodeURIComponent(parts[2]) : null, query: new URLSearchParams(qs || ''), raw };
 }
 
 const ctx = {
@@ -87,12 +92,16 @@ const ctx = {
   signOut: () => signOut(),
 };
 
-/** What tells base screens apart: the route, and for an album, a person or a search its id or words. */
-const baseKey = ({ name, id }) => (name === 'album' || name === 'search' || name === 'person' ? `${name}/${id || ''}` : name);
+/** What tells base screens apart: the route, and for an album, a person or a search its id or words, for a place its
+ *  id or its country's code ('places' alone is the Places list). */
+const baseKey = ({ name, id, sub }) => (name === 'album' || name === 'search' || name === 'person' ? `${name}/${id || ''}`
+  : name === 'places' && id ? ['places', id, sub].filter(Boolean).join('/') : name);
 
 function baseHashFor() {
   const q = parseHash().query;
   if (q.get('person')) return `#/person/${encodeURIComponent(q.get('person'))}`;
+  if (q.get('place')) return `#/places/${encodeURIComponent(q.get('place'))}`;
+  if (q.get('country')) return `#/places/country/${encodeURIComponent(q.get('country'))}`;
   return q.get('album') ? `#/album/${q.get('album')}` : q.get('deleted') ? '#/recently-deleted' : '#/library';
 }
 
@@ -251,7 +260,8 @@ function route(initial) {
   if (isOverlay) {
     if (!base) {
       const q = r.query;
-      mountBase(q.get('album') ? { name: 'album', id: q.get('album') } : q.get('deleted') ? { name: 'recently-deleted' } : q.get('person') ? { name: 'person', id: q.get('person') } : { name: 'library' });
+      mountBase(q.get('album') ? { name: 'album', id: q.get('album') } : q.get('deleted') ? { name: 'recently-deleted' } : q.get('person') ? { name: 'person', id: q.get('person') }
+        : q.get('place') ? { name: 'places', id: q.get('place') } : q.get('country') ? { name: 'places', id: 'country', sub: q.get('country') } : { name: 'library' });
     }
     const key = r.name;
     if (overlay && overlay.name === key && overlay.screen.update && r.name === 'photo') {
@@ -269,7 +279,7 @@ function route(initial) {
     }
     overlay.id = r.id;
     document.title = `${TITLES[r.name]} — Sepia`;
-    shell.setActive(base.name === 'album' || base.name === 'person' ? `${base.name}/${base.id}` : base.name);
+    shell.setActive(base.name === 'album' || base.name === 'person' ? `${base.name}/${base.id}` : base.name === 'places' ? base.key : base.name);
     return;
   }
 
@@ -286,7 +296,7 @@ function route(initial) {
   if (!base || base.key !== key) {
     base?.screen.unmount();
     base = null;
-    mountBase({ name: r.name, id: r.id, query: r.query });
+    mountBase({ name: r.name, id: r.id, sub: r.sub, query: r.query });
     if (!initial) focusHeading();
   } else {
     base.screen.show?.();
@@ -296,13 +306,17 @@ function route(initial) {
   document.title = `${TITLES[r.name] || 'Sepia'} — Sepia`;
 }
 
-function mountBase({ name, id, query }) {
-  const key = baseKey({ name, id });
+function mountBase({ name, id, sub, query }) {
+  const key = baseKey({ name, id, sub });
   let screen;
   if (name === 'albums') screen = mountAlbums(shell.main, {}, ctx);
   else if (name === 'settings') screen = mountSettings(shell.main, {}, ctx);
   else if (name === 'people') screen = mountPeople(shell.main, {}, ctx);
   else if (name === 'person') screen = mountPerson(shell.main, { id }, ctx);
+  // #/places: the list; #/places/<city id> and #/places/country/<code>: a place's photos.
+  else if (name === 'places' && id === 'country' && sub) screen = mountPlace(shell.main, { country: sub }, ctx);
+  else if (name === 'places' && id && id !== 'country') screen = mountPlace(shell.main, { id }, ctx);
+  else if (name === 'places') screen = mountPlaces(shell.main, {}, ctx);
   else screen = mountLibrary(shell.main, { view: name, albumId: id, query }, ctx);
   base = { key, name, id, screen };
 }

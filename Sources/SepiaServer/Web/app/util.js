@@ -174,6 +174,13 @@ export function formatCoordinate(value, pos, neg) {
   return `${Math.abs(value).toFixed(5)}° ${value >= 0 ? pos : neg}`;
 }
 
+/** A place as it is said: "Munich, Bavaria, Germany"; a region named as its city is said once ("Lisbon, Portugal"). */
+export function placeName(place) {
+  if (!place) return '';
+  const region = place.region && place.region !== place.city ? place.region : null;
+  return [place.city, region, place.country].filter(Boolean).join(', ');
+}
+
 export function formatExposure(seconds) {
   if (!seconds || !Number.isFinite(seconds)) return '';
   if (seconds >= 1) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;

@@ -1,4 +1,4 @@
-// The app shell: sidebar navigation (a slide-in menu on phones) with the library's views, People and the
+// The app shell: sidebar navigation (a slide-in menu on phones) with the library's views, People, Places and the
 // albums, the main area, the phone tab bar and the live-connection indicator.
 import { h, clear } from '../util.js';
 import { icon } from '../icons.js';
@@ -52,8 +52,10 @@ export function createShell() {
       h('button', { type: 'button', class: 'btn icon ghost small drawer-close', aria: { label: 'Close menu' }, onclick: () => closeMenu() }, icon('close'))),
     h('nav', { class: 'nav', aria: { label: 'Library' } },
       h('ul', { class: 'nav-list' }, LIBRARY_LINKS.map((l) => h('li', {}, navLink(l))))),
-    h('nav', { class: 'nav nav-people', aria: { label: 'People' } },
-      h('ul', { class: 'nav-list' }, h('li', {}, navLink({ route: 'people', label: 'People', icon: 'users', testid: 'nav-people' })))),
+    h('nav', { class: 'nav nav-people', aria: { label: 'People and Places' } },
+      h('ul', { class: 'nav-list' },
+        h('li', {}, navLink({ route: 'people', label: 'People', icon: 'users', testid: 'nav-people' })),
+        h('li', {}, navLink({ route: 'places', label: 'Places', icon: 'pin', testid: 'nav-places' })))),
     h('div', { class: 'nav-heading' },
       h('a', { href: '#/albums', class: 'nav-heading-link', 'data-route': 'albums', 'data-testid': 'nav-albums' }, 'Albums'), newAlbum),
     h('nav', { class: 'nav nav-albums', aria: { label: 'Albums' } }, albumList),
@@ -91,7 +93,8 @@ export function createShell() {
     currentRoute = route;
     for (const a of root.querySelectorAll('[data-route]')) {
       const r = a.dataset.route;
-      const on = r === route || (r === 'albums' && route.startsWith('album/') && a.classList.contains('tab')) || (r === 'people' && route.startsWith('person/'));
+      const on = r === route || (r === 'albums' && route.startsWith('album/') && a.classList.contains('tab')) || (r === 'people' && route.startsWith('person/'))
+        || (r === 'places' && route.startsWith('places/'));
       if (on) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
     }
   }

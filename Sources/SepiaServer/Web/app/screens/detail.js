@@ -1,6 +1,7 @@
 // Detail: one photo as large as the screen allows. The grid's thumbnail shows at once, then a rendition
 // sized for the screen × devicePixelRatio replaces it. Previous/next by arrow keys, buttons and swipe;
-// an info panel with the metadata, its title, caption, keywords, rating, date and place editable;
+// an info panel with the metadata, its title, caption, keywords, rating, date and place editable, and the city
+// it was taken in (a link to the city's photos);
 // favourite, rotate (saved as an edit), hide, delete, download, share.
 // An item in Recently Deleted (opened from there) offers only Recover and Delete Now, and says how many
 // days it has left.
@@ -12,7 +13,7 @@
 //
 // Faces (the button, or F) outlines the faces of a photo with their people's names (components/face-overlay.js).
 import { api } from '../api.js';
-import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, download, keyBelongsToControl, mediaKind, isVideo, isLivePhoto, isRAWPair, kindOf, daysLeftText, inLastDays } from '../util.js';
+import { h, bucket, dpr, shared, formatDate, formatOffset, formatBytes, formatCoordinate, formatExposure, formatDuration, placeName, download, keyBelongsToControl, mediaKind, isVideo, isLivePhoto, isRAWPair, kindOf, daysLeftText, inLastDays } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
 import { toast } from '../components/toast.js';
@@ -454,7 +455,13 @@ export function mountDetail(container, params, ctx) {
     row('Exposure', expo, 'info-exposure');
     if (a.location && a.location.latitude != null) {
       const loc = a.location;
-      row('Place', `${formatCoordinate(loc.latitude, 'N', 'S')}, ${formatCoordinate(loc.longitude, 'E', 'W')}${loc.altitude != null ? ` · ${Math.round(loc.altitude)} m` : ''}`, 'info-place');
+      const coordinates = `${formatCoordinate(loc.latitude, 'N', 'S')}, ${formatCoordinate(loc.longitude, 'E', 'W')}${loc.altitude != null ? ` · ${Math.round(loc.altitude)} m` : ''}`;
+      // The city nearest the location, over the coordinates: a link to the photos taken there.
+      row('Place', a.place
+        ? h('span', { class: 'info-place' },
+          h('a', { href: `#/places/${encodeURIComponent(a.place.id)}`, class: 'info-place-name', 'data-testid': 'info-place-name', title: `Photos taken in ${a.place.city}` }, placeName(a.place)),
+          h('span', { class: 'info-coordinates' }, coordinates))
+        : coordinates, 'info-place');
     }
     const mp = a.width && a.height ? ` (${((a.width * a.height) / 1e6).toFixed(1)} MP)` : '';
     row('Size', a.width ? `${a.width} × ${a.height} pixels${mp}` : null, 'info-size');

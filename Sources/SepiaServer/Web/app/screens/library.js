@@ -1,8 +1,8 @@
 // Library screens: the timeline (grouped by month, with the scrubber), Favorites, Recently Added,
-// Edited, Hidden, Recently Deleted, an album's photos and a person's (whose page adds its own tools: extend). All
-// share the virtualised grid and selection mode; all but Recently Deleted and a person's page Add Photos (picker
-// and drag-and-drop) and Take Photo. Recently Deleted shows the days each item has left, and recovers or deletes
-// for good what is selected.
+// Edited, Hidden, Recently Deleted, an album's photos, a person's (whose page adds its own tools: extend) and a
+// place's (a city's or a country's). All share the virtualised grid and selection mode; all but Recently Deleted,
+// a person's page and a place's Add Photos (picker and drag-and-drop) and Take Photo. Recently Deleted shows the
+// days each item has left, and recovers or deletes for good what is selected.
 import { api } from '../api.js';
 import { h, plural, photosAndVideos, debounce, keyBelongsToControl } from '../util.js';
 import { icon } from '../icons.js';
@@ -52,6 +52,16 @@ const VIEWS = {
     title: 'Person', source: (id) => new ListSource({ person: id, order: 'desc' }),
     empty: { icon: 'user', title: 'No photos of this person', text: 'Their photos may be hidden, or in Recently Deleted.' },
   },
+  // #/places/<city id> and #/places/country/<code>: the photos placed in a city or a country, newest first
+  // (screens/place.js puts the place's name in the title).
+  place: {
+    title: 'Place', source: (id) => new ListSource({ place: id, order: 'desc' }),
+    empty: { icon: 'pin', title: 'No photos here', text: 'The photos taken here may be hidden, in Recently Deleted, or have been given another location.' },
+  },
+  country: {
+    title: 'Place', source: (code) => new ListSource({ country: code, order: 'desc' }),
+    empty: { icon: 'pin', title: 'No photos here', text: 'The photos taken here may be hidden, in Recently Deleted, or have been given another location.' },
+  },
   'recently-deleted': {
     title: 'Recently Deleted',
     source: () => new ListSource({}, {
@@ -68,17 +78,20 @@ const searchParams = (text, person = null) => ({ search: text || undefined, pers
 const SEARCH_DELAY = 250;
 
 /**
- * mountLibrary(container, {view: 'library'|'favorites'|…|'album'|'person', albumId, extend}, ctx)
- * (`albumId`: the album's, the person's id or the search's words). `extend({titleEl, tools, refresh, el})` may add
- * to the top bar (a person's page: its name, Hide, Merge) and returns {unmount()}.
+ * mountLibrary(container, {view: 'library'|'favorites'|…|'album'|'person'|'place'|'country', albumId, extend}, ctx)
+ * (`albumId`: the album's, the person's or the city's id, the country's code or the search's words).
+ * `extend({titleEl, tools, refresh, el})` may add to the top bar (a person's page: its name, Hide, Merge; a place's:
+ * its name) and returns {unmount()}.
  * Returns the screen: {el, unmount, neighbors(id), revealAsset(id), show(), hide()}
  */
 export function mountLibrary(container, params, ctx) {
   const isAlbum = params.view === 'album';
   const isDeleted = params.view === 'recently-deleted';
   const isPerson = params.view === 'person';
-  /** Nothing is added here: Recently Deleted, a person's photos (faces decide who is in them). */
-  const addsNothing = isDeleted || isPerson;
+  const isPlace = params.view === 'place' || params.view === 'country';
+  /** Nothing is added here: Recently Deleted, a person's photos (faces decide who is in them), a place's (locations
+   *  decide where they were taken). */
+  const addsNothing = isDeleted || isPerson || isPlace;
   const view = isAlbum ? null : VIEWS[params.view] || VIEWS.library;
   let album = isAlbum ? store.albums.find((a) => a.id === params.albumId) || null : null;
   const isSearch = params.view === 'search';
@@ -122,6 +135,7 @@ export function mountLibrary(container, params, ctx) {
     menuBtn,
     isAlbum ? h('a', { href: '#/albums', class: 'btn icon ghost back-btn', aria: { label: 'All albums' } }, icon('back')) : null,
     isPerson ? h('a', { href: '#/people', class: 'btn icon ghost back-btn', 'data-testid': 'person-back', aria: { label: 'All people' } }, icon('back')) : null,
+    isPlace ? h('a', { href: '#/places', class: 'btn icon ghost back-btn', 'data-testid': 'place-back', aria: { label: 'All places' } }, icon('back')) : null,
     h('div', { class: 'topbar-titles' }, titleEl, subtitle),
     searchField || h('div', { class: 'topbar-spacer' }),
     searchBtn, zoomGroup, albumTools, extraTools, selectBtn, cameraBtn, addBtn);
@@ -134,7 +148,8 @@ export function mountLibrary(container, params, ctx) {
     label: isAlbum ? `Photos in ${album?.title || 'album'}` : view.title,
     reorderable: isAlbum,
     onOpen: (asset) => {
-      const q = isAlbum ? `?album=${params.albumId}` : isDeleted ? '?deleted=1' : isPerson ? `?person=${encodeURIComponent(params.albumId)}` : '';
+      const q = isAlbum ? `?album=${params.albumId}` : isDeleted ? '?deleted=1' : isPerson ? `?person=${encodeURIComponent(params.albumId)}`
+        : isPlace ? `?${params.view === 'country' ? 'country' : 'place'}=${encodeURIComponent(params.albumId)}` : '';
       location.hash = `#/photo/${asset.id}${q}`;
     },
     onMove: isAlbum ? moveInAlbum : null,
@@ -191,7 +206,7 @@ export function mountLibrary(container, params, ctx) {
   dropOverlay.hidden = true;
 
   const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);
-  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen', isPerson && 'person-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
+  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen', isPerson && 'person-screen', isPlace && 'place-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
   titleEl.id = 'screen-title-' + params.view;
   container.append(el);
 

@@ -1,0 +1,168 @@
+import Foundation
+
+extension SQLLibraryStore {
+    /// Assets whose search document has a word starting with `word` (already folded by ``SearchText``): FTS5's
+    /// prefix query on SQLite, a `tsquery` prefix on PostgreSQL's GIN index.
+    static func searchCondition(_ word: String, dialect: SQLDialect, into arguments: inout [any SQLBindable]) -> String {
+        // The word is letters and digits only (SearchText.words), so neither query syntax sees an operator.
+        let word = SearchText.words(word).joined()
+        guard !word.isEmpty else { return "FALSE" }
+        switch dialect {
+        case .sqlite:
+            arguments.append("\"" + word + "\"*")
+            return "a.rowID IN (SELECT rowid FROM assetSearch WHERE assetSearch MATCH ?)"
+        case .postgreSQL:
+            arguments.append(word + ":*")
+            return "a.rowID IN (SELECT s.assetRowID FROM assetSearch s WHERE s.vector @@ to_tsquery('simple', ?))"
+        }
+    }
+
+    /// The search documents of these assets, from their row and their place's names.
+    private static func documents(_ db: any SQLSession, rowIDs: [Int64]) throws -> [Int64: String] {
+        var documents: [Int64: String] = [:]
+        for row in try db.fetch(
+            """
+            SELECT a.rowID, a.title, a.caption, a.keywords, a.originalFilename, a.cameraMake, a.cameraModel, p.city, p.region, p.country
+            FROM asset a LEFT JOIN place p ON p.id = a.placeID WHERE \(db.dialect.inList("a.rowID"))
+            """, [SQLValue.integers(rowIDs)])
+        {
+            let keywords: String = row[3]
+            documents[row[0]] = SearchText.document([
+                row[1], row[2], keywords.replacingOccurrences(of: "|", with: " "), row[4], row[5], row[6], row[7], row[8], row[9],
+            ])
+        }
+        return documents
+    }
+
+    /// Writes the documents of these assets, and removes those of the ones that no longer exist.
+    static func index(_ db: any SQLSession, rowIDs: [Int64]) throws {
+        guard !rowIDs.isEmpty else { return }
+        let documents = try documents(db, rowIDs: rowIDs)
+        for rowID in rowIDs {
+            switch db.dialect {
+            case .sqlite:
+                try db.execute("DELETE FROM assetSearch WHERE rowid = ?", [rowID])
+                if let document = documents[rowID] {
+                    try db.execute("INSERT INTO assetSearch (rowid, body) VALUES (?, ?)", [rowID, document])
+                }
+            case .postgreSQL:
+                // A deleted asset's document went with it (ON DELETE CASCADE).
+                if let document = documents[rowID] {
+                    try db.execute(
+                        "INSERT INTO assetSearch (assetRowID, body) VALUES (?, ?) ON CONFLICT (assetRowID) DO UPDATE SET body = excluded.body",
+                        [rowID, document])
+                }
+            }
+        }
+    }
+
+    /// Indexes the assets this transaction changed (the change log's entries after `generation`), in the same
+    /// transaction: a search never misses a title just set, and never finds one just removed.
+    static func indexChangedAssets(_ db: any SQLSession, after generation: Int64) throws {
+        let rowIDs = try db.keys(
+            "SELECT DISTINCT c.rowID FROM change c WHERE c.generation > ? AND c.entity = 'asset'", [generation])
+        for start in stride(from: 0, to: rowIDs.count, by: 500) {
+            try index(db, rowIDs: Array(rowIDs[start..<min(start + 500, rowIDs.count)]))
+        }
+    }
+
+    /// The version of the documents' contents; a library indexed by another is indexed again when opened.
+    static let searchIndexVersion = "1"
+
+    /// Indexes every asset when the library has not been indexed with this version of the documents (a library
+    /// written before search, or by a Sepia whose documents differ); returns whether it did. On a shared
+    /// database, the server that records the version first does it, and the others wait for its transaction.
+    func prepareSearchIndex() throws(LibraryError) -> Bool {
+        if try read({ db in try Self.info(db, "searchIndex") }) == Self.searchIndexVersion { return false }
+        return try write { db in
+            guard try Self.info(db, "searchIndex") != Self.searchIndexVersion else { return false }
+            try Self.rebuildSearchIndex(db)
+            try Self.setInfo(db, "searchIndex", Self.searchIndexVersion)
+            return true
+        }
+    }
+
+    func rebuildSearchIndex() throws(LibraryError) -> Int {
+        try write { db in
+            let count = try Self.rebuildSearchIndex(db)
+            try Self.setInfo(db, "searchIndex", Self.searchIndexVersion)
+            return count
+        }
+    }
+
+    /// Writes every asset's document anew, in the caller's transaction.
+    @discardableResult
+    static func rebuildSearchIndex(_ db: any SQLSession) throws -> Int {
+        try db.execute("DELETE FROM assetSearch")
+        let rowIDs = try db.keys("SELECT rowID FROM asset ORDER BY rowID", [])
+        for start in stride(from: 0, to: rowIDs.count, by: 1_000) {
+            try index(db, rowIDs: Array(rowIDs[start..<min(start + 1_000, rowIDs.count)]))
+        }
+        return rowIDs.count
+    }
+
+    // MARK: - Names a word may match
+
+    func albums(matchingWord word: String, limit: Int) throws(LibraryError) -> [(id: String, title: String)] {
+        let rows = try readStatement { db in try db.fetch("SELECT localIdentifier, title FROM album ORDER BY position") }
+        return Self.matching(word, rows.map { (id: $0[0] as String, title: $0[1] as String) }, limit: limit) { $0.title }
+    }
+
+    func people(matchingWord word: String, limit: Int) throws(LibraryError) -> [(id: String, name: String)] {
+        let rows = try readStatement { db in
+            try db.fetch("SELECT localIdentifier, name FROM person WHERE name IS NOT NULL AND isHidden = FALSE ORDER BY assetCount DESC")
+        }
+        return Self.matching(word, rows.map { (id: $0[0] as String, name: $0[1] as String) }, limit: limit) { $0.name }
+    }
+
+    func places(matchingWord word: String, limit: Int) throws(LibraryError) -> [PlaceSuggestion] {
+        let rows = try readStatement { db in
+            try db.fetch(
+                """
+                SELECT p.id, p.city, p.country, p.countryCode, count(a.rowID) AS n FROM place p JOIN asset a ON a.placeID = p.id
+                WHERE a.trashedDate IS NULL AND a.isHidden = FALSE GROUP BY p.id, p.city, p.country, p.countryCode ORDER BY n DESC
+                """)
+        }
+        var countries: [String: PlaceSuggestion] = [:]
+        var cities: [PlaceSuggestion] = []
+        for row in rows {
+            let (id, city, country, code, count): (Int, String, String, String, Int) = (row[0], row[1], row[2], row[3], row[4])
+            if Self.matches(word, city) {
+                cities.append(PlaceSuggestion(name: city, country: country, placeID: id, countryCode: code, assetCount: count))
+            }
+            if Self.matches(word, country) {
+                countries[code, default: PlaceSuggestion(name: country, country: country, placeID: nil, countryCode: code, assetCount: 0)]
+                    .assetCount += count
+            }
+        }
+        return Array((countries.values.sorted { $0.assetCount > $1.assetCount } + cities).prefix(limit))
+    }
+
+    func keywords(matchingWord word: String, limit: Int) throws(LibraryError) -> [String] {
+        // The keyword index is lowercased, not folded: its LIKE narrows the rows, the fold decides.
+        let rows = try readStatement { db in
+            try db.fetch(
+                "SELECT keywords FROM asset a WHERE a.trashedDate IS NULL AND a.keywords <> '' AND a.keywordIndex LIKE ? ESCAPE '\\' LIMIT 500",
+                ["%" + Self.likeEscaped(String(word.prefix(1))) + "%"])
+        }
+        var counts: [String: (keyword: String, count: Int)] = [:]
+        for row in rows {
+            let keywords: String = row[0]
+            for keyword in keywords.split(separator: "\n") {
+                let leaf = String(keyword.split(separator: "|").last ?? keyword)
+                guard Self.matches(word, leaf) else { continue }
+                counts[leaf.lowercased(), default: (leaf, 0)].count += 1
+            }
+        }
+        return counts.values.sorted { $0.count > $1.count }.prefix(limit).map(\.keyword)
+    }
+
+    /// Whether a word of `name` starts with `word` (both folded).
+    static func matches(_ word: String, _ name: String) -> Bool {
+        SearchText.words(name).contains { $0.hasPrefix(word) }
+    }
+
+    private static func matching<T>(_ word: String, _ items: [T], limit: Int, name: (T) -> String) -> [T] {
+        Array(items.filter { matches(word, name($0)) }.prefix(limit))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+import SepiaCodecs
+import Testing
+
+@testable import SepiaLibrary
+
+/// One search box: words over titles, captions, keywords, file names, cameras, places, albums and people, case and
+/// accents folded and as prefixes; kinds and dates; the index kept by the commit that changes an asset; an older
+/// library indexed when opened; suggestions. On SQLite, and on PostgreSQL when the suites run there.
+@Suite struct SearchTests {
+    static func found(_ library: PhotoLibrary, _ text: String) throws -> Set<String> {
+        let result = try library.search(text)
+        return Set(try result.objects(in: 0..<result.count).map(\.id))
+    }
+
+    static func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
+    @Test("words, kinds and dates find what they name, folded and as prefixes, all of them at once")
+    func wordsKindsAndDates() async throws {
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        let ids = try await PlacesTests.addPhotos(at: [PlacesTests.lisbon, PlacesTests.munich, nil, PlacesTests.porto], to: library)
+        try await library.performChanges { changes in
+            changes.setTitle("Dinner with Julià", for: ids[0])
+            changes.setCaption("The tram up to the castle", for: ids[1])
+            changes.setKeywords(["Places|Beach", "Família"], for: ids[2])
+            changes.setCreationDate(Self.date("2023-06-14T20:00:00Z"), offset: 3600, for: ids[0])
+            changes.setCreationDate(Self.date("2023-07-02T09:00:00Z"), offset: 7200, for: ids[1])
+            changes.setCreationDate(Self.date("2022-12-30T09:00:00Z"), offset: 0, for: ids[2])
+            changes.setCreationDate(Self.date("2023-06-14T23:30:00Z"), offset: -7200, for: ids[3])
+            changes.setFavorite(true, for: ids[1])
+            let album = changes.createAlbum(title: "Summer in Portugal")
+            changes.addAssets([ids[3]], to: album.localIdentifier)
+        }
+        // Case, accents, prefixes
+        #expect(try Self.found(library, "julia") == [ids[0]])
+        #expect(try Self.found(library, "JULIÀ") == [ids[0]])
+        #expect(try Self.found(library, "juli") == [ids[0]])
+        // Three letters of a month name are the month
+        #expect(try Self.found(library, "jul") == [ids[1]])
+        #expect(try Self.found(library, "familia") == [ids[2]])
+        #expect(try Self.found(library, "beach") == [ids[2]])
+        // File names, split at their punctuation
+        #expect(try Self.found(library, "place-2.jpg") == [ids[2]])
+        // Places, by city, region or country
+        #expect(try Self.found(library, "lisbon") == [ids[0]])
+        #expect(try Self.found(library, "portugal") == [ids[0], ids[3]])
+        #expect(try Self.found(library, "bavaria") == [ids[1]])
+        // An album's name finds its photos
+        #expect(try Self.found(library, "summer in") == [ids[3]])
+        // Every word must hold
+        #expect(try Self.found(library, "portugal julia") == [ids[0]])
+        #expect(try Self.found(library, "tram nothing") == [])
+        // Kinds
+        #expect(try Self.found(library, "favorites") == [ids[1]])
+        #expect(try Self.found(library, "munich favourite photo") == [ids[1]])
+        #expect(try Self.found(library, "videos") == [])
+        // Dates in the place they were taken: a year, a month, a day, a season
+        #expect(try Self.found(library, "2023") == [ids[0], ids[1], ids[3]])
+        #expect(try Self.found(library, "june 2023") == [ids[0], ids[3]])
+        #expect(try Self.found(library, "2023-06-14") == [ids[0], ids[3]])
+        #expect(try Self.found(library, "2023-06-15") == [])
+        #expect(try Self.found(library, "summer 2023") == [ids[0], ids[1], ids[3]])
+        #expect(try Self.found(library, "winter 2022") == [ids[2]])
+        #expect(try Self.found(library, "december") == [ids[2]])
+        #expect(try Self.found(library, "portugal june") == [ids[0], ids[3]])
+        // Nothing asked finds nothing
+        #expect(try Self.found(library, "  ") == [])
+        // Newest first
+        let ordered = try library.search("2023")
+        #expect(try ordered.objects(in: 0..<ordered.count).map(\.id) == [ids[1], ids[3], ids[0]])
+    }
+
+    @Test("the commit that changes an asset changes what finds it; deleted assets are found no more")
+    func keptByCommits() async throws {
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        let ids = try await TestLibrary.addPhotos(2, to: library)
+        try await library.performChanges { $0.setTitle("Sunset over the river", for: ids[0]) }
+        #expect(try Self.found(library, "sunset") == [ids[0]])
+        try await library.performChanges { $0.setTitle("Sunrise", for: ids[0]) }
+        #expect(try Self.found(library, "sunset") == [])
+        #expect(try Self.found(library, "sunrise") == [ids[0]])
+        // A location given later brings its place's names
+        try await library.performChanges { $0.setLocation(PlacesTests.lisbon, for: ids[1]) }
+        #expect(try Self.found(library, "lisbon") == [ids[1]])
+        // Recently Deleted is not searched; deleted for good, the document goes too
+        try await library.performChanges { $0.deleteAssets([ids[0]]) }
+        #expect(try Self.found(library, "sunrise") == [])
+        try await library.performChanges { $0.deleteAssetsPermanently([ids[0]]) }
+        #expect(try await library.check(verifyingHashes: false).problems.allSatisfy { !$0.contains("search index") })
+        #expect(try library.rebuildSearchIndex() == 1)
+    }
+
+    @Test("people's names find their photos, unless the searcher may not see people")
+    func people() async throws {
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        let ids = try await TestLibrary.addPhotos(2, to: library)
+        var prints = SyntheticFaces(people: 1, seed: 5)
+        let face = try library.recordFaces([prints.detected(0)], for: ids[1], algorithm: 1)[0]
+        try library.assignFace(face.id, toPersonNamed: "Ana Sofía")
+        #expect(try Self.found(library, "sofia") == [ids[1]])
+        let hidden = try library.search("sofia", matchingPeople: false)
+        #expect(hidden.count == 0)
+        let suggestions = try library.searchSuggestions(for: "ana so")
+        #expect(suggestions.word == "so" && suggestions.people.map(\.name) == ["Ana Sofía"])
+    }
+
+    @Test("suggestions offer places, keywords and albums for the last word typed")
+    func suggestions() async throws {
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        let ids = try await PlacesTests.addPhotos(at: [PlacesTests.lisbon, PlacesTests.lisbon, PlacesTests.munich], to: library)
+        try await library.performChanges { changes in
+            changes.setKeywords(["Places|Lighthouse", "Lisbon trip"], for: ids[0])
+            let album = changes.createAlbum(title: "Lisbon 2023")
+            changes.addAssets([ids[1]], to: album.localIdentifier)
+        }
+        let lis = try library.searchSuggestions(for: "beach LIS")
+        #expect(lis.word == "lis")
+        #expect(lis.places.map(\.name) == ["Lisbon"] && lis.places[0].assetCount == 2 && lis.places[0].placeID != nil)
+        #expect(lis.keywords == ["Lisbon trip"])
+        #expect(lis.albums.map(\.title) == ["Lisbon 2023"])
+        let ger = try library.searchSuggestions(for: "ger")
+        #expect(ger.places.map(\.name) == ["Germany"] && ger.places[0].placeID == nil && ger.places[0].countryCode == "DE")
+        #expect(try library.searchSuggestions(for: "li", albums: []).albums.isEmpty)
+        #expect(try library.searchSuggestions(for: "   ").word == "")
+    }
+
+    @Test("a library written before search is indexed when it is opened")
+    func olderLibrary() async throws {
+        let folder = TestLibrary.temporaryFolder()
+        let inserted = """
+            INSERT INTO asset (localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, creationDateOffset,
+              creationDateSource, localYear, localMonth, modificationDate, addedDate, isFavorite, isHidden, originalFilename,
+              contentHash, originalFormat, originalByteCount, originalOrientation, originalWidth, originalHeight, title)
+            VALUES ('old-asset', 1, 4, 3, 1500000000, 3600, 'capture', 2017, 7, 1500000000, 1500000000, FALSE, FALSE,
+              'old.jpg', 'feedface', 'jpeg', 10, 1, 4, 3, 'Grandmother''s garden')
+            """
+        if case .postgreSQL(let location) = TestLibrary.database(for: folder) {
+            let old = try PostgresDatabase(
+                location: location, migrations: Array(PostgresDatabase.libraryMigrations.prefix(10)), announcesChanges: false)
+            try old.write { db in _ = try db.execute(inserted, []) }
+        } else {
+            let queue = try DatabaseQueue(path: folder + "/library.sqlite")
+            try SQLiteDatabase.migrator.migrate(queue, upTo: "v10: places")
+            try queue.inDatabase { db in try db.execute(sql: inserted) }
+            try queue.close()
+        }
+        let library = try TestLibrary.open(at: folder)
+        defer { library.close() }
+        #expect(try Self.found(library, "grandmother garden") == ["old-asset"])
+    }
+}

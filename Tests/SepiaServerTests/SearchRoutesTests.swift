@@ -1,0 +1,86 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import SepiaServer
+
+@Suite("Search: one box over words, places, kinds and dates; suggestions; a limited token's search")
+struct SearchRoutesTests {
+    struct Term: Decodable, Equatable {
+        var kind: String
+        var value: String
+    }
+
+    struct Found: Decodable {
+        struct Item: Decodable { var id: String }
+        var assets: [Item]
+        var total: Int
+        var nextCursor: String?
+        var terms: [Term]
+    }
+
+    struct Suggestions: Decodable {
+        struct Place: Decodable {
+            var name: String
+            var placeID: Int?
+            var assetCount: Int
+        }
+        struct Album: Decodable { var title: String }
+        var word: String
+        var places: [Place]
+        var keywords: [String]
+        var albums: [Album]
+    }
+
+    struct AlbumBody: Decodable { var id: String }
+
+    @Test("the query is read into terms; words, places and dates find their photos, paged; a limited token searches its albums")
+    func searchThroughTheAPI() async throws {
+        try await TestServer().withOwner { owner in
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Café trips"}"#, expect: .created)
+            let a = try await owner.uploadNew(1, query: "&album=\(album.id)")
+            let b = try await owner.uploadNew(2)
+            let c = try await owner.uploadNew(3)
+            _ = try await owner.request(
+                .patch, "/api/v1/assets/\(a)",
+                json:
+                    #"{"title": "Pastéis de Belém", "creationDate": "2023-06-14T10:00:00+01:00", "location": {"latitude": 38.7139, "longitude": -9.1394}}"#
+            )
+            _ = try await owner.request(
+                .patch, "/api/v1/assets/\(b)", json: #"{"keywords": ["Beach"], "creationDate": "2023-08-01T10:00:00+01:00", "isFavorite": true}"#)
+            _ = try await owner.request(.patch, "/api/v1/assets/\(c)", json: #"{"caption": "pasteis again", "creationDate": "2021-01-01T10:00:00Z"}"#)
+
+            let pasteis = try await owner.json(Found.self, .get, "/api/v1/search?q=PASTEIS")
+            #expect(Set(pasteis.assets.map(\.id)) == [a, c] && pasteis.total == 2)
+            #expect(pasteis.assets.map(\.id) == [a, c], "newest first")
+            let summer = try await owner.json(Found.self, .get, "/api/v1/search?q=summer%202023%20favorites")
+            #expect(summer.assets.map(\.id) == [b])
+            #expect(summer.terms == [Term(kind: "season", value: "summer 2023"), Term(kind: "kind", value: "favorite")])
+            #expect(try await owner.json(Found.self, .get, "/api/v1/search?q=lisbon").assets.map(\.id) == [a])
+            #expect(try await owner.json(Found.self, .get, "/api/v1/search?q=cafe").assets.map(\.id) == [a])
+            #expect(try await owner.json(Found.self, .get, "/api/v1/search?q=2023-06-14").assets.map(\.id) == [a])
+            // Paged by cursor
+            let first = try await owner.json(Found.self, .get, "/api/v1/search?q=2023&limit=1")
+            let cursor = try #require(first.nextCursor)
+            let second = try await owner.json(
+                Found.self, .get, "/api/v1/search?q=2023&limit=1&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            #expect(first.total == 2 && first.assets.map(\.id) + second.assets.map(\.id) == [b, a])
+            // Nothing asked, nothing found; too long, refused
+            #expect(try await owner.json(Found.self, .get, "/api/v1/search?q=").total == 0)
+            #expect(try await owner.request(.get, "/api/v1/search?q=" + String(repeating: "a", count: 201)).status == .badRequest)
+
+            let suggestions = try await owner.json(Suggestions.self, .get, "/api/v1/search/suggestions?q=be%20lis")
+            #expect(suggestions.word == "lis" && suggestions.places.map(\.name) == ["Lisbon"] && suggestions.places[0].assetCount == 1)
+            #expect(try await owner.json(Suggestions.self, .get, "/api/v1/search/suggestions?q=bea").keywords == ["Beach"])
+
+            // A token limited to the album finds only its photo, and is offered only its album
+            let limited = try await owner.token("read", albums: [album.id])
+            #expect(try await limited.json(Found.self, .get, "/api/v1/search?q=pasteis").assets.map(\.id) == [a])
+            #expect(try await limited.json(Found.self, .get, "/api/v1/search?q=beach").total == 0)
+            let narrow = try await limited.json(Suggestions.self, .get, "/api/v1/search/suggestions?q=ca")
+            #expect(narrow.albums.map(\.title) == ["Café trips"] && narrow.places.isEmpty && narrow.keywords.isEmpty)
+        }
+    }
+}
