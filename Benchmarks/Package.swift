@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: "Root/sepia"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -35,6 +36,11 @@ let package = Package(
             name: "PlacesBenchmark",
             dependencies: [.product(name: "SepiaPlaces", package: "sepia")],
             path: "Benchmarks/PlacesBenchmark"),
+        // The search box's and the map's answers on a generated library, for scripts/bench-search.
+        .executableTarget(
+            name: "SearchBenchmark",
+            dependencies: [.product(name: "SepiaLibrary", package: "sepia"), .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/SearchBenchmark"),
         // Not a benchmark of its own: gives a library the faces of many people for scripts/bench-browser --people.
         .executableTarget(
             name: "PeopleLibrary",

@@ -51,4 +51,18 @@ extension PhotoLibrary {
     public func placesStatus() throws(LibraryError) -> PlacesStatus {
         try store.placesStatus()
     }
+
+    /// What a map of `region` at `zoom` (0, the world in one 256-pixel tile, to 22) shows of the visible located
+    /// photos and videos `predicate` matches: each of them when there are at most `itemLimit`, else counted in
+    /// cells about 64 pixels wide at that zoom, at their mean position. One pass over the region's rows, so a
+    /// request's cost is bounded by the library, not by the region a client asks for.
+    public func mapMarkers(
+        in region: MapRegion, zoom: Int, matching predicate: AssetPredicate? = nil, itemLimit: Int = 500
+    ) throws(LibraryError)
+        -> MapMarkers
+    {
+        let zoom = max(0, min(22, zoom))
+        let cell = 360 / Double(1 << zoom) / 4
+        return try store.mapMarkers(in: region, cellDegrees: cell, itemLimit: max(0, min(itemLimit, 5_000)), matching: predicate)
+    }
 }

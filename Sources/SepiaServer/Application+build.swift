@@ -134,7 +134,7 @@ func makeServices(_ configuration: ServerConfiguration) throws -> ServerServices
 /// The routes, each under the permission it needs, and the middleware every request goes through.
 func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: ResponseMiddleware(metrics: services.metrics))
+    router.add(middleware: ResponseMiddleware(metrics: services.metrics, mapTiles: services.configuration.mapTiles))
     router.add(middleware: ClientAddressMiddleware(proxies: services.proxies, publicURLIsSecure: services.configuration.isSecure))
     router.add(
         middleware: AuthenticationMiddleware(
@@ -156,6 +156,8 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     router.addRoutes(FaceController(services: services).endpoints, atPath: RouterPath(api))
     router.addRoutes(PlaceController(services: services).endpoints, atPath: RouterPath(api + "/places"))
     router.addRoutes(SearchController(services: services).endpoints, atPath: RouterPath(api + "/search"))
+    router.addRoutes(MapController(services: services).endpoints, atPath: RouterPath(api + "/map"))
+    router.addRoutes(MapAssetsController(configuration: services.configuration).endpoints)
     router.addRoutes(AlbumController(services: services).endpoints, atPath: RouterPath(api + "/albums"))
     router.addRoutes(CollectionController(services: services).endpoints, atPath: RouterPath(api + "/collections"))
     router.addRoutes(ChangeController(services: services).endpoints, atPath: RouterPath(api + "/changes"))

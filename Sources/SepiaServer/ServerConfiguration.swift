@@ -133,6 +133,23 @@ public struct ServerConfiguration: Sendable {
     public var faceIndexBatch: Int
     /// What time it is for Recently Deleted (deletion dates, days left, purges): tests move it by hand.
     public var clock: @Sendable () -> Date = { Date() }
+    /// The map's tiles from a tile server the user has (``MapTiles``); nil draws the base map from country shapes
+    /// alone, with no request leaving the server.
+    public var mapTiles: MapTiles? = nil
+    /// The folder of the base map's country shapes (`countries.geojson`, which `scripts/setup` makes from Natural
+    /// Earth); nil: `SEPIA_MAP_DATA`, else the user's data folder (`~/.local/share/sepia/map`).
+    public var mapDataPath: String? = nil
+    /// Where Debian's `libjs-leaflet` and `libjs-leaflet.markercluster` installed the map's library.
+    public var leafletPath = "/usr/share/javascript/leaflet"
+
+    /// The folder of the base map's country shapes this configuration names.
+    public var resolvedMapDataPath: String {
+        if let mapDataPath { return mapDataPath }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["SEPIA_MAP_DATA"], !path.isEmpty { return path }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        return data + "/sepia/map"
+    }
 
     /// A configuration with the defaults.
     public init(

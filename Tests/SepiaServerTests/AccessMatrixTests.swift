@@ -181,6 +181,8 @@ struct AccessMatrixTests {
         Row(.get, "/icons/**", "           *") { w, _ in (w.webFile("icons"), nil, nil) },
         Row(.get, "/favicon.svg", "        200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/favicon.svg", nil, nil) },
         Row(.get, "/manifest.webmanifest", "200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/manifest.webmanifest", nil, nil) },
+        Row(.get, "/vendor/leaflet/**", "  200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/vendor/leaflet/leaflet.js", nil, nil) },
+        Row(.get, "/map/countries.geojson", "200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/map/countries.geojson", nil, nil) },
         Row(.get, "/health", "             200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/health", nil, nil) },
         // Loopback clients get the metrics whatever they send (the in-process test covers other clients).
         Row(.get, "/metrics", "            200 200 200 200 200 200 200 200 200 200 200") { _, _ in ("/metrics", nil, nil) },
@@ -327,6 +329,8 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/search/suggestions", "401 401 401 200 200 403 200 200 200 200 200") { _, _ in
             ("/api/v1/search/suggestions?q=li", nil, nil)
         },
+        Row(.get, "/api/v1/map", "          401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/map", nil, nil) },
+        Row(.get, "/api/v1/map/markers", "  401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/map/markers?zoom=3", nil, nil) },
         Row(.get, "/api/v1/places/status", "401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/places/status", nil, nil) },
 
         // People: every credential that reads the whole library (another user: their own, empty); none to a token

@@ -63,6 +63,12 @@ protocol LibraryStore: Sendable {
     func placeSummaries(matching predicate: AssetPredicate?) throws(LibraryError) -> [CountrySummary]
     /// How many assets are located, placed and waiting, and whether the tables could be read.
     func placesStatus() throws(LibraryError) -> PlacesStatus
+    /// The visible located assets `predicate` matches in a region: each of them when there are at most
+    /// `itemLimit`, else counted in cells of `cellDegrees`.
+    func mapMarkers(
+        in region: MapRegion, cellDegrees: Double, itemLimit: Int, matching predicate: AssetPredicate?
+    ) throws(LibraryError)
+        -> MapMarkers
 
     // MARK: Search
 

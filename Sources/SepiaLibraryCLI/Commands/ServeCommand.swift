@@ -109,14 +109,36 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var renders: RenderLimitOptions
 
     @Option(
+        name: .customLong("map-tiles"),
+        help: ArgumentHelp(
+            "Draw the Map view on a tile server you have, such as https://tile.example.org/{z}/{x}/{y}.png (default: country shapes "
+                + "alone, and no request leaves the server; $SEPIA_MAP_TILES).",
+            valueName: "url"))
+    var mapTiles: String?
+
+    @Option(
         name: .customLong("web-root"), help: ArgumentHelp("Serve the web app from this folder instead of the built-in copy.", visibility: .hidden))
     var webRoot: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    /// The tile server chosen, checked.
+    var chosenMapTiles: MapTiles? {
+        get throws {
+            let environment = ProcessInfo.processInfo.environment["SEPIA_MAP_TILES"].flatMap { $0.isEmpty ? nil : $0 }
+            guard let template = mapTiles ?? environment else { return nil }
+            do {
+                return try MapTiles(template)
+            } catch let error as MapTilesError {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        _ = try chosenMapTiles
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ValidationError("--public-url must be an http or https URL, such as https://photos.example.org")
@@ -172,6 +194,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.database = try library.postgreSQL()
             configuration.webRoot = webRoot
+            configuration.mapTiles = try chosenMapTiles
             var logger = Logger(label: "sepia.server")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let libraryPath = configuration.libraryPath

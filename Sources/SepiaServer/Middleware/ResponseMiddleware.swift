@@ -8,12 +8,24 @@ import Logging
 struct ResponseMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let metrics: ServerMetrics
+    /// The pages' policy when the map shows a tile server's images (``MapTiles``); nil: the usual one.
+    let pagePolicy: String?
 
-    /// The content security policy of every response: no inline script or style, nothing from elsewhere, no
-    /// framing (share pages included: they are opened, not embedded).
-    static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; "
-        + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    init(metrics: ServerMetrics, mapTiles: MapTiles? = nil) {
+        self.metrics = metrics
+        pagePolicy = mapTiles.map { Self.contentSecurityPolicy(images: $0.origin) }
+    }
+
+    /// The content security policy of every response: no inline script or style, nothing from elsewhere (but the
+    /// images of a tile server the deployment names), no framing (share pages included: they are opened, not
+    /// embedded).
+    static func contentSecurityPolicy(images: String? = nil) -> String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:\(images.map { " " + $0 } ?? ""); "
+            + "media-src 'self' blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+            + "frame-ancestors 'none'"
+    }
+
+    static let contentSecurityPolicy = contentSecurityPolicy()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -35,6 +47,9 @@ struct ResponseMiddleware: RouterMiddleware {
             response = try apiError.response(from: request, context: context)
         }
         Self.addHeaders(&response.headers, requestID: context.id)
+        if let pagePolicy, response.headers[.contentType]?.hasPrefix("text/html") == true {
+            response.headers[.contentSecurityPolicy] = pagePolicy
+        }
         metrics.recordRequest(
             route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: Int(response.status.code),
             duration: ContinuousClock.now - start)

@@ -20,6 +20,11 @@ struct TestServer {
 
     static let renderContext = RenderContext(options: RenderOptions(threadCount: 2))
 
+    static let testBaseMap = """
+        {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Square"},
+        "geometry":{"type":"MultiPolygon","coordinates":[[[[0,0],[10,0],[10,10],[0,10],[0,0]]]]}}]}
+        """
+
     init(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("sepia-server-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -35,6 +40,10 @@ struct TestServer {
         configuration.webRoot =
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SepiaServer/Web").path
+        // A base map of one square country, in the server's own folder, so that tests never read the user's.
+        configuration.mapDataPath = root + "/map"
+        try? FileManager.default.createDirectory(atPath: root + "/map", withIntermediateDirectories: true)
+        try? Data(Self.testBaseMap.utf8).write(to: URL(fileURLWithPath: root + "/map/countries.geojson"))
         if let url = ProcessInfo.processInfo.environment["SEPIA_TEST_DATABASE"], !url.isEmpty {
             // The same tests on PostgreSQL: a deployment of its own, in schemas named after this server.
             let name = "s" + UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(16)

@@ -281,7 +281,7 @@ extension PostgresDatabase {
             """
         ),
         (
-            "v11: search",
+            "v11: search and the map",
             """
             CREATE TABLE assetSearch (
               assetRowID BIGINT PRIMARY KEY REFERENCES asset(rowID) ON DELETE CASCADE,
@@ -289,6 +289,7 @@ extension PostgresDatabase {
               vector tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED
             );
             CREATE INDEX assetSearch_vector ON assetSearch USING GIN (vector);
+            CREATE INDEX asset_byLocation ON asset(latitude, longitude) WHERE latitude IS NOT NULL AND trashedDate IS NULL;
             """
         ),
     ]

@@ -309,11 +309,16 @@ extension SQLiteDatabase {
                       WHERE placedLatitude IS NOT latitude OR placedLongitude IS NOT longitude;
                     """)
         }
-        migrator.registerMigration("v11: search") { db in
+        migrator.registerMigration("v11: search and the map") { db in
             // One search document per asset (SearchText: folded words of its title, caption, keywords, file name,
             // camera and place), its rowid the asset's, written by the commit that changes the asset. The library
-            // fills it when first opened by this version (SQLLibraryStore.prepareSearchIndex).
-            try db.execute(sql: "CREATE VIRTUAL TABLE assetSearch USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')")
+            // fills it when first opened by this version (SQLLibraryStore.prepareSearchIndex). The map reads the
+            // located assets of a region by position.
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE assetSearch USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+                    CREATE INDEX asset_byLocation ON asset(latitude, longitude) WHERE latitude IS NOT NULL AND trashedDate IS NULL;
+                    """)
         }
         return migrator
     }
