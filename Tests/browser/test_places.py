@@ -115,7 +115,7 @@ def no_sideways_overflow(b):
 # ------------------------------------------------------------------------------------ desktop
 
 
-def test_places_lists_countries_then_a_city_shows_its_photos_and_info_names_it(site, cities, b):
+def test_places_lists_countries_then_a_city_shows_its_photos_and_info_names_it(site, cities, b, screenshot):
     lisbon, munich = site["ids"]["lisbon"], site["ids"]["munich"]
 
     # Places, from the sidebar: Portugal first (two photos), then Germany, each with its city and its picture.
@@ -127,6 +127,7 @@ def test_places_lists_countries_then_a_city_shows_its_photos_and_info_names_it(s
     assert b.text(tid("places-count")) == "2 cities in 2 countries"
     assert b.find(tid("nav-places")).get_attribute("aria-current") == "page"
     audit(b, "Places")
+    screenshot(b, "web-places-desktop")
 
     # Lisbon's tile: a page of exactly its two photos, under the city's name.
     b.click(tid("place-card", **{"data-place-id": str(cities["lisbon"])}))
@@ -179,7 +180,7 @@ def test_places_lists_countries_then_a_city_shows_its_photos_and_info_names_it(s
 # ------------------------------------------------------------------------------------ phone
 
 
-def test_places_and_a_city_on_a_phone(site, cities, b):
+def test_places_and_a_city_on_a_phone(site, cities, b, screenshot):
     b.set_viewport(375, 812, mobile=True)
     try:
         b.open_app("#/library")
@@ -194,6 +195,7 @@ def test_places_and_a_city_on_a_phone(site, cities, b):
             seen = b.seen(css)
             assert seen["shown"] and seen["inside"] and seen["onTop"], (css, seen)
         audit(b, "Places on a phone")
+        screenshot(b, "web-places-phone")
 
         b.click(tid("place-card", **{"data-place-id": str(cities["lisbon"])}))
         b.wait(lambda: b.text(tid("screen-title")) == "Lisbon, Portugal", "Lisbon's page on the phone")

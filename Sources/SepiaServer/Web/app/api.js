@@ -328,6 +328,23 @@ export const api = {
   /** {locatedAssets, placedAssets, waitingAssets, cityCount, problem}: how far placing has come, and why it cannot. */
   placesStatus: (signal) => get(`${BASE}/places/status`, { signal }),
 
+  // ----- Map: the located photos where they were taken (docs/openapi.yaml, /map)
+  /** {baseMap, tiles}: whether the base map's country shapes are installed, and the tile server's URL template when the deployment names one. */
+  mapSettings: (signal) => get(`${BASE}/map`, { signal }),
+  /**
+   * {items: [{id, latitude, longitude}], clusters: [{latitude, longitude, count, keyAssetID}], total}: a region's located
+   * photos one by one while there are at most `limit` (500), else counted in cells of about 64 px at `zoom`.
+   */
+  mapMarkers: (params, signal) => get(`${BASE}/map/markers` + query(params), { signal }),
+  /** The base map: Natural Earth's countries as GeoJSON (public, like the app's own files). */
+  mapCountries: (signal) => get('/map/countries.geojson', { signal }),
+
+  // ----- Search: one box for words, places, albums, people, kinds and dates (docs/openapi.yaml, /search)
+  /** A page of what `q` finds, newest first: {assets, nextCursor, total, terms: [{kind, value}]} (how `q` was read). */
+  search: (params, signal) => get(`${BASE}/search` + query(params), { signal }),
+  /** What the last word of `q` may mean: {word, places, keywords, albums, people}. */
+  searchSuggestions: (params, signal) => get(`${BASE}/search/suggestions` + query(params), { signal }),
+
   // ----- Albums and the timeline
   albums: () => get(`${BASE}/albums`),
   album: (id) => get(`${BASE}/albums/${enc(id)}`),

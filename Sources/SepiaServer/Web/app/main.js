@@ -1,8 +1,8 @@
 // Boot and routing. Paths: /setup → first run or invitation, /login, /s/<token> → public share page;
 // everything else is the app with hash routes:
 //   #/library #/favorites #/recents #/edited #/hidden #/recently-deleted #/albums #/album/<id> #/settings
-//   #/people #/person/<id> #/search/<text>[?person=<id>]
-//   #/places #/places/<city id> #/places/country/<code>                                   (base screens)
+//   #/people #/person/<id> #/search/<text>
+//   #/places #/places/<city id> #/places/country/<code> #/map                             (base screens)
 //   #/photo/<id>[?album=<id> | ?deleted=1 | ?person=<id> | ?place=<city id> | ?country=<code>]
 //   #/edit/<id> #/camera[?album=<id>]                                                      (overlays)
 // An overlay opens above the base screen, which stays mounted (scroll position, loaded photos) and
@@ -27,14 +27,15 @@ const mountEditor = lazyScreen(() => import('./screens/editor.js'), 'mountEditor
 const mountCamera = lazyScreen(() => import('./screens/camera.js'), 'mountCamera');
 const mountSettings = lazyScreen(() => import('./screens/settings.js'), 'mountSettings');
 const mountPlaces = lazyScreen(() => import('./screens/places.js'), 'mountPlaces');
+const mountMap = lazyScreen(() => import('./screens/map.js'), 'mountMap');
 const mountSetup = lazyScreen(() => import('./screens/setup.js'), 'mountSetup');
 const mountLogin = lazyScreen(() => import('./screens/login.js'), 'mountLogin');
 const mountShare = lazyScreen(() => import('./screens/share.js'), 'mountShare');
 
 const app = document.getElementById('app');
-const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'people', 'person', 'places', 'settings', 'search']);
+const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'people', 'person', 'places', 'map', 'settings', 'search']);
 const OVERLAY_ROUTES = new Set(['photo', 'edit', 'camera']);
-const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', places: 'Places', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
+const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', places: 'Places', map: 'Map', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
 
 let shell = null;
 let base = null;     // {key, name, screen}
@@ -317,6 +318,7 @@ function mountBase({ name, id, sub, query }) {
   else if (name === 'places' && id === 'country' && sub) screen = mountPlace(shell.main, { country: sub }, ctx);
   else if (name === 'places' && id && id !== 'country') screen = mountPlace(shell.main, { id }, ctx);
   else if (name === 'places') screen = mountPlaces(shell.main, {}, ctx);
+  else if (name === 'map') screen = mountMap(shell.main, {}, ctx);
   else screen = mountLibrary(shell.main, { view: name, albumId: id, query }, ctx);
   base = { key, name, id, screen };
 }

@@ -1,5 +1,5 @@
-// The app shell: sidebar navigation (a slide-in menu on phones) with the library's views, People, Places and the
-// albums, the main area, the phone tab bar and the live-connection indicator.
+// The app shell: sidebar navigation (a slide-in menu on phones) with the library's views, People, Places, the Map
+// and the albums, the main area, the phone tab bar and the live-connection indicator.
 import { h, clear } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
@@ -52,10 +52,11 @@ export function createShell() {
       h('button', { type: 'button', class: 'btn icon ghost small drawer-close', aria: { label: 'Close menu' }, onclick: () => closeMenu() }, icon('close'))),
     h('nav', { class: 'nav', aria: { label: 'Library' } },
       h('ul', { class: 'nav-list' }, LIBRARY_LINKS.map((l) => h('li', {}, navLink(l))))),
-    h('nav', { class: 'nav nav-people', aria: { label: 'People and Places' } },
+    h('nav', { class: 'nav nav-people', aria: { label: 'People, Places and Map' } },
       h('ul', { class: 'nav-list' },
         h('li', {}, navLink({ route: 'people', label: 'People', icon: 'users', testid: 'nav-people' })),
-        h('li', {}, navLink({ route: 'places', label: 'Places', icon: 'pin', testid: 'nav-places' })))),
+        h('li', {}, navLink({ route: 'places', label: 'Places', icon: 'pin', testid: 'nav-places' })),
+        h('li', {}, navLink({ route: 'map', label: 'Map', icon: 'map', testid: 'nav-map' })))),
     h('div', { class: 'nav-heading' },
       h('a', { href: '#/albums', class: 'nav-heading-link', 'data-route': 'albums', 'data-testid': 'nav-albums' }, 'Albums'), newAlbum),
     h('nav', { class: 'nav nav-albums', aria: { label: 'Albums' } }, albumList),

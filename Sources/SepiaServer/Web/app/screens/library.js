@@ -17,7 +17,11 @@ import { confirmDialog, promptDialog } from '../components/dialog.js';
 import { shareLinkDialog } from '../components/share-dialog.js';
 import * as actions from '../actions.js';
 import { adjustDateDialog } from '../components/metadata.js';
-import { personFilter } from '../components/person-filter.js';
+import { searchBox, searchTerms, SEARCH_MAX, SEARCH_MAX_TERMS } from '../components/search-box.js';
+
+/** What one can search for, said under the field when nothing is typed and when nothing is found. */
+const SEARCH_FINDS = 'Search finds the start of words in titles, captions, keywords, file names, cameras, places, albums and '
+  + 'people’s names; kinds such as videos, favorites or screenshots; and dates such as 2023, June 2023, 2023-06-14 or summer 2023.';
 
 const VIEWS = {
   library: {
@@ -40,12 +44,12 @@ const VIEWS = {
     title: 'Hidden', source: () => new ListSource({ hidden: true }),
     empty: { icon: 'eyeOff', title: 'No hidden photos', text: 'Hidden photos stay out of the library. Open a photo and choose Hide to move it here.' },
   },
-  // #/search/<text>[?person=<id>]: photos whose keywords, title or caption contain the text, newest first, as it is
-  // typed; with a person chosen among those the field offers, that person's photos (narrowed by the text).
+  // #/search/<text>: what the words find (GET /search: words, kinds and dates, all of them), newest first, as it is
+  // typed; the field offers the places, keywords, albums and people the last word may mean (components/search-box.js).
   search: {
-    title: 'Search', source: (text, person) => new ListSource(searchParams(text, person)),
-    empty: { icon: 'search', title: 'No photos found', text: 'Search finds keywords (a level of a hierarchical one too), titles, captions and people. Add keywords, titles and captions in a photo’s Info.' },
-    prompt: { icon: 'search', title: 'Search your photos', text: 'Type a keyword (a level of a hierarchical one too), words of a title or a caption, or a person’s name: the photos that have them show as you type, and the people whose name matches are offered.' },
+    title: 'Search', source: (text) => searchSource(text),
+    empty: (text) => ({ icon: 'search', title: `No results for “${text}”`, text: `Try fewer words, or others. ${SEARCH_FINDS}` }),
+    prompt: { icon: 'search', title: 'Search your photos', text: `The photos show as you type. ${SEARCH_FINDS}` },
   },
   // #/person/<id>: the photos with one of the person's faces, newest first (screens/person.js adds the name and tools).
   person: {
@@ -71,11 +75,21 @@ const VIEWS = {
   },
 };
 
-/** The list a search shows: what has the words (and the person, when one is chosen), newest first. */
-const searchParams = (text, person = null) => ({ search: text || undefined, person: person || undefined, order: 'desc' });
-
-/** How long typing pauses before a search goes out (each key otherwise would send one). */
-const SEARCH_DELAY = 250;
+/**
+ * The list a search shows, paged by cursor: what the words find, newest first. Each page's answer says how the words
+ * were read (`terms`); the source keeps the latest with the words it was for, so that an older answer is never shown
+ * as the reading of newer words.
+ */
+function searchSource(text) {
+  const source = new ListSource({ q: text }, {
+    fetch: (params, signal) => api.search(params, signal).then((page) => {
+      if (params.q === source.params.q) source.readAs = { q: params.q, terms: page.terms || [] };
+      return page;
+    }),
+  });
+  source.readAs = null;
+  return source;
+}
 
 /**
  * mountLibrary(container, {view: 'library'|'favorites'|…|'album'|'person'|'place'|'country', albumId, extend}, ctx)
@@ -96,10 +110,8 @@ export function mountLibrary(container, params, ctx) {
   let album = isAlbum ? store.albums.find((a) => a.id === params.albumId) || null : null;
   const isSearch = params.view === 'search';
   /** The words searched for, as in the address (they change as they are typed). */
-  let searchText = isSearch ? (params.albumId || '').trim() : '';
-  /** The person the search is limited to (chosen from the field's offers), as in the address. */
-  let searchPerson = isSearch ? params.query?.get('person') || null : null;
-  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source(isSearch ? searchText : params.albumId, searchPerson);
+  let searchText = isSearch ? (params.albumId || '').trim().slice(0, SEARCH_MAX) : '';
+  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source(isSearch ? searchText : params.albumId);
   const selection = new Selection();
   const offs = [];
 
@@ -124,12 +136,11 @@ export function mountLibrary(container, params, ctx) {
   const zoomOut = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-out', aria: { label: 'Smaller thumbnails' }, title: 'Smaller thumbnails (−)', onclick: () => zoom(-1) }, icon('zoomOut'));
   const zoomIn = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-in', aria: { label: 'Larger thumbnails' }, title: 'Larger thumbnails (+)', onclick: () => zoom(1) }, icon('zoomIn'));
   const zoomGroup = h('div', { class: 'topbar-group zoom-group', role: 'group', aria: { label: 'Thumbnail size' } }, zoomOut, zoomIn);
-  // Search: a field on the search screen, a button that opens it elsewhere.
-  const searchInput = h('input', { class: 'input', type: 'search', value: searchText, placeholder: 'Keyword, title, caption or person', maxlength: '200', 'data-testid': 'search-input', aria: { label: 'Search photos' }, enterkeyhint: 'search' });
-  const personChoice = isSearch ? personFilter({ input: searchInput, personID: searchPerson, onChange: () => { searchAsTyped.cancel(); search(); } }) : null;
-  const searchField = isSearch ? h('form', { class: 'search-field', role: 'search', onsubmit: (e) => { e.preventDefault(); searchAsTyped.cancel(); search(); } },
-    personChoice.chip, searchInput, personChoice.list, personChoice.status) : null;
-  const searchBtn = isSearch ? null : h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'search-open', aria: { label: 'Search' }, title: 'Search by keyword, title or caption', onclick: () => { location.hash = '#/search/'; } }, icon('search'));
+  // Search: the one search box on the search screen (its words search as they are typed, and it offers places,
+  // keywords, albums and people), a button that opens it elsewhere.
+  const box = isSearch ? searchBox({ value: searchText, onSearch: (text) => search(text), go: (hash) => ctx.go(hash) }) : null;
+  const searchField = box?.el || null;
+  const searchBtn = isSearch ? null : h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'search-open', aria: { label: 'Search' }, title: 'Search by words, places, people, kinds or dates', onclick: () => { location.hash = '#/search/'; } }, icon('search'));
   const extraTools = params.extend ? h('div', { class: 'topbar-group extra-tools' }) : null;
   const topbar = h('header', { class: 'topbar' },
     menuBtn,
@@ -159,7 +170,9 @@ export function mountLibrary(container, params, ctx) {
   const hint = isAlbum ? h('p', { class: 'album-hint hint' }, 'Drag photos to change their order, or focus one and press Alt + arrow keys.')
     : isDeleted ? h('p', { class: 'album-hint hint', 'data-testid': 'recently-deleted-hint' }, retentionText()) : null;
   if (isDeleted) offs.push(store.on('retention', () => { hint.textContent = retentionText(); }));
-  scroller.append(...[grid.sticky, hint, status, grid.el, grid.live].filter(Boolean));
+  // A search's terms as the server read them ("summer 2023", "Favorites"), over its results.
+  const reading = isSearch ? h('div', { class: 'search-read-wrap' }) : null;
+  scroller.append(...[grid.sticky, hint, reading, status, grid.el, grid.live].filter(Boolean));
   let scrubber = null;
   if (source.grouped) scrubber = new TimelineScrubber(grid);
 
@@ -217,7 +230,7 @@ export function mountLibrary(container, params, ctx) {
 
   // ----- Loading
   async function load() {
-    if (isSearch && !searchText && !searchPerson) { source.clear(); return; }
+    if (isSearch && !searchText) { source.clear(); return; }
     // A search's next words keep the photos of the last ones on screen until theirs come.
     if (!source.loaded) {
       status.replaceChildren(h('div', { class: 'grid-loading', role: 'status' }, h('span', { class: 'spinner' }), 'Loading photos…'),
@@ -225,7 +238,7 @@ export function mountLibrary(container, params, ctx) {
     }
     try {
       if (isAlbum) await loadAlbumInfo();
-      await (isSearch ? source.show(searchParams(searchText, searchPerson)) : source.load());
+      await (isSearch ? source.show({ q: searchText }) : source.load());
     } catch (e) {
       status.replaceChildren(h('div', { class: 'empty', role: 'alert' },
         icon('cloudOff', { cls: 'empty-icon' }), h('h2', {}, 'The photos could not be loaded'), h('p', {}, e.message),
@@ -233,17 +246,13 @@ export function mountLibrary(container, params, ctx) {
     }
   }
 
-  // ----- Search as you type: the photos follow the field after a short pause, the address keeps the words (in
-  // place, without a navigation), and a newer search cancels an older one still in flight (ListSource.load).
-  const searchAsTyped = debounce(() => search(), SEARCH_DELAY);
-  if (isSearch) searchInput.addEventListener('input', () => searchAsTyped());
-
-  function search() {
-    const text = searchInput.value.trim();
-    if (text === searchText && personChoice.id === searchPerson) return;
+  // ----- Search as you type: the photos follow the field after a short pause (the search box's), the address keeps
+  // the words (in place, without a navigation), and a newer search cancels an older one still in flight
+  // (ListSource.load).
+  function search(text) {
+    if (text === searchText) return;
     searchText = text;
-    searchPerson = personChoice.id;
-    ctx.renameBase('#/search/' + encodeURIComponent(text) + (searchPerson ? `?person=${encodeURIComponent(searchPerson)}` : ''));
+    ctx.renameBase('#/search/' + encodeURIComponent(text));
     if (selection.active) selection.stop();
     scroller.scrollTop = 0;
     load();
@@ -268,6 +277,7 @@ export function mountLibrary(container, params, ctx) {
   async function describeCount(total) {
     const asked = ++countAsked;
     if (isDeleted) { subtitle.textContent = plural(total, 'item'); return; }
+    if (isSearch) { describeSearchCount(total, asked); return; }
     const filter = source.kind === 'list' ? source.params : {};
     let videos = 0;
     if (source.kind === 'months') videos = source.sections.reduce((n, s) => n + s.videos, 0);
@@ -282,9 +292,35 @@ export function mountLibrary(container, params, ctx) {
     if (asked === countAsked && source.loaded) subtitle.textContent = photosAndVideos(Math.max(0, total - videos), Math.min(total, videos));
   }
 
+  // A search's videos: the same words with "videos" added, as every term must hold (none when the words ask for
+  // photos, all when they ask for videos).
+  async function describeSearchCount(total, asked) {
+    const q = source.params.q;
+    const terms = source.readAs?.q === q ? source.readAs.terms : null;
+    const kinds = (terms || []).filter((t) => t.kind === 'kind').map((t) => t.value);
+    let videos = null;
+    if (kinds.includes('video')) videos = total;
+    else if (kinds.includes('photo') || !total) videos = 0;
+    else if (terms && terms.length < SEARCH_MAX_TERMS && q.length + ' videos'.length <= SEARCH_MAX) {
+      try { videos = (await api.search({ q: `${q} videos`, limit: 1 })).total || 0; } catch { videos = null; }
+    }
+    if (asked !== countAsked || !source.loaded) return;
+    // Unknown (the words too long to add to, or the question unanswered): the count without saying which are videos.
+    subtitle.textContent = videos === null ? plural(total, 'item') : photosAndVideos(Math.max(0, total - videos), Math.min(total, videos));
+  }
+
+  /** How the search's words were read, over the results (when the reading says more than the words typed). */
+  function showReading() {
+    if (!reading) return;
+    const terms = source.loaded && searchText && source.readAs?.q === searchText ? source.readAs.terms : [];
+    if (!terms.some((t) => t.kind !== 'word')) { reading.replaceChildren(); return; }
+    reading.replaceChildren(searchTerms(terms));
+  }
+
   function afterLayout() {
     const total = source.total;
-    const prompting = isSearch && !searchText && !searchPerson;
+    const prompting = isSearch && !searchText;
+    showReading();
     if (!source.loaded || prompting) {
       countAsked++;
       subtitle.textContent = '';
@@ -293,7 +329,7 @@ export function mountLibrary(container, params, ctx) {
     if (!total) {
       const e = isAlbum
         ? { icon: 'album', title: 'This album is empty', text: 'Add Photos here, or select photos in the Library and choose Add to Album.' }
-        : prompting ? view.prompt : view.empty;
+        : prompting ? view.prompt : typeof view.empty === 'function' ? view.empty(searchText) : view.empty;
       const emptyActions = h('div', { class: 'actions' });
       if (params.view !== 'hidden' && !addsNothing && !isSearch) {
         emptyActions.append(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'empty-add-photos', onclick: () => pickAndUpload(uploadOptions()) }, icon('plus'), 'Add Photos'));
@@ -314,7 +350,8 @@ export function mountLibrary(container, params, ctx) {
   // ----- Live changes
   const pendingUpdated = new Set();
   const refresh = debounce(async () => {
-    if (isSearch && !searchText && !searchPerson) return; // nothing asked yet: nothing to read again
+    if (isSearch && !searchText) return; // nothing asked yet: nothing to read again
+    box?.forget();
     try {
       if (isAlbum) await loadAlbumInfo();
       await source.refresh();
@@ -474,7 +511,7 @@ export function mountLibrary(container, params, ctx) {
 
   const extension = params.extend?.({ titleEl, tools: extraTools, refresh: () => refresh(), el }) || null;
   load();
-  if (isSearch && !searchText && !searchPerson) requestAnimationFrame(() => searchInput?.focus());
+  if (isSearch && !searchText) requestAnimationFrame(() => box.input.focus());
 
   return {
     el,
@@ -503,7 +540,7 @@ export function mountLibrary(container, params, ctx) {
       document.removeEventListener('dragleave', onDragLeave);
       document.removeEventListener('drop', onDrop);
       document.removeEventListener('keydown', onKey);
-      searchAsTyped.cancel();
+      box?.destroy();
       extension?.unmount?.();
       el.remove();
     },

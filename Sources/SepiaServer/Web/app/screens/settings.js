@@ -269,7 +269,8 @@ export function mountSettings(container, params, ctx) {
     try { await api.removeUser(u.id); toast(`${u.username} removed.`); loadUsers(); } catch (e) { toast.error(e, 'The user could not be removed.'); }
   }
 
-  scroller.append(h('p', { class: 'hint about' }, 'Sepia — photos stay on your server; edits never change the originals.'));
+  scroller.append(h('p', { class: 'hint about' }, 'Sepia — photos stay on your server; edits never change the originals. '
+    + 'Place names from GeoNames (CC BY 4.0); base map from Natural Earth; maps drawn with Leaflet.'));
   loadTokens();
   loadShares();
   if (store.isOwner) loadUsers();
