@@ -47,12 +47,13 @@ extension SQLLibraryStore {
     }
 
     func placeWaitingAssets(limit: Int) throws(LibraryError) -> Int {
-        guard let geocoder = places.geocoder else { return 0 }
-        return try write { db in
+        try write { db in
             // Other servers placing at the same time take other rows.
             let rows = try db.fetch(
                 "SELECT a.rowID, a.latitude, a.longitude FROM asset a WHERE \(Self.unplaced(db.dialect)) ORDER BY a.rowID LIMIT ?"
                     + db.dialect.forUpdateSkipLocked, [limit])
+            // The tables are read only when something waits for them.
+            guard !rows.isEmpty, let geocoder = places.geocoder else { return 0 }
             try Self.place(rows, db: db, geocoder: geocoder)
             // Place names are words of the search document.
             try Self.index(db, rowIDs: rows.map { $0[0] as Int64 })

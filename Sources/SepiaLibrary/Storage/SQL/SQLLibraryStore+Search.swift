@@ -139,11 +139,13 @@ extension SQLLibraryStore {
     }
 
     func keywords(matchingWord word: String, limit: Int) throws(LibraryError) -> [String] {
-        // The keyword index is lowercased, not folded: its LIKE narrows the rows, the fold decides.
+        // The search index finds the assets with a word starting with this one (their keywords' words among
+        // them); their keywords are then folded and matched here.
         let rows = try readStatement { db in
-            try db.fetch(
-                "SELECT keywords FROM asset a WHERE a.trashedDate IS NULL AND a.keywords <> '' AND a.keywordIndex LIKE ? ESCAPE '\\' LIMIT 500",
-                ["%" + Self.likeEscaped(String(word.prefix(1))) + "%"])
+            var arguments: [any SQLBindable] = []
+            let indexed = Self.searchCondition(word, dialect: db.dialect, into: &arguments)
+            return try db.fetch(
+                "SELECT a.keywords FROM asset a WHERE a.keywords <> '' AND a.trashedDate IS NULL AND \(indexed) LIMIT 2000", arguments)
         }
         var counts: [String: (keyword: String, count: Int)] = [:]
         for row in rows {
@@ -151,10 +153,10 @@ extension SQLLibraryStore {
             for keyword in keywords.split(separator: "\n") {
                 let leaf = String(keyword.split(separator: "|").last ?? keyword)
                 guard Self.matches(word, leaf) else { continue }
-                counts[leaf.lowercased(), default: (leaf, 0)].count += 1
+                counts[SearchText.words(leaf).joined(separator: " "), default: (leaf, 0)].count += 1
             }
         }
-        return counts.values.sorted { $0.count > $1.count }.prefix(limit).map(\.keyword)
+        return counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.keyword < $1.keyword }.prefix(limit).map(\.keyword)
     }
 
     /// Whether a word of `name` starts with `word` (both folded).
