@@ -101,10 +101,14 @@ struct SearchBenchmark {
                 configuration: {
                     var c = Configuration(); c.readonly = true; return c
                 }())
-            try queue.read { db in
-                report["databaseBytes"] = try Int.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")
-                report["searchIndexBytes"] = try? Int.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'assetSearch%'")
+            let sizes = try await queue.read { db -> (Int?, Int?) in
+                (
+                    try Int.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size"),
+                    try? Int.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'assetSearch%'")
+                )
             }
+            report["databaseBytes"] = sizes.0
+            report["searchIndexBytes"] = sizes.1
         }
         let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
         print(String(decoding: data, as: UTF8.self))

@@ -5,13 +5,21 @@ import Foundation
 /// "img 0042 jpg"). Both databases are given words already folded and split, so SQLite's FTS5 and PostgreSQL's
 /// full-text search find the same words, and PostgreSQL needs no `unaccent` extension in each library's schema.
 enum SearchText {
+    /// Letters that folding keeps, though a person types them as Latin ones: Unicode decomposes "é" into "e" and
+    /// an accent, but "ø", "æ" or "ß" are letters of their own.
+    static let latinLetters: [Unicode.Scalar: String] = [
+        "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t",
+    ]
+
     /// The folded words of `text`, in order.
     static func words(_ text: String) -> [String] {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var words: [String] = []
         var current = ""
         for scalar in folded.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+            if let latin = latinLetters[scalar] {
+                current += latin
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 current.unicodeScalars.append(scalar)
             } else if !current.isEmpty {
                 words.append(current)

@@ -116,26 +116,34 @@ extension SQLLibraryStore {
     }
 
     func places(matchingWord word: String, limit: Int) throws(LibraryError) -> [PlaceSuggestion] {
-        let rows = try readStatement { db in
-            try db.fetch(
-                """
-                SELECT p.id, p.city, p.country, p.countryCode, count(a.rowID) AS n FROM place p JOIN asset a ON a.placeID = p.id
-                WHERE a.trashedDate IS NULL AND a.isHidden = FALSE GROUP BY p.id, p.city, p.country, p.countryCode ORDER BY n DESC
-                """)
-        }
-        var countries: [String: PlaceSuggestion] = [:]
-        var cities: [PlaceSuggestion] = []
-        for row in rows {
-            let (id, city, country, code, count): (Int, String, String, String, Int) = (row[0], row[1], row[2], row[3], row[4])
-            if Self.matches(word, city) {
-                cities.append(PlaceSuggestion(name: city, country: country, placeID: id, countryCode: code, assetCount: count))
+        // The names are matched in the few rows of `place`; only the matches' photos are counted, each through
+        // the index of placed assets.
+        try read { db in
+            var cities: [PlaceSuggestion] = []
+            var countries: [String: (name: String, places: [Int64])] = [:]
+            for row in try db.fetch("SELECT id, city, country, countryCode FROM place") {
+                let (id, city, country, code): (Int64, String, String, String) = (row[0], row[1], row[2], row[3])
+                if Self.matches(word, city) {
+                    cities.append(PlaceSuggestion(name: city, country: country, placeID: Int(id), countryCode: code, assetCount: 0))
+                }
+                if Self.matches(word, country) { countries[code, default: (country, [])].places.append(id) }
             }
-            if Self.matches(word, country) {
-                countries[code, default: PlaceSuggestion(name: country, country: country, placeID: nil, countryCode: code, assetCount: 0)]
-                    .assetCount += count
+            let visible = "a.trashedDate IS NULL AND a.isHidden = FALSE"
+            for index in cities.indices {
+                cities[index].assetCount =
+                    try db.value("SELECT count(*) FROM asset a WHERE a.placeID = ? AND \(visible)", [Int64(cities[index].placeID ?? 0)]) ?? 0
             }
+            var found = try countries.map { code, country in
+                PlaceSuggestion(
+                    name: country.name, country: country.name, placeID: nil, countryCode: code,
+                    assetCount: try db.value(
+                        "SELECT count(*) FROM asset a WHERE \(db.dialect.inList("a.placeID")) AND \(visible)", [SQLValue.integers(country.places)])
+                        ?? 0)
+            }
+            found.sort { $0.assetCount != $1.assetCount ? $0.assetCount > $1.assetCount : $0.name < $1.name }
+            cities.sort { $0.assetCount != $1.assetCount ? $0.assetCount > $1.assetCount : $0.name < $1.name }
+            return Array((found + cities).filter { $0.assetCount > 0 }.prefix(limit))
         }
-        return Array((countries.values.sorted { $0.assetCount > $1.assetCount } + cities).prefix(limit))
     }
 
     func keywords(matchingWord word: String, limit: Int) throws(LibraryError) -> [String] {
