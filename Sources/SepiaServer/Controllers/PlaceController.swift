@@ -28,6 +28,20 @@ struct PlaceController {
         var longitude: Double
         var assetCount: Int
         var keyAssetID: String
+
+        enum CodingKeys: String, CodingKey { case id, city, region, latitude, longitude, assetCount, keyAssetID }
+
+        /// Every key, `region` as null when GeoNames names none.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(city, forKey: .city)
+            try c.encode(region, forKey: .region)
+            try c.encode(latitude, forKey: .latitude)
+            try c.encode(longitude, forKey: .longitude)
+            try c.encode(assetCount, forKey: .assetCount)
+            try c.encode(keyAssetID, forKey: .keyAssetID)
+        }
     }
 
     struct CountryResponse: Encodable {

@@ -33,6 +33,17 @@ struct SearchController {
         var nextCursor: String?
         var total: Int
         var terms: [TermResponse]
+
+        enum CodingKeys: String, CodingKey { case assets, nextCursor, total, terms }
+
+        /// Every key, `nextCursor` as null on the last page, as the asset list writes it.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(assets, forKey: .assets)
+            try c.encode(nextCursor, forKey: .nextCursor)
+            try c.encode(total, forKey: .total)
+            try c.encode(terms, forKey: .terms)
+        }
     }
 
     /// `GET /search?q=…[&limit=&cursor=]`.

@@ -36,6 +36,18 @@ struct AssetResponse: ResponseEncodable {
         init(_ place: Place) {
             (id, city, region, country, countryCode) = (place.id, place.city, place.region, place.country, place.countryCode)
         }
+
+        enum CodingKeys: String, CodingKey { case id, city, region, country, countryCode }
+
+        /// Every key, `region` as null when GeoNames names none.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(city, forKey: .city)
+            try c.encode(region, forKey: .region)
+            try c.encode(country, forKey: .country)
+            try c.encode(countryCode, forKey: .countryCode)
+        }
     }
 
     let asset: Asset
