@@ -33,12 +33,7 @@ struct PlacesCommand: AsyncParsableCommand {
             try await reportingErrors {
                 try await library.withLibrary(quiet: json) { photos in
                     let countries = try photos.placeSummaries()
-                    if json {
-                        let encoder = JSONEncoder()
-                        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                        Terminal.print(String(decoding: try encoder.encode(countries), as: UTF8.self))
-                        return
-                    }
+                    if json { return try printJSON(countries) }
                     if countries.isEmpty {
                         Terminal.print("No photo has a place yet. Photos are placed by their GPS location; see: sepia places status")
                         return
@@ -69,12 +64,7 @@ struct PlacesCommand: AsyncParsableCommand {
             try await reportingErrors {
                 try await library.withLibrary(quiet: json) { photos in
                     let status = try photos.placesStatus()
-                    if json {
-                        let encoder = JSONEncoder()
-                        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                        Terminal.print(String(decoding: try encoder.encode(status), as: UTF8.self))
-                        return
-                    }
+                    if json { return try printJSON(status) }
                     Terminal.print("\(counted(status.locatedAssets)) with a location, \(status.placedAssets) placed")
                     if let table = status.citiesTable {
                         Terminal.print("Places come from \(table) (\(status.cityCount) cities).")
@@ -107,6 +97,13 @@ struct PlacesCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+/// `value` as the commands print JSON: indented, keys sorted.
+private func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    Terminal.print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
 /// "1 photo", "2 photos".
