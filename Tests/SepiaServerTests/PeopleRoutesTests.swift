@@ -557,7 +557,7 @@ struct PeopleRoutesTests {
             }
             let faces = try #require(job)
             #expect(try elsewhere.extend(faces, lease: 60, progress: 0.25))
-            let event = try #require(await stream.next(timeout: .seconds(5)) { $0.event == "progress" && $0.data.contains("faces") })
+            let event = try #require(await stream.next(timeout: .seconds(60)) { $0.event == "progress" && $0.data.contains("faces") })
             #expect(event.data.contains(#""faces":0.25"#), "\(event.data)")
             // Between two runs too: the progress stays with the job until the pass is over.
             try elsewhere.requeue(faces)
@@ -565,7 +565,7 @@ struct PeopleRoutesTests {
             let again = try #require(try elsewhere.take(lease: 60))
             #expect(again.kind == .faces)
             #expect(try elsewhere.complete(again))
-            let done = try #require(await stream.next(timeout: .seconds(5)) { $0.event == "progress" })
+            let done = try #require(await stream.next(timeout: .seconds(60)) { $0.event == "progress" })
             #expect(!done.data.contains("faces"), "\(done.data)")
             // The limited token heard of no faces at all.
             #expect(await narrow.next(timeout: .milliseconds(1500)) { $0.event == "progress" && $0.data.contains("faces") } == nil)
