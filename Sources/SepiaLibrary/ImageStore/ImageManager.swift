@@ -245,7 +245,10 @@ public final class ImageManager: Sendable {
             }
             return try PhotoDecoding.open(path: path).image
         } catch {
-            throw LibraryError(.fileSystem, "cannot read the asset's image: \(error.reason)", subject: asset.id)
+            var failure = LibraryError(.fileSystem, "cannot read the asset's image: \(error.reason)", subject: asset.id)
+            // What the decoder found wrong in the file, so that a caller can tell a damaged file from one it could not reach.
+            failure.codecCode = error.code
+            throw failure
         }
     }
 

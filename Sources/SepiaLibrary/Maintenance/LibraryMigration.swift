@@ -68,6 +68,8 @@ extension PhotoLibrary {
         ),
         ("faceRejection", ["faceRowID", "personRowID"], []),
         ("faceIndex", ["assetRowID", "algorithm", "faceCount", "indexedDate"], []),
+        ("perceptualHash", ["assetRowID", "hash", "algorithm"], []),
+        ("duplicateDismissal", ["firstRowID", "secondRowID"], []),
     ]
 
     /// Copies the embedded library in `source` (SQLite and files in its folder) into a scale-out one: the

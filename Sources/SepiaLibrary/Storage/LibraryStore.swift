@@ -52,6 +52,21 @@ protocol LibraryStore: Sendable {
     /// Deletes a preset; false when there is none.
     func deletePreset(id: String) throws(LibraryError) -> Bool
 
+    // MARK: Duplicates
+
+    /// Photos and videos not yet hashed by `algorithm` (or by an older one), after `afterRowID`, in row order.
+    func assetsWaitingForHash(algorithm: Int, afterRowID: Int64, limit: Int) throws(LibraryError) -> [Asset]
+    /// Records each asset's perceptual hash (nil: unreadable) by `algorithm`, in one transaction.
+    func recordHashes(_ hashes: [(rowID: Int64, hash: UInt64?)], algorithm: Int) throws(LibraryError)
+    /// The hashes of the visible photos and videos `predicate` matches.
+    func hashedAssets(algorithm: Int, matching predicate: AssetPredicate?) throws(LibraryError) -> [(rowID: Int64, id: String, hash: UInt64)]
+    /// Every pair of assets the user said are not duplicates, smaller row first.
+    func duplicateDismissals() throws(LibraryError) -> [(Int64, Int64)]
+    /// Records, or forgets, that no two of the assets are duplicates; returns how many of them exist.
+    func setDuplicateDismissal(_ ids: [String], dismissed: Bool) throws(LibraryError) -> Int
+    /// How far hashing has come.
+    func duplicatesStatus(algorithm: Int) throws(LibraryError) -> DuplicatesStatus
+
     // MARK: Places
 
     /// Finds the places of up to `limit` assets whose position has none found yet, in one transaction; returns

@@ -292,6 +292,23 @@ extension PostgresDatabase {
             CREATE INDEX asset_byLocation ON asset(latitude, longitude) WHERE latitude IS NOT NULL AND trashedDate IS NULL;
             """
         ),
+        (
+            "v12: near-duplicates",
+            """
+            CREATE TABLE perceptualHash (
+              assetRowID BIGINT PRIMARY KEY REFERENCES asset(rowID) ON DELETE CASCADE,
+              hash BIGINT,
+              algorithm BIGINT NOT NULL
+            );
+            CREATE TABLE duplicateDismissal (
+              firstRowID BIGINT NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+              secondRowID BIGINT NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+              PRIMARY KEY (firstRowID, secondRowID),
+              CHECK (firstRowID < secondRowID)
+            );
+            CREATE INDEX duplicateDismissal_bySecond ON duplicateDismissal(secondRowID);
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

@@ -320,6 +320,26 @@ extension SQLiteDatabase {
                     CREATE INDEX asset_byLocation ON asset(latitude, longitude) WHERE latitude IS NOT NULL AND trashedDate IS NULL;
                     """)
         }
+        migrator.registerMigration("v12: near-duplicates") { db in
+            // Each photo's and video's perceptual hash (PerceptualHash: 64 bits as a signed integer; NULL when its
+            // picture could not be read), computed from its thumbnail after import; and the pairs the user said
+            // are not duplicates, which DuplicateFinder never joins.
+            try db.execute(
+                sql: """
+                    CREATE TABLE perceptualHash (
+                      assetRowID INTEGER PRIMARY KEY REFERENCES asset(rowID) ON DELETE CASCADE,
+                      hash INTEGER,
+                      algorithm INTEGER NOT NULL
+                    );
+                    CREATE TABLE duplicateDismissal (
+                      firstRowID INTEGER NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+                      secondRowID INTEGER NOT NULL REFERENCES asset(rowID) ON DELETE CASCADE,
+                      PRIMARY KEY (firstRowID, secondRowID),
+                      CHECK (firstRowID < secondRowID)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX duplicateDismissal_bySecond ON duplicateDismissal(secondRowID);
+                    """)
+        }
         return migrator
     }
 }
