@@ -20,7 +20,7 @@ struct SepiaLibraryCommand: AsyncParsableCommand {
         // `info` here reads library photos too (and files, as the image command does).
         subcommands: [AssetInfoCommand.self] + CommandSet.imageCommands.filter { ObjectIdentifier($0) != ObjectIdentifier(InfoCommand.self) } + [
             ImportCommand.self, ListCommand.self, AlbumsCommand.self, MetadataCommand.self, EditCommand.self, RevertCommand.self,
-            HistoryCommand.self, PresetsCommand.self, FacesCommand.self, PlacesCommand.self, SearchCommand.self,
+            HistoryCommand.self, PresetsCommand.self, FacesCommand.self, PlacesCommand.self, SearchCommand.self, DuplicatesCommand.self,
             ExportCommand.self, FavoriteCommand.self, HideCommand.self, UseRAWCommand.self, DeleteCommand.self,
             RecentlyDeletedCommand.self, CheckCommand.self, ServeCommand.self,
             LibraryCommand.self,

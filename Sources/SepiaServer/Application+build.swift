@@ -156,6 +156,7 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     router.addRoutes(FaceController(services: services).endpoints, atPath: RouterPath(api))
     router.addRoutes(PlaceController(services: services).endpoints, atPath: RouterPath(api + "/places"))
     router.addRoutes(SearchController(services: services).endpoints, atPath: RouterPath(api + "/search"))
+    router.addRoutes(DuplicateController(services: services).endpoints, atPath: RouterPath(api + "/duplicates"))
     router.addRoutes(MapController(services: services).endpoints, atPath: RouterPath(api + "/map"))
     router.addRoutes(MapAssetsController(configuration: services.configuration).endpoints)
     router.addRoutes(AlbumController(services: services).endpoints, atPath: RouterPath(api + "/albums"))

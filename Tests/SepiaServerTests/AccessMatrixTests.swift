@@ -333,6 +333,16 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/map/markers", "  401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/map/markers?zoom=3", nil, nil) },
         Row(.get, "/api/v1/places/status", "401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/places/status", nil, nil) },
 
+        // Duplicates: every credential that reads (a token limited to albums, the groups among its albums' photos);
+        // saying photos are not duplicates changes the library.
+        Row(.get, "/api/v1/duplicates", "   401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/duplicates", nil, nil) },
+        Row(.post, "/api/v1/duplicates/dismissals", "401 401 401 204 403 403 204 204 404 404 404") { w, c in
+            ("/api/v1/duplicates/dismissals", #"{"assets": ["\#(w.asset(for: c))", "\#(w.asset(for: c))"]}"#, nil)
+        },
+        Row(.delete, "/api/v1/duplicates/dismissals", "401 401 401 204 403 403 204 204 404 404 404") { w, c in
+            ("/api/v1/duplicates/dismissals", #"{"assets": ["\#(w.asset(for: c))", "\#(w.asset(for: c))"]}"#, nil)
+        },
+
         // People: every credential that reads the whole library (another user: their own, empty); none to a token
         // limited to albums, which sees the faces of its albums' photos and changes none.
         Row(.get, "/api/v1/people", "      401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/people?hidden=true", nil, nil) },

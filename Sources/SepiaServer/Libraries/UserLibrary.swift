@@ -18,6 +18,10 @@ final class UserLibrary: Sendable {
     /// Finds the places of assets located before the library could (an older Sepia, or GeoNames' tables
     /// installed since), a batch at a time in the background; new locations are placed as they are committed.
     private let placer: Task<Void, Never>
+    /// Makes the perceptual hashes of new photos and videos (near-duplicates), from their thumbnails: all that
+    /// wait when the library opens, then after each commit. Every server of a deployment may hash the same new
+    /// rows at once; they write the same values.
+    private let hasher: Task<Void, Never>
 
     init(library: PhotoLibrary, previewCacheBytes: Int) {
         self.library = library
@@ -30,17 +34,26 @@ final class UserLibrary: Sendable {
                 await Task.yield()
             }
         }
+        hasher = Task(priority: .background) {
+            var commits = library.commits().makeAsyncIterator()
+            while !Task.isCancelled {
+                while !Task.isCancelled, let done = try? await library.hashWaitingAssets(limit: 200), done == 200 {}
+                guard await commits.next() != nil else { return }
+            }
+        }
     }
 
     /// Stops the background work and closes the library.
     func close() {
         placer.cancel()
+        hasher.cancel()
         watcher.cancel()
         library.close()
     }
 
     deinit {
         placer.cancel()
+        hasher.cancel()
         watcher.cancel()
     }
 }
