@@ -345,6 +345,18 @@ export const api = {
   /** What the last word of `q` may mean: {word, places, keywords, albums, people}. */
   searchSuggestions: (params, signal) => get(`${BASE}/search/suggestions` + query(params), { signal }),
 
+  // ----- Duplicates: near-identical photos grouped by their perceptual hashes (docs/duplicates.md)
+  /**
+   * A page of the groups, the one with the newest item first: {groups: [{id, keepAssetID, keepReason, assets: [Asset],
+   * distances: {assetID: bits}}], total, hashedAssets, waitingAssets, unreadableAssets}; each group's proposed keep
+   * first, then the others nearest first.
+   */
+  duplicates: (params, signal) => get(`${BASE}/duplicates` + query(params), { signal }),
+  /** "Not duplicates": these photos are never grouped together again (204). */
+  dismissDuplicates: (ids) => post(`${BASE}/duplicates/dismissals`, { assets: ids }),
+  /** Undoes a dismissal of these photos (204). */
+  undismissDuplicates: (ids) => request('DELETE', `${BASE}/duplicates/dismissals`, { json: { assets: ids } }),
+
   // ----- Albums and the timeline
   albums: () => get(`${BASE}/albums`),
   album: (id) => get(`${BASE}/albums/${enc(id)}`),

@@ -1,6 +1,6 @@
 // Boot and routing. Paths: /setup → first run or invitation, /login, /s/<token> → public share page;
 // everything else is the app with hash routes:
-//   #/library #/favorites #/recents #/edited #/hidden #/recently-deleted #/albums #/album/<id> #/settings
+//   #/library #/favorites #/recents #/edited #/hidden #/recently-deleted #/duplicates #/albums #/album/<id> #/settings
 //   #/people #/person/<id> #/search/<text>
 //   #/places #/places/<city id> #/places/country/<code> #/map                             (base screens)
 //   #/photo/<id>[?album=<id> | ?deleted=1 | ?person=<id> | ?place=<city id> | ?country=<code>]
@@ -28,14 +28,15 @@ const mountCamera = lazyScreen(() => import('./screens/camera.js'), 'mountCamera
 const mountSettings = lazyScreen(() => import('./screens/settings.js'), 'mountSettings');
 const mountPlaces = lazyScreen(() => import('./screens/places.js'), 'mountPlaces');
 const mountMap = lazyScreen(() => import('./screens/map.js'), 'mountMap');
+const mountDuplicates = lazyScreen(() => import('./screens/duplicates.js'), 'mountDuplicates');
 const mountSetup = lazyScreen(() => import('./screens/setup.js'), 'mountSetup');
 const mountLogin = lazyScreen(() => import('./screens/login.js'), 'mountLogin');
 const mountShare = lazyScreen(() => import('./screens/share.js'), 'mountShare');
 
 const app = document.getElementById('app');
-const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'albums', 'album', 'people', 'person', 'places', 'map', 'settings', 'search']);
+const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'duplicates', 'albums', 'album', 'people', 'person', 'places', 'map', 'settings', 'search']);
 const OVERLAY_ROUTES = new Set(['photo', 'edit', 'camera']);
-const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', places: 'Places', map: 'Map', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
+const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', duplicates: 'Duplicates', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', places: 'Places', map: 'Map', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
 
 let shell = null;
 let base = null;     // {key, name, screen}
@@ -319,6 +320,7 @@ function mountBase({ name, id, sub, query }) {
   else if (name === 'places' && id && id !== 'country') screen = mountPlace(shell.main, { id }, ctx);
   else if (name === 'places') screen = mountPlaces(shell.main, {}, ctx);
   else if (name === 'map') screen = mountMap(shell.main, {}, ctx);
+  else if (name === 'duplicates') screen = mountDuplicates(shell.main, {}, ctx);
   else screen = mountLibrary(shell.main, { view: name, albumId: id, query }, ctx);
   base = { key, name, id, screen };
 }

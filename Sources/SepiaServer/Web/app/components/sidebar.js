@@ -1,5 +1,5 @@
-// The app shell: sidebar navigation (a slide-in menu on phones) with the library's views, People, Places, the Map
-// and the albums, the main area, the phone tab bar and the live-connection indicator.
+// The app shell: sidebar navigation (a slide-in menu on phones) with the library's views (Duplicates among them),
+// People, Places, the Map and the albums, the main area, the phone tab bar and the live-connection indicator.
 import { h, clear } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
@@ -14,6 +14,7 @@ const LIBRARY_LINKS = [
   { route: 'edited', label: 'Edited', icon: 'wand', testid: 'nav-edited' },
   { route: 'hidden', label: 'Hidden', icon: 'eyeOff', testid: 'nav-hidden' },
   { route: 'recently-deleted', label: 'Recently Deleted', icon: 'trash', testid: 'nav-recently-deleted', count: () => store.recentlyDeletedCount },
+  { route: 'duplicates', label: 'Duplicates', icon: 'duplicates', testid: 'nav-duplicates' },
 ];
 
 export async function createAlbumFlow({ navigate = true } = {}) {
