@@ -21,6 +21,14 @@ extension PhotoLibrary {
         threshold: Int = PhotoLibrary.defaultDuplicateThreshold, matching predicate: AssetPredicate? = nil
     ) throws(LibraryError) -> [DuplicateGroup] {
         let threshold = max(0, min(32, threshold))
+        return try duplicateGroupsCache.groups { () throws(LibraryError) in
+            DuplicateGroupsCache.Key(threshold: threshold, predicate: predicate, state: try store.duplicatesState())
+        } compute: { key throws(LibraryError) in
+            try findDuplicateGroups(threshold: key.threshold, matching: key.predicate)
+        }
+    }
+
+    private func findDuplicateGroups(threshold: Int, matching predicate: AssetPredicate?) throws(LibraryError) -> [DuplicateGroup] {
         let hashed = try store.hashedAssets(algorithm: PerceptualHash.algorithm, matching: predicate)
         guard hashed.count > 1 else { return [] }
         var indexByRow: [Int64: Int] = [:]

@@ -32,6 +32,8 @@ public final class PhotoLibrary: Sendable {
     let lock: LibraryLock
     let monitor: ChangeMonitor
     let renderer: RenditionRenderer
+    /// The near-duplicate groups found last (``duplicateGroups(threshold:matching:)``).
+    let duplicateGroupsCache = DuplicateGroupsCache()
 
     /// What opening a library removed: files a killed process left behind.
     public struct OpeningReport: Sendable, Hashable, Codable {

@@ -66,6 +66,8 @@ protocol LibraryStore: Sendable {
     func setDuplicateDismissal(_ ids: [String], dismissed: Bool) throws(LibraryError) -> Int
     /// How far hashing has come.
     func duplicatesStatus(algorithm: Int) throws(LibraryError) -> DuplicatesStatus
+    /// What the groups depend on: they are unchanged while it is.
+    func duplicatesState() throws(LibraryError) -> [Int64]
 
     // MARK: Places
 

@@ -91,4 +91,17 @@ extension SQLLibraryStore {
                     """, [algorithm]) ?? 0)
         }
     }
+
+    /// What the groups depend on, cheap to read: the change generation (deletions, recoveries, hiding), the
+    /// hashes recorded, and the dismissals.
+    func duplicatesState() throws(LibraryError) -> [Int64] {
+        try read { db in
+            let row = try db.fetch(
+                """
+                SELECT (SELECT coalesce(max(generation), 0) FROM change), (SELECT count(*) FROM perceptualHash),
+                  (SELECT count(*) FROM duplicateDismissal), (SELECT CAST(coalesce(sum(firstRowID * 7 + secondRowID), 0) AS BIGINT) FROM duplicateDismissal)
+                """)
+            return row.first.map { [$0[0] as Int64, $0[1] as Int64, $0[2] as Int64, $0[3] as Int64] } ?? []
+        }
+    }
 }
