@@ -99,4 +99,38 @@ extension PhotoLibrary {
         }
         return ids
     }
+
+    /// Gives every asset without a perceptual hash a random one, and one in `copyShare` of them a copy of an
+    /// earlier asset's hash a few bits away (0 to 6), as a library's near-duplicates are; returns the hashes
+    /// recorded. For the duplicates benchmark, on rows without files.
+    @_spi(Benchmarks)
+    public func insertRandomHashes(seed: UInt64, copyShare: Double = 0.05) throws(LibraryError) -> Int {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        var recorded = 0
+        var earlier: [UInt64] = []
+        var after: Int64 = 0
+        while true {
+            let batch = try store.assetsWaitingForHash(algorithm: PerceptualHash.algorithm, afterRowID: after, limit: 2_000)
+            guard let last = batch.last else { return recorded }
+            after = last.rowID
+            var hashes: [(rowID: Int64, hash: UInt64?)] = []
+            for asset in batch {
+                var hash = next()
+                if !earlier.isEmpty && Double(next() % 10_000) < copyShare * 10_000 {
+                    hash = earlier[Int(next() % UInt64(earlier.count))]
+                    for _ in 0..<Int(next() % 7) { hash ^= 1 << (next() % 64) }
+                }
+                earlier.append(hash)
+                hashes.append((asset.rowID, hash))
+            }
+            try store.recordHashes(hashes, algorithm: PerceptualHash.algorithm)
+            recorded += hashes.count
+        }
+    }
 }

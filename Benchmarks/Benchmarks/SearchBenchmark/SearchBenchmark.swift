@@ -1,7 +1,8 @@
 // Not a Benchmark-framework benchmark: scripts/bench-search runs it. Fills a library with N assets' rows (varied
 // metadata, seven in ten located near one of 40 cities), then times what the search box and the map ask of it
 // through the library's API, as the server asks it: the first page of a search, suggestions, the world's and a
-// city's markers. Prints JSON.
+// city's markers, and the Duplicates view's groups (random perceptual hashes, one in twenty a near copy). Prints
+// JSON.
 //
 //     SearchBenchmark LIBRARY [--count N] [--database postgres://…] [--rounds R]
 import Foundation
@@ -90,6 +91,11 @@ struct SearchBenchmark {
         let city = try measure {
             _ = try library.mapMarkers(in: MapRegion(south: 38.6, west: -9.3, north: 38.85, east: -9.0), zoom: 12)
         }
+        report["hashesInserted"] = try library.insertRandomHashes(seed: 7)
+        var groupCount = 0
+        let duplicates = try measure { groupCount = try library.duplicateGroups().count }
+        report["duplicateGroups"] = groupCount
+        report["duplicatesMilliseconds"] = summary(duplicates)
         report["searchMilliseconds"] = summary(search)
         report["suggestionsMilliseconds"] = summary(suggestions)
         report["mapWorldMilliseconds"] = summary(world)

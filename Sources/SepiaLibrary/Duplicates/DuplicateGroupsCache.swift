@@ -15,7 +15,9 @@ final class DuplicateGroupsCache: Sendable {
     private let computing = Mutex(())
 
     /// The groups for `key`, from the last computation when it was for the same key, else from `compute`.
-    func groups(for key: () throws(LibraryError) -> Key, compute: (Key) throws(LibraryError) -> [DuplicateGroup]) throws(LibraryError)
+    func groups(
+        for key: () throws(LibraryError) -> Key, compute: (Key) throws(LibraryError) -> [DuplicateGroup]
+    ) throws(LibraryError)
         -> [DuplicateGroup]
     {
         try computing.withLock { _ throws(LibraryError) in
