@@ -1,10 +1,12 @@
 import Foundation
 import SepiaCodecs
+import SepiaPlaces
 public import SepiaXMP
 
 extension PhotoLibrary {
     /// What an exported asset's XMP sidecar (`NAME.ext.xmp`) says about it: its title, caption, keywords and
-    /// rating, its capture date in the zone it was taken in and its location (as edited in the library), and its
+    /// rating, its capture date in the zone it was taken in and its location (as edited in the library) — named, as
+    /// city, state and country, when the user set it — and its
     /// current edit as Sepia's recipe (`sepia:EditRecipe`), so that the edit survives a trip through other tools
     /// and can be applied again.
     ///
@@ -24,6 +26,11 @@ extension PhotoLibrary {
                 utcOffsetSeconds: asset.creationDateOffset, origin: .xmp)
         }
         metadata.location = asset.location
+        // A place found for a location the user set is theirs to share by name; one found for a camera's GPS
+        // position is left to the coordinates, as other tools name places their own way.
+        if asset.isLocationEdited, let place = try place(of: asset) {
+            metadata.placeNames = XMPPlaceNames(city: place.city, state: place.region, country: place.country, countryCode: place.countryCode)
+        }
         if let adjustment = try currentAdjustment(of: asset), adjustment.data.isEditRecipe {
             metadata.editRecipe = String(decoding: adjustment.data.data, as: UTF8.self)
             metadata.editRecipeApplied = rendered

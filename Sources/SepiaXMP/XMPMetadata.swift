@@ -30,6 +30,9 @@ public struct XMPMetadata: Sendable, Hashable {
     /// Where the photo was taken (`exif:GPSLatitude`, `exif:GPSLongitude`, `exif:GPSAltitude` with
     /// `exif:GPSAltitudeRef`).
     public var location: GPSLocation?
+    /// The place the photo was taken, by name (`photoshop:City`, `photoshop:State`, `photoshop:Country`,
+    /// `Iptc4xmpCore:CountryCode`), as Lightroom's and Photos' exports write it.
+    public var placeNames: XMPPlaceNames?
     /// Lightroom's and Camera Raw's crop (`crs:HasCrop`, `crs:CropTop`, `crs:CropLeft`, `crs:CropBottom`,
     /// `crs:CropRight`, `crs:CropAngle`).
     public var crop: CameraRawCrop?
@@ -191,5 +194,26 @@ extension String {
         while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
         return String(scalars)
+    }
+}
+
+/// A place by name, as IPTC's photo metadata gives it in XMP: city, state or province, country, and the country's
+/// ISO 3166-1 code. Any may be missing.
+public struct XMPPlaceNames: Sendable, Hashable {
+    /// `photoshop:City`.
+    public var city: String?
+    /// `photoshop:State`: the region, state or province.
+    public var state: String?
+    /// `photoshop:Country`.
+    public var country: String?
+    /// `Iptc4xmpCore:CountryCode`: two or three letters.
+    public var countryCode: String?
+
+    /// A place named by any of these.
+    public init(city: String? = nil, state: String? = nil, country: String? = nil, countryCode: String? = nil) {
+        self.city = city
+        self.state = state
+        self.country = country
+        self.countryCode = countryCode
     }
 }

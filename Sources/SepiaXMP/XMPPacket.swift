@@ -142,6 +142,11 @@ public enum XMPPacket {
         }
         if let title = metadata.title { try check(title, "title") }
         if let caption = metadata.caption { try check(caption, "caption") }
+        if let place = metadata.placeNames {
+            for (value, what) in [(place.city, "city"), (place.state, "state"), (place.country, "country"), (place.countryCode, "country code")] {
+                if let value { try check(value, what) }
+            }
+        }
         for keyword in metadata.keywords {
             for component in keyword.path {
                 try check(component, "keyword \"\(keyword)\"")
@@ -177,6 +182,7 @@ private struct Reader {
         metadata.keywords = keywords()
         metadata.captureDate = captureDate()
         metadata.location = location()
+        metadata.placeNames = placeNames()
         metadata.crop = crop()
         metadata.editRecipe = editRecipe()
         metadata.editRecipeApplied =
@@ -261,6 +267,14 @@ private struct Reader {
             warn(label, value, "a date is YYYY-MM-DD, optionally with Thh:mm[:ss[.s]] and an offset such as +02:00 or Z")
         }
         return nil
+    }
+
+    mutating func placeNames() -> XMPPlaceNames? {
+        let names = XMPPlaceNames(
+            city: simple(Namespace.photoshop, "City", "photoshop:City"), state: simple(Namespace.photoshop, "State", "photoshop:State"),
+            country: simple(Namespace.photoshop, "Country", "photoshop:Country"),
+            countryCode: simple(Namespace.iptcCore, "CountryCode", "Iptc4xmpCore:CountryCode"))
+        return names == XMPPlaceNames() ? nil : names
     }
 
     mutating func location() -> GPSLocation? {
@@ -400,6 +414,15 @@ private struct Writer {
                 try document.set(Namespace.exif, "GPSAltitude", XMPValues.altitudeText(altitude))
                 try document.set(Namespace.exif, "GPSAltitudeRef", altitude < 0 ? "1" : "0")
             }
+        }
+
+        for name in ["City", "State", "Country"] { document.delete(Namespace.photoshop, name) }
+        document.delete(Namespace.iptcCore, "CountryCode")
+        if let place = metadata.placeNames {
+            for (name, value) in [("City", place.city), ("State", place.state), ("Country", place.country)] {
+                if let value, !value.isEmpty { try document.set(Namespace.photoshop, name, value) }
+            }
+            if let code = place.countryCode, !code.isEmpty { try document.set(Namespace.iptcCore, "CountryCode", code) }
         }
 
         for name in ["HasCrop", "CropTop", "CropLeft", "CropBottom", "CropRight", "CropAngle"] { document.delete(Namespace.crs, name) }

@@ -3,6 +3,7 @@ import GRDB
 import SepiaCodecs
 import SepiaImage
 import SepiaPlaces
+import SepiaXMP
 import Testing
 
 @testable import SepiaLibrary
@@ -59,6 +60,19 @@ import Testing
         try await library.performChanges { $0.setLocation(Self.porto, for: ids[1]) }
         #expect(try library.place(of: library.asset(ids[1]))?.city == "Porto")
         #expect(try library.places(of: library.assets(ids)).mapValues(\.city) == [ids[0]: "Lisbon", ids[1]: "Porto"])
+    }
+
+    @Test("an export's XMP names the place of a location the user set, and leaves a camera's position to its coordinates")
+    func placeNamesInExportedXMP() async throws {
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        let ids = try await Self.addPhotos(at: [Self.lisbon, Self.lisbon], to: library)
+        #expect(try library.sidecarMetadata(for: library.asset(ids[0])).placeNames == nil)
+        try await library.performChanges { $0.setLocation(Self.munich, for: ids[1]) }
+        let named = try #require(try library.sidecarMetadata(for: library.asset(ids[1])).placeNames)
+        #expect(named == XMPPlaceNames(city: "Munich", state: "Bavaria", country: "Germany", countryCode: "DE"))
+        let packet = try #require(try library.sidecarPacket(for: library.asset(ids[1])))
+        #expect(try XMPPacket.read(packet).metadata.placeNames == named)
     }
 
     @Test("the Places album counts visible photos by country and city, newest first, and a place is a fetch")

@@ -12,10 +12,12 @@ import Testing
             CaptureDate(year: 2022, month: 5, day: 17, hour: 5, minute: 4, second: 3, utcOffsetSeconds: 7200, origin: .xmp))
         let location = try #require(GPSLocation(latitude: 60.397076, longitude: -5.324383, altitude: -4.5))
         let crop = try #require(CameraRawCrop(top: 0.05, left: 0.1, bottom: 0.95, right: 0.9, angle: 1.25))
-        return XMPMetadata(
+        var metadata = XMPMetadata(
             rating: .stars(3), title: "Harbour at dawn", caption: "Fishing boats, Ω & <friends>",
             keywords: [XMPKeyword(["Places", "Norway", "Bergen"]), XMPKeyword(["Boats"]), XMPKeyword(["Trips", "Bergen"])],
             captureDate: date, location: location, crop: crop, editRecipe: recipe)
+        metadata.placeNames = XMPPlaceNames(city: "Bergen", state: "Vestland", country: "Norway", countryCode: "NO")
+        return metadata
     }
 
     @Test("every field is where digiKam and Lightroom read it, as exiftool reads the sidecar")
@@ -42,6 +44,10 @@ import Testing
         #expect(abs((tags["XMP-exif:GPSLongitude"] as? Double ?? 0) + 5.324383) < 1e-6)
         #expect(tags["XMP-exif:GPSAltitude"] as? Double == 4.5)
         #expect(tags["XMP-exif:GPSAltitudeRef"] as? Int == 1)
+        #expect(tags["XMP-photoshop:City"] as? String == "Bergen")
+        #expect(tags["XMP-photoshop:State"] as? String == "Vestland")
+        #expect(tags["XMP-photoshop:Country"] as? String == "Norway")
+        #expect(tags["XMP-iptcCore:CountryCode"] as? String == "NO")
         #expect(tags["XMP-crs:HasCrop"] as? Bool == true || tags["XMP-crs:HasCrop"] as? Int == 1)
         #expect(tags["XMP-crs:CropTop"] as? Double == 0.05)
         #expect(tags["XMP-crs:CropRight"] as? Double == 0.9)

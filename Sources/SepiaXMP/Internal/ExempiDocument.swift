@@ -7,6 +7,7 @@ enum Namespace {
     static let dc = "http://purl.org/dc/elements/1.1/"
     static let exif = "http://ns.adobe.com/exif/1.0/"
     static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+    static let iptcCore = "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
     static let crs = "http://ns.adobe.com/camera-raw-settings/1.0/"
     static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
     static let digiKam = "http://www.digikam.org/ns/1.0/"
