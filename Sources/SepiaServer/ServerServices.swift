@@ -31,6 +31,9 @@ struct ServerServices: Sendable {
     let downloads: StreamSlots
     /// The renders in flight and waiting on this server, per account and per share link.
     let renders: RenderAdmission
+    /// The searches, suggestions, map markers, Places and Duplicates queries running on this server, per account
+    /// (``admitQuery(for:)``): each reads a large part of a library, so an account runs a few at once.
+    let libraryQueries = StreamSlots(maximumPerKey: ServerServices.maximumQueriesPerAccount)
     /// How far the playable versions being made on any server have come, for the change streams.
     let jobProgress: JobProgressFeed
     /// This server's face indexing: where each library's pass is, and why faces cannot be found, if they cannot.

@@ -84,3 +84,38 @@ struct SearchRoutesTests {
         }
     }
 }
+
+@Suite("Library queries per account")
+struct LibraryQueryLimitTests {
+    struct Session: Decodable {
+        struct User: Decodable { var id: String }
+        var user: User
+    }
+
+    @Test("an account with four library queries running is told to wait, on every query route and every credential of it")
+    func queriesPerAccount() async throws {
+        try await TestServer().withOwnerAndServices { owner, services in
+            let me = try await owner.json(Session.self, .get, "/api/v1/session")
+            let reader = try await owner.token("read")
+            let held = (0..<ServerServices.maximumQueriesPerAccount).compactMap { _ in services.libraryQueries.open(key: me.user.id) }
+            #expect(held.count == ServerServices.maximumQueriesPerAccount)
+            let routes = [
+                "/api/v1/search?q=photo", "/api/v1/search/suggestions?q=li", "/api/v1/map/markers?zoom=2", "/api/v1/places",
+                "/api/v1/duplicates",
+            ]
+            for route in routes {
+                for client in [owner, reader] {
+                    let refused = try await client.request(.get, route)
+                    #expect(refused.status == .tooManyRequests, "\(route)")
+                    #expect(refused.headers[.retryAfter] == "1", "\(route)")
+                    #expect(String(buffer: refused.body).contains("at once"), "\(route)")
+                }
+            }
+            held[0].close()
+            for route in routes { #expect(try await reader.request(.get, route).status == .ok, "\(route)") }
+            // The slot of each answered query is given back: four more run.
+            for _ in 0..<4 { #expect(try await owner.request(.get, "/api/v1/search?q=photo").status == .ok) }
+            for slot in held { slot.close() }
+        }
+    }
+}

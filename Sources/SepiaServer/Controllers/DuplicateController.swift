@@ -50,6 +50,8 @@ struct DuplicateController {
     /// `GET /duplicates[?limit=&offset=&threshold=]`.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> DuplicatesResponse {
         let identity = try context.requireIdentity()
+        let slot = try services.admitQuery(for: identity)
+        defer { slot.close() }
         let library = identity.photoLibrary
         let query = Query(request: request)
         let limit = try query.int("limit", in: 1...500) ?? 100

@@ -42,6 +42,8 @@ struct MapController {
     /// `GET /map/markers?south=&west=&north=&east=&zoom=[&limit=]`: the whole world when the edges are left out.
     @Sendable func markers(_ request: Request, context: AppRequestContext) async throws -> MarkersResponse {
         let identity = try context.requireIdentity()
+        let slot = try services.admitQuery(for: identity)
+        defer { slot.close() }
         let query = Query(request: request)
         func degrees(_ name: String, _ range: ClosedRange<Double>, _ otherwise: Double) throws -> Double {
             guard let text = try query.string(name, maximumLength: 32) else { return otherwise }

@@ -68,6 +68,8 @@ struct PlaceController {
     /// `GET /places`: the Places album.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> PlacesList {
         let identity = try context.requireIdentity()
+        let slot = try services.admitQuery(for: identity)
+        defer { slot.close() }
         let countries = try identity.photoLibrary.placeSummaries(matching: identity.albumLimit.map { .inAlbums($0) })
         return PlacesList(
             countries: countries.map { country in

@@ -49,6 +49,8 @@ struct SearchController {
     /// `GET /search?q=…[&limit=&cursor=]`.
     @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> SearchResponse {
         let identity = try context.requireIdentity()
+        let slot = try services.admitQuery(for: identity)
+        defer { slot.close() }
         let library = identity.photoLibrary
         let query = Query(request: request)
         let text = try query.string("q", maximumLength: Self.maximumQueryLength) ?? ""
@@ -78,6 +80,8 @@ struct SearchController {
     /// `GET /search/suggestions?q=…[&limit=]`.
     @Sendable func suggestions(_ request: Request, context: AppRequestContext) async throws -> SuggestionsResponse {
         let identity = try context.requireIdentity()
+        let slot = try services.admitQuery(for: identity)
+        defer { slot.close() }
         let query = Query(request: request)
         let text = try query.string("q", maximumLength: Self.maximumQueryLength) ?? ""
         let limit = try query.int("limit", in: 1...20) ?? 5

@@ -134,13 +134,21 @@ async function request(method, path, { json, body, headers = {}, signal, as = 'j
   }
   if (STATE_CHANGING.has(method) && csrfToken) h['X-CSRF-Token'] = csrfToken;
   let response;
-  try {
-    response = await fetch(path.startsWith('/') ? path : BASE + '/' + path, {
-      method, headers: h, body: payload, signal, credentials: 'same-origin', cache: 'no-cache', ...(priority ? { priority } : {}),
-    });
-  } catch (e) {
-    if (e?.name === 'AbortError') throw e;
-    throw new ApiError(0, 'network', FALLBACK[0]);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      response = await fetch(path.startsWith('/') ? path : BASE + '/' + path, {
+        method, headers: h, body: payload, signal, credentials: 'same-origin', cache: 'no-cache', ...(priority ? { priority } : {}),
+      });
+    } catch (e) {
+      if (e?.name === 'AbortError') throw e;
+      throw new ApiError(0, 'network', FALLBACK[0]);
+    }
+    // A read the server asks to send again in a moment (an account runs a few searches, map and Duplicates
+    // queries at once): sent again after the wait it names, a few times, unless the caller gave up meanwhile.
+    const wait = parseRetryAfter(response.headers.get('Retry-After'));
+    if (!(method === 'GET' && response.status === 429 && wait && wait <= 2 && attempt < 5)) break;
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    if (signal?.aborted) throw new DOMException('The request was cancelled.', 'AbortError');
   }
   if (!response.ok) {
     const err = await errorFromResponse(response);
