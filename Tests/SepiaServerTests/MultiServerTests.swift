@@ -76,6 +76,51 @@ struct MultiServerTests {
         }
     }
 
+    @Test("what one server indexes the other finds: A's located upload in B's search, Places and map; B's copy of it in A's Duplicates")
+    func searchPlacesAndDuplicatesAcrossServers() async throws {
+        struct Page: Decodable { var total: Int }
+        struct Places: Decodable {
+            struct Country: Decodable { var countryCode: String }
+            var countries: [Country]
+        }
+        struct Markers: Decodable { var total: Int }
+        struct Duplicates: Decodable {
+            struct Group: Decodable { var assets: [Asset] }
+            struct Asset: Decodable { var id: String }
+            var groups: [Group]
+            var waitingAssets: Int
+        }
+        struct Upload: Decodable { var id: String }
+        let (a, b) = Self.pair()
+        let (appA, token) = try await a.build()
+        let (appB, _) = try await b.build()
+        try await appA.test(.live) { clientA in
+            try await appB.test(.live) { clientB in
+                let ownerA = try await Client.createOwner(clientA, setupToken: token!)
+                let ownerB = Client(clientB, cookie: ownerA.cookie, csrf: ownerA.csrf)
+                let original = try await ownerA.upload(DuplicateRoutesTests.jpeg(seed: 9, width: 800, height: 600), filename: "lisbon.jpg")
+                let id = try JSONDecoder.api.decode(Upload.self, from: Data(buffer: original.body)).id
+                #expect(
+                    try await ownerA.request(.patch, "/api/v1/assets/\(id)", json: #"{"location": {"latitude": 38.7139, "longitude": -9.1394}}"#)
+                        .status == .ok)
+                #expect(try await ownerB.json(Page.self, .get, "/api/v1/search?q=lisbon").total == 1)
+                #expect(try await ownerB.json(Page.self, .get, "/api/v1/search?q=lisbon.jpg").total == 1)
+                #expect(try await ownerB.json(Places.self, .get, "/api/v1/places").countries.map(\.countryCode) == ["PT"])
+                #expect(try await ownerB.json(Markers.self, .get, "/api/v1/map/markers?zoom=3").total == 1)
+
+                let copy = try await ownerB.upload(DuplicateRoutesTests.jpeg(seed: 9, width: 400, height: 300), filename: "small.jpg")
+                let copyID = try JSONDecoder.api.decode(Upload.self, from: Data(buffer: copy.body)).id
+                var found = try await ownerA.json(Duplicates.self, .get, "/api/v1/duplicates")
+                let deadline = ContinuousClock.now + .seconds(120)  // a deadline for failing, not a timing target
+                while found.groups.isEmpty && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(100))
+                    found = try await ownerA.json(Duplicates.self, .get, "/api/v1/duplicates")
+                }
+                #expect(found.groups.map { Set($0.assets.map(\.id)) } == [[id, copyID]])
+            }
+        }
+    }
+
     @Test("a token limited to an album resumes on B from an id A sent it, and hears only what it missed in its album")
     func limitedCursorAcrossServers() async throws {
         let (a, b) = Self.pair()
