@@ -157,6 +157,7 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     router.addRoutes(PlaceController(services: services).endpoints, atPath: RouterPath(api + "/places"))
     router.addRoutes(SearchController(services: services).endpoints, atPath: RouterPath(api + "/search"))
     router.addRoutes(DuplicateController(services: services).endpoints, atPath: RouterPath(api + "/duplicates"))
+    router.addRoutes(SavedSearchController(services: services).endpoints, atPath: RouterPath(api + "/searches"))
     router.addRoutes(MapController(services: services).endpoints, atPath: RouterPath(api + "/map"))
     router.addRoutes(MapAssetsController(configuration: services.configuration).endpoints)
     router.addRoutes(AlbumController(services: services).endpoints, atPath: RouterPath(api + "/albums"))

@@ -110,6 +110,29 @@ import Testing
         #expect(suggestions.word == "so" && suggestions.people.map(\.name) == ["Ana Sofía"])
     }
 
+    @Test("a saved search keeps its title and query, finds what the query finds now, and survives reopening; bad ones are refused")
+    func savedSearches() async throws {
+        let path = TestLibrary.temporaryFolder()
+        var library = try TestLibrary.open(at: path)
+        let ids = try await PlacesTests.addPhotos(at: [PlacesTests.lisbon, nil], to: library)
+        let saved = try library.saveSearch(title: "  Lisbon trips ", query: "lisbon ")
+        #expect(saved.title == "Lisbon trips" && saved.query == "lisbon")
+        #expect(try Self.found(library, saved.query) == [ids[0]])
+        try await library.performChanges { $0.setLocation(PlacesTests.lisbon, for: ids[1]) }
+        #expect(try Self.found(library, library.savedSearch(saved.id).query) == Set(ids))
+        try library.updateSavedSearch(saved.id, title: "Lisboa")
+        library.close()
+        library = try TestLibrary.open(at: path)
+        defer { library.close() }
+        #expect(try library.savedSearches().map(\.title) == ["Lisboa"])
+        #expect(throws: LibraryError.self) { try library.saveSearch(title: "", query: "x") }
+        #expect(throws: LibraryError.self) { try library.saveSearch(title: "Nothing", query: "  ") }
+        #expect(throws: LibraryError.self) { try library.saveSearch(title: "Long", query: String(repeating: "a", count: 201)) }
+        try library.deleteSavedSearch(saved.id)
+        #expect(try library.savedSearches().isEmpty)
+        #expect(throws: LibraryError.self) { try library.deleteSavedSearch(saved.id) }
+    }
+
     @Test("suggestions offer places, keywords and albums for the last word typed")
     func suggestions() async throws {
         let library = try TestLibrary.open()

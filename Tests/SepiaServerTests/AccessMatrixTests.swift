@@ -127,6 +127,14 @@ struct AccessMatrixTests {
             return try await owner.json(Rejected.self, .delete, "/api/v1/faces/\(try await freshFace(for: .owner))/person").undo
         }
 
+        /// A new saved search of the owner's, for a request that changes or deletes it.
+        func savedSearch() async throws -> String {
+            struct Saved: Decodable { var id: String }
+            let title = "Saved \(counter.next())"
+            return try await owner.json(Saved.self, .post, "/api/v1/searches", json: #"{"title": "\#(title)", "query": "photo"}"#, expect: .created)
+                .id
+        }
+
         func freshAlbum(for credential: Credential) async throws -> String {
             let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Fresh"}"#, expect: .created)
             return album.id
@@ -332,6 +340,19 @@ struct AccessMatrixTests {
         Row(.get, "/api/v1/map", "          401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/map", nil, nil) },
         Row(.get, "/api/v1/map/markers", "  401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/map/markers?zoom=3", nil, nil) },
         Row(.get, "/api/v1/places/status", "401 401 401 200 200 403 200 404 404 200 200") { _, _ in ("/api/v1/places/status", nil, nil) },
+
+        // Smart albums from searches: every credential that reads lists them (a token limited to albums counts its
+        // albums' photos); the credentials that change the whole library save, rename and delete them.
+        Row(.get, "/api/v1/searches", "     401 401 401 200 200 403 200 200 200 200 200") { _, _ in ("/api/v1/searches", nil, nil) },
+        Row(.post, "/api/v1/searches", "    401 401 401 201 403 403 201 403 403 201 201") { w, _ in
+            ("/api/v1/searches", #"{"title": "Saved \#(w.counter.next())", "query": "photo"}"#, nil)
+        },
+        Row(.patch, "/api/v1/searches/{id}", "401 401 401 200 403 403 200 403 403 404 404") { w, _ in
+            ("/api/v1/searches/" + (try await w.savedSearch()), #"{"title": "Renamed"}"#, nil)
+        },
+        Row(.delete, "/api/v1/searches/{id}", "401 401 401 204 403 403 204 403 403 404 404") { w, _ in
+            ("/api/v1/searches/" + (try await w.savedSearch()), nil, nil)
+        },
 
         // Duplicates: every credential that reads (a token limited to albums, the groups among its albums' photos);
         // saying photos are not duplicates changes the library.

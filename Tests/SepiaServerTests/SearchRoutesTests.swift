@@ -119,3 +119,64 @@ struct LibraryQueryLimitTests {
         }
     }
 }
+
+@Suite("Smart albums from searches through the API")
+struct SavedSearchRoutesTests {
+    struct Saved: Decodable, Equatable {
+        var id: String
+        var title: String
+        var query: String
+        var assetCount: Int
+        var coverAssetID: String?
+    }
+
+    struct SavedList: Decodable {
+        var searches: [Saved]
+    }
+
+    struct AlbumBody: Decodable {
+        var id: String
+    }
+
+    @Test("a saved search counts what its query finds now; renamed, given another query, deleted; limits and a limited token")
+    func savedSearches() async throws {
+        try await TestServer().withOwner { owner in
+            let album = try await owner.json(AlbumBody.self, .post, "/api/v1/albums", json: #"{"title": "Trip"}"#, expect: .created)
+            let a = try await owner.uploadNew(1, query: "&album=\(album.id)")
+            let b = try await owner.uploadNew(2)
+            _ = try await owner.request(.patch, "/api/v1/assets/\(a)", json: #"{"title": "Harbour at dawn"}"#)
+            _ = try await owner.request(.patch, "/api/v1/assets/\(b)", json: #"{"keywords": ["harbour"]}"#)
+
+            let saved = try await owner.json(
+                Saved.self, .post, "/api/v1/searches", json: #"{"title": "Harbours", "query": "harbour"}"#, expect: .created)
+            #expect(saved.title == "Harbours" && saved.query == "harbour" && saved.assetCount == 2)
+            #expect(try await owner.json(SavedList.self, .get, "/api/v1/searches").searches == [saved])
+            // A new photo the query finds is in it at once: it is a rule, not a list.
+            let c = try await owner.uploadNew(3)
+            _ = try await owner.request(.patch, "/api/v1/assets/\(c)", json: #"{"caption": "the harbour again"}"#)
+            #expect(try await owner.json(SavedList.self, .get, "/api/v1/searches").searches.first?.assetCount == 3)
+            // A token limited to the album counts its album's photos only, and may not change it.
+            let limited = try await owner.token("read-write", albums: [album.id])
+            #expect(try await limited.json(SavedList.self, .get, "/api/v1/searches").searches.first?.assetCount == 1)
+            let reader = try await owner.token("read")
+            #expect(try await reader.request(.delete, "/api/v1/searches/\(saved.id)").status == .forbidden)
+
+            let renamed = try await owner.json(Saved.self, .patch, "/api/v1/searches/\(saved.id)", json: #"{"title": "Dawn", "query": "dawn"}"#)
+            #expect(renamed.title == "Dawn" && renamed.assetCount == 1 && renamed.coverAssetID == a)
+            // Refused: no title, a query of nothing, a query too long, an unknown id.
+            #expect(try await owner.request(.post, "/api/v1/searches", json: #"{"title": " ", "query": "x"}"#).status == .badRequest)
+            #expect(try await owner.request(.post, "/api/v1/searches", json: #"{"title": "T", "query": "   "}"#).status == .badRequest)
+            let long = String(repeating: "a", count: 201)
+            #expect(try await owner.request(.post, "/api/v1/searches", json: #"{"title": "T", "query": "\#(long)"}"#).status == .badRequest)
+            #expect(try await owner.request(.delete, "/api/v1/searches/00000000-0000-0000-0000-000000000000").status == .notFound)
+            #expect(try await owner.request(.delete, "/api/v1/searches/\(saved.id)").status == .noContent)
+            #expect(try await owner.json(SavedList.self, .get, "/api/v1/searches").searches.isEmpty)
+            // At most 50 per library.
+            for i in 0..<50 {
+                #expect(try await owner.request(.post, "/api/v1/searches", json: #"{"title": "S\#(i)", "query": "s\#(i)"}"#).status == .created)
+            }
+            let over = try await owner.request(.post, "/api/v1/searches", json: #"{"title": "One more", "query": "more"}"#)
+            #expect(over.status == .badRequest && String(buffer: over.body).contains("50"))
+        }
+    }
+}

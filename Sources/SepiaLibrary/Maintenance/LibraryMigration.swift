@@ -70,6 +70,7 @@ extension PhotoLibrary {
         ("faceIndex", ["assetRowID", "algorithm", "faceCount", "indexedDate"], []),
         ("perceptualHash", ["assetRowID", "hash", "algorithm"], []),
         ("duplicateDismissal", ["firstRowID", "secondRowID"], []),
+        ("savedSearch", ["rowID", "localIdentifier", "title", "query", "creationDate"], []),
     ]
 
     /// Copies the embedded library in `source` (SQLite and files in its folder) into a scale-out one: the

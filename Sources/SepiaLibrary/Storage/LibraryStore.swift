@@ -52,6 +52,17 @@ protocol LibraryStore: Sendable {
     /// Deletes a preset; false when there is none.
     func deletePreset(id: String) throws(LibraryError) -> Bool
 
+    // MARK: Saved searches
+
+    /// The saved searches, newest first.
+    func savedSearches() throws(LibraryError) -> [SavedSearch]
+    /// Inserts a saved search unless the library has `limit`; returns whether it did.
+    func insertSavedSearch(_ search: SavedSearch, limit: Int) throws(LibraryError) -> Bool
+    /// Replaces a saved search's title and query; returns whether it exists.
+    func updateSavedSearch(_ search: SavedSearch) throws(LibraryError) -> Bool
+    /// Deletes a saved search; returns whether it existed.
+    func deleteSavedSearch(id: String) throws(LibraryError) -> Bool
+
     // MARK: Duplicates
 
     /// Photos and videos not yet hashed by `algorithm` (or by an older one), after `afterRowID`, in row order.

@@ -309,6 +309,18 @@ extension PostgresDatabase {
             CREATE INDEX duplicateDismissal_bySecond ON duplicateDismissal(secondRowID);
             """
         ),
+        (
+            "v13: saved searches",
+            """
+            CREATE TABLE savedSearch (
+              rowID BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+              localIdentifier TEXT COLLATE "C" NOT NULL UNIQUE,
+              title TEXT NOT NULL,
+              query TEXT NOT NULL,
+              creationDate DOUBLE PRECISION NOT NULL
+            );
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer

@@ -340,6 +340,19 @@ extension SQLiteDatabase {
                     CREATE INDEX duplicateDismissal_bySecond ON duplicateDismissal(secondRowID);
                     """)
         }
+        migrator.registerMigration("v13: saved searches") { db in
+            // Smart albums from searches: a title and what the search box held; their photos are what it finds.
+            try db.execute(
+                sql: """
+                    CREATE TABLE savedSearch (
+                      rowID INTEGER PRIMARY KEY AUTOINCREMENT,
+                      localIdentifier TEXT NOT NULL UNIQUE,
+                      title TEXT NOT NULL,
+                      query TEXT NOT NULL,
+                      creationDate DOUBLE NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }
