@@ -111,7 +111,7 @@ struct MultiServerTests {
                 let copy = try await ownerB.upload(DuplicateRoutesTests.jpeg(seed: 9, width: 400, height: 300), filename: "small.jpg")
                 let copyID = try JSONDecoder.api.decode(Upload.self, from: Data(buffer: copy.body)).id
                 var found = try await ownerA.json(Duplicates.self, .get, "/api/v1/duplicates")
-                let deadline = ContinuousClock.now + .seconds(120)  // a deadline for failing, not a timing target
+                let deadline = ContinuousClock.now + .seconds(300)  // a deadline for failing, not a timing target
                 while found.groups.isEmpty && ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(100))
                     found = try await ownerA.json(Duplicates.self, .get, "/api/v1/duplicates")
