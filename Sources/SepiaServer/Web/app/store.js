@@ -115,3 +115,11 @@ export const store = {
     return available;
   },
 };
+
+/** Whether a 'change' announcement adds, changes, deletes, moves to Recently Deleted or recovers any photo: what a
+ *  view computed from the whole library (Places, the Map, Duplicates) reads itself again for. */
+export function changesAssets(data) {
+  const a = data?.assets || {};
+  return Boolean(a.inserted?.length || a.updated?.length || a.deleted?.length || a.trashed?.length || a.recovered?.length);
+}
+

@@ -10,7 +10,7 @@
 import { api } from '../api.js';
 import { h, plural, bucket, dpr, debounce, formatBytes, formatDate, placeName, uid } from '../util.js';
 import { icon } from '../icons.js';
-import { store } from '../store.js';
+import { store, changesAssets } from '../store.js';
 import { toast } from '../components/toast.js';
 import { recoverPhotos } from '../actions.js';
 
@@ -388,10 +388,7 @@ export function mountDuplicates(container, params, ctx) {
 
   // A photo added, changed, deleted or recovered may make, change or end a group.
   const reload = debounce(load, 500);
-  offs.push(store.on('change', (data) => {
-    const a = data?.assets || {};
-    if (a.inserted?.length || a.updated?.length || a.deleted?.length || a.trashed?.length || a.recovered?.length) reload();
-  }));
+  offs.push(store.on('change', (data) => { if (changesAssets(data)) reload(); }));
   offs.push(store.on('reset', reload));
 
   load();

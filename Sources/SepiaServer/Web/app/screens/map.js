@@ -10,7 +10,7 @@
 import { api } from '../api.js';
 import { h, plural, bucket, dpr, debounce, formatCoordinate, prefersReducedMotion } from '../util.js';
 import { icon } from '../icons.js';
-import { store } from '../store.js';
+import { store, changesAssets } from '../store.js';
 
 const VENDOR = '/vendor/leaflet';
 /** How long the view rests before its markers are asked for: a drag or a run of zoom steps asks once. */
@@ -445,10 +445,7 @@ export function mountMap(container, params, ctx) {
       console.warn(e); // what is shown stays; the next change asks again
     }
   }, 500);
-  offs.push(store.on('change', (data) => {
-    const a = data?.assets || {};
-    if (a.inserted?.length || a.updated?.length || a.deleted?.length || a.trashed?.length || a.recovered?.length) reload();
-  }));
+  offs.push(store.on('change', (data) => { if (changesAssets(data)) reload(); }));
   offs.push(store.on('reset', reload));
 
   start();

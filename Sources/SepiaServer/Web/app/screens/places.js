@@ -7,7 +7,7 @@
 import { api } from '../api.js';
 import { h, plural, bucket, dpr, debounce } from '../util.js';
 import { icon } from '../icons.js';
-import { store } from '../store.js';
+import { store, changesAssets } from '../store.js';
 
 /** How often the status is read again while photos wait for their place. */
 const STATUS_EVERY = 3000;
@@ -159,10 +159,7 @@ export function mountPlaces(container, params, ctx) {
 
   // A photo added, deleted, recovered or given another location may change the places and their counts.
   const reload = debounce(load, 500);
-  offs.push(store.on('change', (data) => {
-    const a = data?.assets || {};
-    if (a.inserted?.length || a.updated?.length || a.deleted?.length || a.trashed?.length || a.recovered?.length) reload();
-  }));
+  offs.push(store.on('change', (data) => { if (changesAssets(data)) reload(); }));
   offs.push(store.on('reset', reload));
 
   load();
