@@ -40,9 +40,11 @@ extension PhotoLibrary {
         let hashes = hashed.map(\.hash)
         let found = DuplicateFinder(threshold: threshold).groups(hashes, dismissed: dismissed)
         guard !found.isEmpty else { return [] }
-        let assets = try store.assets(ids: found.flatMap { $0.map { hashed[$0].id } })
+        let grouped = found.flatMap { $0 }
+        let assets = try store.assets(ids: grouped.map { hashed[$0].id })
         let byID = Dictionary(assets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let hashByID = Dictionary(hashed.map { ($0.id, PerceptualHash(value: $0.hash)) }, uniquingKeysWith: { a, _ in a })
+        // The hashes of the grouped items only: most of a library is in no group.
+        let hashByID = Dictionary(grouped.map { (hashed[$0].id, PerceptualHash(value: hashed[$0].hash)) }, uniquingKeysWith: { a, _ in a })
         var groups: [DuplicateGroup] = []
         for members in found {
             let items = members.compactMap { byID[hashed[$0].id] }
