@@ -379,11 +379,30 @@ return {mean: sum / n, p99, max};
 
 SETTLED_JS = """
 const el = arguments[0];
+// What moves or resizes an element (its own or an ancestor's): a colour, a shadow or an opacity fading in place
+// changes nothing about where a click lands, and a hovered link's background may be fading whenever a list is drawn
+// again under the pointer.
+const MOVING = /^(transform|translate|scale|rotate|top|left|right|bottom|inset|width|height|margin|padding|all)/;
+const moves = (a) => {
+  if (a.transitionProperty) return MOVING.test(a.transitionProperty);
+  const frames = a.effect.getKeyframes?.() || [];
+  return frames.some((f) => Object.keys(f).some((p) => MOVING.test(p.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()))));
+};
 return document.getAnimations().every((a) => {
   const target = a.effect?.target;
   if (!target || !(target === el || target.contains(el)) || a.playState !== 'running') return true;
-  return a.effect.getComputedTiming().iterations === Infinity;
+  return a.effect.getComputedTiming().iterations === Infinity || !moves(a);
 });"""
+
+# The animations that keep an element from settling, for the message of a click that waited for it in vain.
+MOVING_ANIMATIONS_JS = """
+const el = arguments[0];
+return document.getAnimations().filter((a) => {
+  const target = a.effect?.target;
+  return target && (target === el || target.contains(el)) && a.playState === 'running';
+}).map((a) => `${a.constructor.name} ${a.transitionProperty || a.animationName || ''} on `
+  + `${a.effect.target.tagName.toLowerCase()}.${[...a.effect.target.classList].join('.')} `
+  + `at ${Math.round(a.currentTime)} ms of ${a.effect.getComputedTiming().endTime} ms`).join('; ');"""
 
 
 class Browser:
@@ -519,7 +538,10 @@ class Browser:
                 # WebDriver clicks at the point where the element is when the click is sent: in a dialog still
                 # popping open (a scale animation), that point is no longer the button when it lands. A person
                 # aims at a button that has stopped moving, so wait for that.
-                self.wait(lambda: self.js(SETTLED_JS, el), f"{css} to stop moving", timeout)
+                try:
+                    self.wait(lambda: self.js(SETTLED_JS, el), f"{css} to stop moving", timeout)
+                except AssertionError as e:
+                    raise AssertionError(f"{e}; running: {self.js(MOVING_ANIMATIONS_JS, el)}") from None
                 el.click()
                 return el
             except StaleElementReferenceException:
