@@ -353,6 +353,15 @@ export const api = {
   /** What the last word of `q` may mean: {word, places, keywords, albums, people}. */
   searchSuggestions: (params, signal) => get(`${BASE}/search/suggestions` + query(params), { signal }),
 
+  // ----- Saved searches: smart albums, whose photos are what their query finds now (docs/search.md)
+  /** {searches: [{id, title, query, assetCount, coverAssetID, creationDate}]}, newest first; `assetCount` counted now. */
+  savedSearches: (signal) => get(`${BASE}/searches`, { signal }),
+  /** 201 with the saved search; 422 with a sentence when the title or the query is refused, or when the library has 100. */
+  createSavedSearch: (title, q) => post(`${BASE}/searches`, { title, query: q }),
+  /** Any of {title, query} → the saved search. */
+  patchSavedSearch: (id, body) => patch(`${BASE}/searches/${enc(id)}`, body),
+  deleteSavedSearch: (id) => del(`${BASE}/searches/${enc(id)}`),
+
   // ----- Duplicates: near-identical photos grouped by their perceptual hashes (docs/duplicates.md)
   /**
    * A page of the groups, the one with the newest item first: {groups: [{id, keepAssetID, keepReason, assets: [Asset],

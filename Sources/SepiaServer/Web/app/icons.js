@@ -72,6 +72,8 @@ const P = {
   pin: '<path d="M12 21s-7-6.1-7-11.5a7 7 0 0 1 14 0C19 14.9 12 21 12 21z"/><circle cx="12" cy="9.5" r="2.5"/>',
   // Map: a folded map.
   map: '<path d="M9 4 3 6.5v13.5l6-2.5 6 2.5 6-2.5V4l-6 2.5z"/><path d="M9 4v13.5M15 6.5V20"/>',
+  // A smart album (a saved search): the album's frame with a magnifier in it.
+  smartAlbum: '<rect x="3" y="5" width="18" height="15" rx="2"/><path d="M6 2h12"/><circle cx="11" cy="11.5" r="3.5"/><path d="m13.6 14.1 3.4 3.4"/>',
   // Duplicates: a photo over its copy.
   duplicates: '<path d="M16 7V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v9a2 2 0 0 0 2 2h2"/><rect x="7" y="7" width="14" height="14" rx="2"/><circle cx="16.5" cy="11.5" r="1.5"/><path d="m7 18.5 4-4 3 3 2-2 5 5"/>',
 };

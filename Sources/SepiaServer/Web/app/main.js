@@ -1,9 +1,9 @@
 // Boot and routing. Paths: /setup → first run or invitation, /login, /s/<token> → public share page;
 // everything else is the app with hash routes:
 //   #/library #/favorites #/recents #/edited #/hidden #/recently-deleted #/duplicates #/albums #/album/<id> #/settings
-//   #/people #/person/<id> #/search/<text>
+//   #/people #/person/<id> #/search/<text> #/searches/<id> (a smart album: a saved search's photos)
 //   #/places #/places/<city id> #/places/country/<code> #/map                             (base screens)
-//   #/photo/<id>[?album=<id> | ?deleted=1 | ?person=<id> | ?place=<city id> | ?country=<code>]
+//   #/photo/<id>[?album=<id> | ?deleted=1 | ?person=<id> | ?place=<city id> | ?country=<code> | ?savedSearch=<id>]
 //   #/edit/<id> #/camera[?album=<id>]                                                      (overlays)
 // An overlay opens above the base screen, which stays mounted (scroll position, loaded photos) and
 // gives the detail view its previous/next photos.
@@ -18,6 +18,7 @@ import { mountAlbums } from './screens/albums.js';
 import { mountPeople } from './screens/people.js';
 import { mountPerson } from './screens/person.js';
 import { mountPlace } from './screens/place.js';
+import { mountSavedSearch } from './screens/saved-search.js';
 import { people } from './people.js';
 import { lazyScreen, preloadScreens } from './lazy-screen.js';
 
@@ -34,9 +35,9 @@ const mountLogin = lazyScreen(() => import('./screens/login.js'), 'mountLogin');
 const mountShare = lazyScreen(() => import('./screens/share.js'), 'mountShare');
 
 const app = document.getElementById('app');
-const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'duplicates', 'albums', 'album', 'people', 'person', 'places', 'map', 'settings', 'search']);
+const BASE_ROUTES = new Set(['library', 'favorites', 'recents', 'edited', 'hidden', 'recently-deleted', 'duplicates', 'albums', 'album', 'people', 'person', 'places', 'map', 'settings', 'search', 'searches']);
 const OVERLAY_ROUTES = new Set(['photo', 'edit', 'camera']);
-const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', duplicates: 'Duplicates', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', places: 'Places', map: 'Map', settings: 'Settings', search: 'Search', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
+const TITLES = { library: 'Library', favorites: 'Favorites', recents: 'Recently Added', edited: 'Edited', hidden: 'Hidden', 'recently-deleted': 'Recently Deleted', duplicates: 'Duplicates', albums: 'Albums', album: 'Album', people: 'People', person: 'Person', places: 'Places', map: 'Map', settings: 'Settings', search: 'Search', searches: 'Smart Album', photo: 'Photo', edit: 'Edit', camera: 'Take Photo' };
 
 let shell = null;
 let base = null;     // {key, name, screen}
@@ -94,9 +95,9 @@ const ctx = {
   signOut: () => signOut(),
 };
 
-/** What tells base screens apart: the route, and for an album, a person or a search its id or words, for a place its
- *  id or its country's code ('places' alone is the Places list). */
-const baseKey = ({ name, id, sub }) => (name === 'album' || name === 'search' || name === 'person' ? `${name}/${id || ''}`
+/** What tells base screens apart: the route, and for an album, a person, a search or a smart album its id or words, for
+ *  a place its id or its country's code ('places' alone is the Places list). */
+const baseKey = ({ name, id, sub }) => (['album', 'search', 'searches', 'person'].includes(name) ? `${name}/${id || ''}`
   : name === 'places' && id ? ['places', id, sub].filter(Boolean).join('/') : name);
 
 function baseHashFor() {
@@ -104,6 +105,7 @@ function baseHashFor() {
   if (q.get('person')) return `#/person/${encodeURIComponent(q.get('person'))}`;
   if (q.get('place')) return `#/places/${encodeURIComponent(q.get('place'))}`;
   if (q.get('country')) return `#/places/country/${encodeURIComponent(q.get('country'))}`;
+  if (q.get('savedSearch')) return `#/searches/${encodeURIComponent(q.get('savedSearch'))}`;
   return q.get('album') ? `#/album/${q.get('album')}` : q.get('deleted') ? '#/recently-deleted' : '#/library';
 }
 
@@ -168,6 +170,7 @@ async function startApp(session) {
   });
 
   store.loadAlbums().catch((e) => toast.error(e, 'The albums could not be loaded.'));
+  store.loadSavedSearches().catch((e) => toast.error(e, 'The smart albums could not be loaded.'));
   store.detectCamera();
   navigator.mediaDevices?.addEventListener?.('devicechange', () => store.detectCamera());
 
@@ -199,12 +202,17 @@ async function signOut() {
   api.setCsrfToken(null);
   store.user = null;
   store.presetsPromise = null; // presets are each user's own
+  store.savedSearches = []; // and so are saved searches
+  store.savedSearchesLoaded = false;
   people.reset();
   showLogin({ notice: 'You are signed out.' });
 }
 
 // ---------------------------------------------------------------- live changes
 const refreshAlbums = debounce(() => store.loadAlbums().catch(() => {}), 400);
+// A smart album's count is what its query finds now: any photo added, changed (a title, a keyword, a date) or gone,
+// or an album renamed (album names are searched), may change it. Read again when there are smart albums to count.
+const refreshSavedSearches = debounce(() => store.loadSavedSearches().catch(() => {}), 400);
 function openChanges() {
   changes = api.changes({
     open: () => shell?.setLive('open'),
@@ -215,8 +223,10 @@ function openChanges() {
       const as = data?.assets || {};
       if (al.inserted?.length || al.updated?.length || al.deleted?.length || as.inserted?.length || as.deleted?.length
         || as.trashed?.length || as.recovered?.length) refreshAlbums();
+      if (store.savedSearches.length && (as.inserted?.length || as.updated?.length || as.deleted?.length || as.trashed?.length
+        || as.recovered?.length || al.inserted?.length || al.updated?.length || al.deleted?.length)) refreshSavedSearches();
     },
-    reset: () => { store.emit('reset'); refreshAlbums(); },
+    reset: () => { store.emit('reset'); refreshAlbums(); refreshSavedSearches(); },
     progress: (data) => {
       store.emit('progress', data?.assets || {});
       // How far the library's faces are found (0 to 1), while they are being found.
@@ -263,7 +273,8 @@ function route(initial) {
     if (!base) {
       const q = r.query;
       mountBase(q.get('album') ? { name: 'album', id: q.get('album') } : q.get('deleted') ? { name: 'recently-deleted' } : q.get('person') ? { name: 'person', id: q.get('person') }
-        : q.get('place') ? { name: 'places', id: q.get('place') } : q.get('country') ? { name: 'places', id: 'country', sub: q.get('country') } : { name: 'library' });
+        : q.get('place') ? { name: 'places', id: q.get('place') } : q.get('country') ? { name: 'places', id: 'country', sub: q.get('country') }
+          : q.get('savedSearch') ? { name: 'searches', id: q.get('savedSearch') } : { name: 'library' });
     }
     const key = r.name;
     if (overlay && overlay.name === key && overlay.screen.update && r.name === 'photo') {
@@ -281,7 +292,7 @@ function route(initial) {
     }
     overlay.id = r.id;
     document.title = `${TITLES[r.name]} — Sepia`;
-    shell.setActive(base.name === 'album' || base.name === 'person' ? `${base.name}/${base.id}` : base.name === 'places' ? base.key : base.name);
+    shell.setActive(['album', 'person', 'searches'].includes(base.name) ? `${base.name}/${base.id}` : base.name === 'places' ? base.key : base.name);
     return;
   }
 
@@ -295,6 +306,8 @@ function route(initial) {
     uploads.setDocked(false);
   }
   const key = baseKey(r);
+  // Before the screen is mounted: a screen that knows its own title (a smart album's) may say it at once.
+  document.title = `${TITLES[r.name] || 'Sepia'} — Sepia`;
   if (!base || base.key !== key) {
     base?.screen.unmount();
     base = null;
@@ -305,7 +318,6 @@ function route(initial) {
     if (returnTo && base.screen.focusAsset) requestAnimationFrame(() => base.screen.focusAsset(returnTo));
   }
   shell.setActive(key);
-  document.title = `${TITLES[r.name] || 'Sepia'} — Sepia`;
 }
 
 function mountBase({ name, id, sub, query }) {
@@ -321,6 +333,8 @@ function mountBase({ name, id, sub, query }) {
   else if (name === 'places') screen = mountPlaces(shell.main, {}, ctx);
   else if (name === 'map') screen = mountMap(shell.main, {}, ctx);
   else if (name === 'duplicates') screen = mountDuplicates(shell.main, {}, ctx);
+  // #/searches/<id>: a smart album's photos; #/searches alone: the albums, where the smart albums are listed.
+  else if (name === 'searches') screen = id ? mountSavedSearch(shell.main, { id }, ctx) : mountAlbums(shell.main, {}, ctx);
   else screen = mountLibrary(shell.main, { view: name, albumId: id, query }, ctx);
   base = { key, name, id, screen };
 }

@@ -1,5 +1,6 @@
-// App-wide state: the signed-in user, the album list, the filter catalog, the copied edit, whether a
-// camera exists, and the bus on which live changes are announced ('change', 'reset', 'albums').
+// App-wide state: the signed-in user, the album list, the smart albums (saved searches), the filter catalog, the
+// copied edit, whether a camera exists, and the bus on which live changes are announced ('change', 'reset', 'albums',
+// 'searches').
 import { api } from './api.js';
 import { createBus } from './util.js';
 
@@ -12,6 +13,10 @@ export const store = {
   albums: [],
   smartAlbums: [],
   albumsLoaded: false,
+  /** The saved searches, shown as smart albums: [{id, title, query, assetCount, coverAssetID, creationDate}], newest first. */
+  savedSearches: [],
+  savedSearchesLoaded: false,
+  savedSearchesReading: null,
   catalogPromise: null,
   adjustmentsPromise: null,
   cameraAvailable: false,
@@ -48,6 +53,25 @@ export const store = {
     this.albumsLoaded = true;
     this.emit('albums', this.albums);
     return this.albums;
+  },
+
+  /**
+   * Reads the saved searches (their counts are what their queries find now) and announces them with 'searches'. A
+   * reading overtaken by a newer one resolves with the newer one's answer, so the newest list wins.
+   */
+  loadSavedSearches() {
+    const reading = api.savedSearches().then((res) => {
+      if (reading !== this.savedSearchesReading) return this.savedSearchesReading;
+      this.savedSearches = res?.searches || [];
+      this.savedSearchesLoaded = true;
+      this.emit('searches', this.savedSearches);
+      return this.savedSearches;
+    }, (e) => {
+      if (reading !== this.savedSearchesReading) return this.savedSearchesReading;
+      throw e;
+    });
+    this.savedSearchesReading = reading;
+    return reading;
   },
 
   catalog() {

@@ -69,9 +69,9 @@ export function confirmDialog({ title, message, confirmLabel = 'OK', cancelLabel
 
 /**
  * Resolves with the entered text, or null when cancelled. `error` shows a problem at once (a server's answer
- * to the text given before, which is then `value`).
+ * to the text given before, which is then `value`); `emptyText` is said when nothing is entered (a name, by default).
  */
-export function promptDialog({ title, label, description, value = '', confirmLabel = 'OK', placeholder = '', maxLength = 200, testid = 'prompt-dialog', validate, error: problemText = null }) {
+export function promptDialog({ title, label, description, value = '', confirmLabel = 'OK', placeholder = '', maxLength = 200, testid = 'prompt-dialog', validate, error: problemText = null, emptyText = 'Enter a name.' }) {
   let d;
   const inputId = 'prompt-' + Math.random().toString(36).slice(2, 8);
   const input = h('input', { id: inputId, class: 'input', type: 'text', value, placeholder, maxlength: String(maxLength), autocomplete: 'off', 'data-testid': 'prompt-input' });
@@ -79,7 +79,7 @@ export function promptDialog({ title, label, description, value = '', confirmLab
   if (problemText) input.setAttribute('aria-invalid', 'true');
   const submit = () => {
     const text = input.value.trim();
-    const problem = !text ? 'Enter a name.' : validate?.(text);
+    const problem = !text ? emptyText : validate?.(text);
     if (problem) { error.textContent = problem; error.hidden = false; input.setAttribute('aria-invalid', 'true'); input.focus(); return; }
     d.close(text);
   };

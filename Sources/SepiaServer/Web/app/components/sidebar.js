@@ -1,5 +1,6 @@
 // The app shell: sidebar navigation (a slide-in menu on phones) with the library's views (Duplicates among them),
-// People, Places, the Map and the albums, the main area, the phone tab bar and the live-connection indicator.
+// People, Places, the Map, the albums and the smart albums (saved searches, under their own heading), the main area,
+// the phone tab bar and the live-connection indicator.
 import { h, clear } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
@@ -43,6 +44,12 @@ export function createShell() {
     type: 'button', class: 'btn icon small ghost', 'data-testid': 'album-create-sidebar', aria: { label: 'New album' },
     onclick: () => createAlbumFlow(),
   }, icon('plus'));
+  // Smart albums: the saved searches, each a link to its photos (#/searches/<id>) with what it finds now counted.
+  const smartAlbumList = h('ul', { class: 'nav-list smart-album-nav', 'data-testid': 'sidebar-smart-albums' });
+  const newSmartAlbum = h('a', {
+    href: '#/search/', class: 'btn icon small ghost', 'data-testid': 'smart-album-create-sidebar',
+    aria: { label: 'New smart album: search, then Save as Smart Album' }, title: 'Search, then Save as Smart Album',
+  }, icon('plus'));
   const live = h('div', { class: 'live-status', 'data-testid': 'live-status', role: 'status', 'data-state': 'connecting' },
     h('span', { class: 'live-dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
 
@@ -61,6 +68,8 @@ export function createShell() {
     h('div', { class: 'nav-heading' },
       h('a', { href: '#/albums', class: 'nav-heading-link', 'data-route': 'albums', 'data-testid': 'nav-albums' }, 'Albums'), newAlbum),
     h('nav', { class: 'nav nav-albums', aria: { label: 'Albums' } }, albumList),
+    h('div', { class: 'nav-heading' }, h('span', { class: 'nav-heading-text' }, 'Smart Albums'), newSmartAlbum),
+    h('nav', { class: 'nav nav-smart-albums', aria: { label: 'Smart Albums' } }, smartAlbumList),
     h('div', { class: 'nav-bottom' },
       h('a', { href: '#/settings', class: 'nav-link', 'data-route': 'settings', 'data-testid': 'nav-settings' }, icon('gear'), h('span', {}, 'Settings'))));
 
@@ -90,12 +99,26 @@ export function createShell() {
     setActive(currentRoute);
   }
 
+  function renderSmartAlbums() {
+    clear(smartAlbumList);
+    if (!store.savedSearches.length) {
+      smartAlbumList.append(h('li', { class: 'nav-empty' }, store.savedSearchesLoaded ? 'No smart albums yet' : 'Loading…'));
+    }
+    for (const s of store.savedSearches) {
+      smartAlbumList.append(h('li', {}, h('a', {
+        href: `#/searches/${encodeURIComponent(s.id)}`, class: 'nav-link', 'data-route': 'searches/' + s.id, 'data-testid': 'nav-smart-album',
+        'data-search-id': s.id, title: `Photos that “${s.query}” finds`,
+      }, icon('smartAlbum'), h('span', { class: 'nav-text' }, s.title), h('span', { class: 'nav-count' }, s.assetCount ? s.assetCount.toLocaleString() : ''))));
+    }
+    setActive(currentRoute);
+  }
+
   let currentRoute = '';
   function setActive(route) {
     currentRoute = route;
     for (const a of root.querySelectorAll('[data-route]')) {
       const r = a.dataset.route;
-      const on = r === route || (r === 'albums' && route.startsWith('album/') && a.classList.contains('tab')) || (r === 'people' && route.startsWith('person/'))
+      const on = r === route || (r === 'albums' && /^(album|searches)\//.test(route) && a.classList.contains('tab')) || (r === 'people' && route.startsWith('person/'))
         || (r === 'places' && route.startsWith('places/'));
       if (on) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
     }
@@ -131,6 +154,8 @@ export function createShell() {
   }
 
   store.on('albums', renderAlbums);
+  store.on('searches', renderSmartAlbums);
   renderAlbums();
+  renderSmartAlbums();
   return { root, main, overlay, sidebar, setActive, openMenu, closeMenu, setLive, get menuOpen() { return menuOpen; } };
 }

@@ -1,5 +1,6 @@
-// Albums: the list of the user's albums as cards (cover, title, count), with New Album, plus the smart
-// albums. An album's own photos are shown by the library screen (view 'album').
+// Albums: the list of the user's albums as cards (cover, title, count), with New Album; the smart albums (saved
+// searches: their cover and what they find now) the same way; then the collections (Favorites, Recently Added, …).
+// An album's own photos are shown by the library screen (view 'album'), a smart album's by screens/saved-search.js.
 import { api } from '../api.js';
 import { h, plural } from '../util.js';
 import { icon } from '../icons.js';
@@ -18,6 +19,7 @@ const SMART = [
 export function mountAlbums(container, params, ctx) {
   const list = h('ul', { class: 'album-grid', 'data-testid': 'album-list' });
   const smart = h('ul', { class: 'smart-list' });
+  const searches = h('ul', { class: 'album-grid', 'data-testid': 'smart-album-list' });
   const create = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'album-create', aria: { label: 'New Album' }, onclick: () => createAlbumFlow() }, icon('plus'), h('span', { class: 'label-wide' }, 'New Album'));
   const el = h('section', { class: 'screen albums-screen', aria: { labelledby: 'albums-title' } },
     h('header', { class: 'topbar' },
@@ -26,6 +28,7 @@ export function mountAlbums(container, params, ctx) {
       h('div', { class: 'topbar-spacer' }), create),
     h('div', { class: 'scroller page-pad' },
       h('h2', { class: 'section-title' }, 'My Albums'), list,
+      h('h2', { class: 'section-title' }, 'Smart Albums'), searches,
       h('h2', { class: 'section-title' }, 'Collections'), smart));
   container.append(el);
 
@@ -50,13 +53,34 @@ export function mountAlbums(container, params, ctx) {
           h('div', { class: 'album-cover' }, cover),
           h('div', { class: 'album-meta' }, h('span', { class: 'album-title' }, a.title), h('span', { class: 'hint' }, plural(a.assetCount || 0, 'photo'))))));
     }
+    renderSearches();
     smart.replaceChildren(...SMART.map((s) => {
       const info = store.smartAlbums.find((x) => x.id === s.id);
       return h('li', {}, h('a', { href: `#/${s.route}`, class: 'smart-link' }, icon(s.icon), h('span', {}, s.title), h('span', { class: 'hint' }, info ? String(info.assetCount ?? '') : '')));
     }));
   }
-  const off = store.on('albums', render);
+  /** The smart albums, as the albums are shown; while there are none, how to make one. */
+  function renderSearches() {
+    if (!store.savedSearchesLoaded && !store.savedSearches.length) { searches.replaceChildren(); return; }
+    if (!store.savedSearches.length) {
+      searches.replaceChildren(h('li', { class: 'album-empty' },
+        icon('smartAlbum', { cls: 'empty-icon' }), h('p', {}, 'No smart albums yet. Search, then choose Save as Smart Album: it shows what the search finds, as the library changes.')));
+      return;
+    }
+    searches.replaceChildren(...store.savedSearches.map((x) => {
+      const cover = x.coverAssetID
+        ? h('img', { src: api.imageURL(x.coverAssetID, { size: '512x512', mode: 'fill' }), alt: '', loading: 'lazy' })
+        : h('span', { class: 'album-cover-empty' }, icon('smartAlbum'));
+      return h('li', { class: 'album-card' },
+        h('a', { href: `#/searches/${encodeURIComponent(x.id)}`, class: 'album-link', 'data-testid': 'smart-album-card', 'data-search-id': x.id },
+          h('div', { class: 'album-cover' }, cover),
+          h('div', { class: 'album-meta' }, h('span', { class: 'album-title' }, x.title), h('span', { class: 'hint' }, plural(x.assetCount || 0, 'photo')))));
+    }));
+  }
+
+  const offs = [store.on('albums', render), store.on('searches', renderSearches)];
   render();
   store.loadAlbums().catch((e) => toast.error(e, 'The albums could not be loaded.'));
-  return { el, unmount() { off(); el.remove(); }, show() { el.inert = false; }, hide() { el.inert = true; } };
+  store.loadSavedSearches().catch(() => {});
+  return { el, unmount() { offs.forEach((off) => off()); el.remove(); }, show() { el.inert = false; }, hide() { el.inert = true; } };
 }

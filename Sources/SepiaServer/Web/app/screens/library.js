@@ -1,8 +1,9 @@
 // Library screens: the timeline (grouped by month, with the scrubber), Favorites, Recently Added,
-// Edited, Hidden, Recently Deleted, an album's photos, a person's (whose page adds its own tools: extend) and a
-// place's (a city's or a country's). All share the virtualised grid and selection mode; all but Recently Deleted,
-// a person's page and a place's Add Photos (picker and drag-and-drop) and Take Photo. Recently Deleted shows the
-// days each item has left, and recovers or deletes for good what is selected.
+// Edited, Hidden, Recently Deleted, an album's photos, a person's (whose page adds its own tools: extend), a
+// place's (a city's or a country's), Search and a smart album's (a saved search's: what its query finds now; its page
+// adds its tools). All share the virtualised grid and selection mode; all but Recently Deleted, a person's page, a
+// place's and a smart album's Add Photos (picker and drag-and-drop) and Take Photo. Recently Deleted shows the
+// days each item has left, and recovers or deletes for good what is selected. Search offers Save as Smart Album.
 import { api } from '../api.js';
 import { h, plural, photosAndVideos, debounce, keyBelongsToControl } from '../util.js';
 import { icon } from '../icons.js';
@@ -18,6 +19,7 @@ import { shareLinkDialog } from '../components/share-dialog.js';
 import * as actions from '../actions.js';
 import { adjustDateDialog } from '../components/metadata.js';
 import { searchBox, searchTerms, SEARCH_MAX, SEARCH_MAX_TERMS } from '../components/search-box.js';
+import { saveAsSmartAlbum } from '../smart-albums.js';
 
 /** What one can search for, said under the field when nothing is typed and when nothing is found. */
 const SEARCH_FINDS = 'Search finds the start of words in titles, captions, keywords, file names, cameras, places, albums and '
@@ -50,6 +52,12 @@ const VIEWS = {
     title: 'Search', source: (text) => searchSource(text),
     empty: (text) => ({ icon: 'search', title: `No results for “${text}”`, text: `Try fewer words, or others. ${SEARCH_FINDS}` }),
     prompt: { icon: 'search', title: 'Search your photos', text: `The photos show as you type. ${SEARCH_FINDS}` },
+  },
+  // #/searches/<id>: a smart album, a saved search's photos — what its query finds now, newest first, read as a search
+  // is (screens/saved-search.js adds Rename, Edit Query and Delete; the title and the query are the saved search's).
+  'saved-search': {
+    title: 'Smart Album', source: (text) => searchSource(text),
+    empty: (text) => ({ icon: 'smartAlbum', title: 'No photos found yet', text: `Nothing in your library matches “${text}” now; photos that do appear here as they are added or described. Edit Query to search for other words.` }),
   },
   // #/person/<id>: the photos with one of the person's faces, newest first (screens/person.js adds the name and tools).
   person: {
@@ -92,8 +100,9 @@ function searchSource(text) {
 }
 
 /**
- * mountLibrary(container, {view: 'library'|'favorites'|…|'album'|'person'|'place'|'country', albumId, extend}, ctx)
- * (`albumId`: the album's, the person's or the city's id, the country's code or the search's words).
+ * mountLibrary(container, {view: 'library'|'favorites'|…|'album'|'person'|'place'|'country'|'search'|'saved-search', albumId,
+ * extend}, ctx) (`albumId`: the album's, the person's, the city's or the saved search's id, the country's code or the
+ * search's words).
  * `extend({titleEl, tools, refresh, el})` may add to the top bar (a person's page: its name, Hide, Merge; a place's:
  * its name) and returns {unmount()}.
  * Returns the screen: {el, unmount, neighbors(id), revealAsset(id), show(), hide()}
@@ -103,20 +112,24 @@ export function mountLibrary(container, params, ctx) {
   const isDeleted = params.view === 'recently-deleted';
   const isPerson = params.view === 'person';
   const isPlace = params.view === 'place' || params.view === 'country';
+  /** A smart album: a saved search's photos. */
+  const isSaved = params.view === 'saved-search';
   /** Nothing is added here: Recently Deleted, a person's photos (faces decide who is in them), a place's (locations
-   *  decide where they were taken). */
-  const addsNothing = isDeleted || isPerson || isPlace;
+   *  decide where they were taken), a smart album's (its query decides what it shows). */
+  const addsNothing = isDeleted || isPerson || isPlace || isSaved;
   const view = isAlbum ? null : VIEWS[params.view] || VIEWS.library;
   let album = isAlbum ? store.albums.find((a) => a.id === params.albumId) || null : null;
   const isSearch = params.view === 'search';
-  /** The words searched for, as in the address (they change as they are typed). */
-  let searchText = isSearch ? (params.albumId || '').trim().slice(0, SEARCH_MAX) : '';
-  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source(isSearch ? searchText : params.albumId);
+  /** The saved search shown (its title and query), as last read. */
+  let saved = isSaved ? store.savedSearches.find((x) => x.id === params.albumId) || null : null;
+  /** The words searched for: as in the address (they change as they are typed), or the saved search's query. */
+  let searchText = isSearch ? (params.albumId || '').trim().slice(0, SEARCH_MAX) : isSaved ? saved?.query || '' : '';
+  const source = isAlbum ? new ListSource({ album: params.albumId }) : view.source(isSearch || isSaved ? searchText : params.albumId);
   const selection = new Selection();
   const offs = [];
 
   // ----- Top bar
-  const titleEl = h('h1', { class: 'topbar-title', 'data-testid': 'screen-title' }, isAlbum ? (album?.title || 'Album') : view.title);
+  const titleEl = h('h1', { class: 'topbar-title', 'data-testid': 'screen-title' }, isAlbum ? (album?.title || 'Album') : isSaved ? (saved?.title || view.title) : view.title);
   const subtitle = h('span', { class: 'topbar-subtitle', 'data-testid': 'photo-count' }, '');
   const menuBtn = h('button', { type: 'button', class: 'btn icon ghost menu-btn', 'data-testid': 'menu-button', aria: { label: 'Open menu', controls: 'sidebar' }, onclick: () => ctx.shell.openMenu() }, icon('menu'));
   const selectBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'selection-toggle', aria: { pressed: 'false' }, onclick: () => (selection.active ? selection.stop() : selection.start()) }, 'Select');
@@ -141,26 +154,34 @@ export function mountLibrary(container, params, ctx) {
   const box = isSearch ? searchBox({ value: searchText, onSearch: (text) => search(text), go: (hash) => ctx.go(hash) }) : null;
   const searchField = box?.el || null;
   const searchBtn = isSearch ? null : h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'search-open', aria: { label: 'Search' }, title: 'Search by words, places, people, kinds or dates', onclick: () => { location.hash = '#/search/'; } }, icon('search'));
+  // Save as Smart Album: the words shown kept as a smart album (shown while there are words).
+  const saveBtn = isSearch ? h('button', {
+    type: 'button', class: 'btn search-save', 'data-testid': 'search-save', aria: { label: 'Save as Smart Album' },
+    title: 'Save this search as a smart album: its photos stay what the words find', onclick: () => saveSearch(),
+  }, icon('smartAlbum'), h('span', { class: 'label-wide' }, 'Save as Smart Album')) : null;
+  if (saveBtn) saveBtn.hidden = !searchText;
   const extraTools = params.extend ? h('div', { class: 'topbar-group extra-tools' }) : null;
   const topbar = h('header', { class: 'topbar' },
     menuBtn,
     isAlbum ? h('a', { href: '#/albums', class: 'btn icon ghost back-btn', aria: { label: 'All albums' } }, icon('back')) : null,
     isPerson ? h('a', { href: '#/people', class: 'btn icon ghost back-btn', 'data-testid': 'person-back', aria: { label: 'All people' } }, icon('back')) : null,
     isPlace ? h('a', { href: '#/places', class: 'btn icon ghost back-btn', 'data-testid': 'place-back', aria: { label: 'All places' } }, icon('back')) : null,
+    isSaved ? h('a', { href: '#/albums', class: 'btn icon ghost back-btn', 'data-testid': 'smart-album-back', aria: { label: 'All albums' } }, icon('back')) : null,
     h('div', { class: 'topbar-titles' }, titleEl, subtitle),
     searchField || h('div', { class: 'topbar-spacer' }),
-    searchBtn, zoomGroup, albumTools, extraTools, selectBtn, cameraBtn, addBtn);
+    saveBtn, searchBtn, zoomGroup, albumTools, extraTools, selectBtn, cameraBtn, addBtn);
 
   // ----- Content
   const scroller = h('div', { class: 'scroller', 'data-testid': 'grid-scroller' });
   const status = h('div', { class: 'grid-status' });
   const grid = new VirtualGrid({
     scroller, source, selection,
-    label: isAlbum ? `Photos in ${album?.title || 'album'}` : view.title,
+    label: isAlbum ? `Photos in ${album?.title || 'album'}` : isSaved ? `Photos in ${saved?.title || 'the smart album'}` : view.title,
     reorderable: isAlbum,
     onOpen: (asset) => {
       const q = isAlbum ? `?album=${params.albumId}` : isDeleted ? '?deleted=1' : isPerson ? `?person=${encodeURIComponent(params.albumId)}`
-        : isPlace ? `?${params.view === 'country' ? 'country' : 'place'}=${encodeURIComponent(params.albumId)}` : '';
+        : isPlace ? `?${params.view === 'country' ? 'country' : 'place'}=${encodeURIComponent(params.albumId)}`
+          : isSaved ? `?savedSearch=${encodeURIComponent(params.albumId)}` : '';
       location.hash = `#/photo/${asset.id}${q}`;
     },
     onMove: isAlbum ? moveInAlbum : null,
@@ -171,7 +192,7 @@ export function mountLibrary(container, params, ctx) {
     : isDeleted ? h('p', { class: 'album-hint hint', 'data-testid': 'recently-deleted-hint' }, retentionText()) : null;
   if (isDeleted) offs.push(store.on('retention', () => { hint.textContent = retentionText(); }));
   // A search's terms as the server read them ("summer 2023", "Favorites"), over its results.
-  const reading = isSearch ? h('div', { class: 'search-read-wrap' }) : null;
+  const reading = isSearch || isSaved ? h('div', { class: 'search-read-wrap' }) : null;
   scroller.append(...[grid.sticky, hint, reading, status, grid.el, grid.live].filter(Boolean));
   let scrubber = null;
   if (source.grouped) scrubber = new TimelineScrubber(grid);
@@ -219,7 +240,7 @@ export function mountLibrary(container, params, ctx) {
   dropOverlay.hidden = true;
 
   const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);
-  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen', isPerson && 'person-screen', isPlace && 'place-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
+  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen', isPerson && 'person-screen', isPlace && 'place-screen', isSaved && 'smart-album-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
   titleEl.id = 'screen-title-' + params.view;
   container.append(el);
 
@@ -238,7 +259,8 @@ export function mountLibrary(container, params, ctx) {
     }
     try {
       if (isAlbum) await loadAlbumInfo();
-      await (isSearch ? source.show({ q: searchText }) : source.load());
+      if (isSaved) await loadSavedInfo();
+      await (isSearch || isSaved ? source.show({ q: searchText }) : source.load());
     } catch (e) {
       status.replaceChildren(h('div', { class: 'empty', role: 'alert' },
         icon('cloudOff', { cls: 'empty-icon' }), h('h2', {}, 'The photos could not be loaded'), h('p', {}, e.message),
@@ -250,12 +272,37 @@ export function mountLibrary(container, params, ctx) {
   // the words (in place, without a navigation), and a newer search cancels an older one still in flight
   // (ListSource.load).
   function search(text) {
+    saveBtn.hidden = !text;
     if (text === searchText) return;
     searchText = text;
     ctx.renameBase('#/search/' + encodeURIComponent(text));
     if (selection.active) selection.stop();
     scroller.scrollTop = 0;
     load();
+  }
+
+  /** Save as Smart Album: what is typed is searched for at once, and those words are saved under a title. */
+  function saveSearch() {
+    box.searchNow();
+    if (searchText) saveAsSmartAlbum(searchText, { go: (hash) => ctx.go(hash) });
+  }
+
+  /** A smart album's title and query, from the saved searches (read first when they are not yet). */
+  async function loadSavedInfo() {
+    if (!store.savedSearchesLoaded) {
+      await (store.savedSearchesReading ? store.savedSearchesReading.catch(() => store.loadSavedSearches()) : store.loadSavedSearches());
+    }
+    const found = store.savedSearches.find((x) => x.id === params.albumId);
+    if (!found) throw new Error('This smart album no longer exists. It may have been deleted in another window.');
+    showSaved(found);
+  }
+
+  function showSaved(found) {
+    saved = found;
+    searchText = found.query;
+    titleEl.textContent = found.title;
+    grid.el.setAttribute('aria-label', `Photos in ${found.title}`);
+    document.title = `${found.title} — Sepia`;
   }
 
   async function loadAlbumInfo() {
@@ -277,7 +324,7 @@ export function mountLibrary(container, params, ctx) {
   async function describeCount(total) {
     const asked = ++countAsked;
     if (isDeleted) { subtitle.textContent = plural(total, 'item'); return; }
-    if (isSearch) { describeSearchCount(total, asked); return; }
+    if (isSearch || isSaved) { describeSearchCount(total, asked); return; }
     const filter = source.kind === 'list' ? source.params : {};
     let videos = 0;
     if (source.kind === 'months') videos = source.sections.reduce((n, s) => n + s.videos, 0);
@@ -354,6 +401,7 @@ export function mountLibrary(container, params, ctx) {
     box?.forget();
     try {
       if (isAlbum) await loadAlbumInfo();
+      if (isSaved && !saved) { await load(); return; }
       await source.refresh();
     } catch (e) { toast.error(e, 'The library could not be refreshed.'); }
   }, 250);
@@ -388,6 +436,17 @@ export function mountLibrary(container, params, ctx) {
     if (isAlbum && (al.updated?.includes(params.albumId) || al.deleted?.includes(params.albumId))) refresh();
   }));
   offs.push(store.on('reset', refresh));
+  // A smart album renamed, or its query edited (here or in another window): the title follows, and the photos are
+  // those of the new query.
+  if (isSaved) {
+    offs.push(store.on('searches', (list) => {
+      const now = list.find((x) => x.id === params.albumId);
+      if (!now || !saved) return;
+      const queryChanged = now.query !== saved.query;
+      showSaved(now);
+      if (queryChanged) { scroller.scrollTop = 0; load(); }
+    }));
+  }
   offs.push(store.on('assets-updated', (list) => {
     for (const a of list) source.updateAsset(a);
     if (['favorites', 'hidden', 'edited'].includes(params.view)) refresh();
