@@ -174,18 +174,19 @@ struct PeopleRoutesTests {
                 longWorkers: 0, longEncodePixels: .max, lease: 60, pollInterval: .seconds(1), wakeUps: services.jobWakeUps,
                 logger: Logger(label: "test"))
             runner.faceRunTime = .seconds(600)
+            // The shutdown comes as the first asset is recorded, while those searched beside it (one per core) may still
+            // be in hand: however slow the machine, before another round has started.
             let inHand = JobsInHand()
+            runner.faceAssetFinished = { inHand.stopAll() }
             let running = Task { [runner] in await runner.perform(faces, inHand: inHand) }
-            let library = try services.libraries.openOwnerLibrary().library
-            let deadline = ContinuousClock.now + .seconds(120)
-            while try library.faceIndexStatus(algorithm: FaceIndexing.algorithm).indexedAssets == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            inHand.stopAll()
             await running.value
+            let library = try services.libraries.openOwnerLibrary().library
             // The asset in hand when the shutdown came was finished and kept; none was started after it.
             let status = try library.faceIndexStatus(algorithm: FaceIndexing.algorithm)
-            #expect(status.indexedAssets >= 1 && status.indexedAssets <= 2 && status.assetsToIndex == 4 - status.indexedAssets, "\(status)")
+            let inHandAtOnce = min(4, ProcessInfo.processInfo.activeProcessorCount)
+            #expect(
+                status.indexedAssets >= 1 && status.indexedAssets <= inHandAtOnce && status.assetsToIndex == 4 - status.indexedAssets,
+                "\(status)")
             #expect(try await Self.metric(#"sepia_jobs_total{kind="faces",outcome="released"}"#, of: owner) == 1)
             var again: Job?
             while again == nil, let taken = try services.jobs.take(lease: 60) {

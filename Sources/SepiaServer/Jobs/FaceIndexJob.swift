@@ -28,6 +28,9 @@ struct FaceIndexJob {
     var parallel = ProcessInfo.processInfo.activeProcessorCount
     /// How long a run goes on starting assets: the first is always searched.
     var runTime: Duration = .seconds(2)
+    /// Called after each asset is indexed (or given up for this pass), before the next is started: where a test stops
+    /// a run at a known point.
+    var assetFinished: (@Sendable () -> Void)?
     let lease: TimeInterval
     let metrics: ServerMetrics
     let logger: Logger
@@ -78,6 +81,7 @@ struct FaceIndexJob {
                 cursor = asset
                 state.setCursor(asset, library: job.library)
                 done += 1
+                assetFinished?()
                 do {
                     if try !queue.extend(job, lease: lease, progress: Double(indexed) / Double(total)) {
                         control.stop(.withdrawn)

@@ -42,6 +42,8 @@ struct JobRunner: Service {
     var faceBatch = 8
     /// How long a run of a `faces` job goes on starting assets.
     var faceRunTime: Duration = .seconds(2)
+    /// Called after each asset a `faces` run indexes (``FaceIndexJob/assetFinished``).
+    var faceAssetFinished: (@Sendable () -> Void)?
 
     func run() async throws {
         let stopping = StopFlag()
@@ -165,6 +167,7 @@ struct JobRunner: Service {
             var run = FaceIndexJob(
                 queue: queue, state: faceIndexingState, indexing: faceIndexing, batch: faceBatch, lease: lease, metrics: metrics, logger: logger)
             run.runTime = faceRunTime
+            run.assetFinished = faceAssetFinished
             return try await run.run(job, in: library.library, control: control)
         }
         return .done
