@@ -1,8 +1,8 @@
 // A smart album (#/searches/<id>): a saved search's photos — what its query finds now, newest first — in the search
 // screen's grid (screens/library.js, view 'saved-search', which reads the title and the query, and follows their
-// changes and the library's), with Rename, Edit Query and Delete (with Undo; the albums are shown after it), in words as
-// a person's page has its tools. On a phone the three are in a menu, so that the title keeps its room. A smart album deleted in another window says so and
-// leaves for the albums.
+// changes and the library's), with Rename, Edit Query and Delete (with Undo; the albums are shown after it), in words
+// as a person's page has its tools. On a phone the three are in a menu, so that the title keeps its room. A smart
+// album deleted in another window says so and leaves for the albums.
 import { h } from '../util.js';
 import { icon } from '../icons.js';
 import { store } from '../store.js';
