@@ -243,12 +243,15 @@ final class RenderJob: @unchecked Sendable {
         }
     }
 
+    /// Keeps the first error and stops the other workers. The error is kept before they are told to stop: a worker
+    /// stopped in the middle of a band throws ``RenderError/cancelled``, and that must not be the error kept when a
+    /// decoder failed (under AddressSanitizer's slowness a damaged TIFF's render once ended "cancelled" this way).
     private func record(_ error: any Error) {
-        stopSignal.raise()
         condition.lock()
         if failure == nil { failure = error }
         condition.broadcast()
         condition.unlock()
+        stopSignal.raise()
     }
 
     private func complete(_ index: Int, rows: [UInt8]?) {
@@ -327,7 +330,7 @@ final class RenderJob: @unchecked Sendable {
 private final class StopSignal: Sendable {
     private let flag = Atomic(false)
 
-    func raise() { flag.store(true, ordering: .relaxed) }
+    func raise() { flag.store(true, ordering: .releasing) }
 
-    var isRaised: Bool { flag.load(ordering: .relaxed) }
+    var isRaised: Bool { flag.load(ordering: .acquiring) }
 }
