@@ -78,14 +78,15 @@ func backgroundServices(_ services: ServerServices, logger: Logger) -> [any Serv
     var background: [any Service] = [LibraryShutdown(libraries: services.libraries)]
     if configuration.jobWorkers > 0 {
         // Queued by the servers that do jobs (a deployment has at least one, or uploads get no previews).
-        background.append(
-            RecentlyDeletedPurges(
-                queue: services.jobs, accounts: services.accounts, interval: configuration.purgeInterval, wakeUps: services.jobWakeUps,
-                logger: logger))
-        background.append(
-            FaceIndexRequests(
-                queue: services.jobs, accounts: services.accounts, interval: configuration.purgeInterval, wakeUps: services.jobWakeUps,
-                logger: logger))
+        for (kind, adding, work) in [
+            (Job.Kind.purgeRecentlyDeleted, EveryLibraryJob.Adding.enqueue, "the purge of Recently Deleted"),
+            (.faces, .request, "the indexing of faces"),
+        ] {
+            background.append(
+                EveryLibraryJob(
+                    kind: kind, adding: adding, work: work, queue: services.jobs, accounts: services.accounts,
+                    interval: configuration.purgeInterval, wakeUps: services.jobWakeUps, logger: logger))
+        }
         var runner = JobRunner(
             queue: services.jobs, accounts: services.accounts, libraries: services.libraries, metrics: services.metrics,
             workers: configuration.jobWorkers, longWorkers: configuration.longJobWorkers, longEncodePixels: configuration.longEncodePixels,

@@ -11,7 +11,7 @@ struct Job: Sendable, Hashable {
         case playableVideo
         /// Delete for good what has been in the library's Recently Deleted longer than the retention; `subject` is
         /// empty. Every server with workers adds one per library at start and then periodically
-        /// (``RecentlyDeletedPurges``); a purge is safe however many run.
+        /// (``EveryLibraryJob``); a purge is safe however many run.
         case purgeRecentlyDeleted
         /// Find the faces of the library's assets not indexed yet and group them into people (``FaceIndexJob``);
         /// `subject` is empty. A run indexes a few assets and, when more remain, is due again at once behind the
