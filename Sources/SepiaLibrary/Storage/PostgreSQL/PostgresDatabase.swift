@@ -85,6 +85,9 @@ package final class PostgresDatabase: SQLDatabase {
         guard lease.searchPath != location.schema else { return }
         let session = PostgresSession(lease: lease, logger: pool.logger, server: location.server)
         try session.execute("SET search_path TO \"\(location.schema)\"")
+        // The library's queries are short, and many run at once: starting parallel workers for one cost more
+        // than they saved (a search's first page on 100 000 photos: p50 79 ms with them, 53 without).
+        try session.execute("SET max_parallel_workers_per_gather = 0")
         lease.searchPath = location.schema
     }
 
