@@ -1,5 +1,6 @@
 import Foundation
 package import GRDB
+import Synchronization
 
 /// An embedded database (the library's `library.sqlite`, the server's `server.sqlite`): one SQLite file in WAL
 /// mode through a GRDB `DatabasePool`, so reads run concurrently with the one writer and never wait for it.
@@ -7,10 +8,22 @@ package import GRDB
 /// SQLite-specific behaviour lives in this folder and nowhere else: WAL mode and `synchronous = NORMAL`
 /// (a commit survives a killed process; an OS crash may lose the last commits but never corrupts), the busy
 /// timeout that makes writers of several processes queue instead of failing with "database is locked",
-/// `AUTOINCREMENT` keys, `WITHOUT ROWID` tables, partial indexes, and `PRAGMA integrity_check`.
+/// `AUTOINCREMENT` keys, `WITHOUT ROWID` tables, partial indexes, `PRAGMA integrity_check`, and the query
+/// planner's statistics (`ANALYZE`, see ``analyzeIfGrown(_:)``).
 package final class SQLiteDatabase: SQLDatabase {
     package let pool: DatabasePool
     let path: String
+
+    /// When the planner's statistics were last gathered: the writer's change count then, and the rows they
+    /// counted.
+    private struct Statistics {
+        var changesAtAnalysis: Int
+        var analyzedRows: Int
+    }
+    private let statistics = Mutex(Statistics(changesAtAnalysis: 0, analyzedRows: 0))
+
+    /// The fewest row changes after which the statistics are gathered again.
+    static let minimumChangesBeforeAnalysis = 1_000
 
     /// How long a writer waits for another process's write transaction before giving up.
     static let busyTimeout: TimeInterval = 60
@@ -42,6 +55,12 @@ package final class SQLiteDatabase: SQLDatabase {
                     .newerSchema, "the library was written by a newer version of Sepia; update Sepia to open it", subject: path)
             }
             try migrator.migrate(pool)
+            try pool.write { db in
+                if try !db.tableExists("sqlite_stat1") { try db.execute(sql: "ANALYZE") }
+                let rows = try Int.fetchOne(db, sql: Self.analyzedRowsSQL) ?? 0
+                statistics.withLock { $0 = Statistics(changesAtAnalysis: db.totalChangesCount, analyzedRows: rows) }
+            }
+            pool.invalidateReadOnlyConnections()
         } catch let error as LibraryError {
             throw error
         } catch {
@@ -63,7 +82,15 @@ package final class SQLiteDatabase: SQLDatabase {
 
     package func write<T>(_ body: (any SQLSession) throws -> T) throws -> T {
         do {
-            return try pool.write { db in try body(SQLiteSession(db: db, cachesStatements: false)) }
+            var analyzed = false
+            let result = try pool.write { db in
+                let result = try body(SQLiteSession(db: db, cachesStatements: false))
+                analyzed = analyzeIfGrown(db)
+                return result
+            }
+            // A connection reads the statistics when it opens: the readers open again to plan with the new ones.
+            if analyzed { pool.invalidateReadOnlyConnections() }
+            return result
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw SQLFailure.uniqueViolation(error.message ?? "")
         }
@@ -71,6 +98,38 @@ package final class SQLiteDatabase: SQLDatabase {
 
     package func rowLockingWrite<T>(_ body: (any SQLSession) throws -> T) throws -> T {
         try write(body)
+    }
+
+    /// The rows the planner's statistics counted, table by table (the first number of each index's `stat`).
+    private static let analyzedRowsSQL = """
+        SELECT coalesce(sum(rows), 0) FROM (SELECT max(CAST(stat AS INTEGER)) AS rows FROM sqlite_stat1 GROUP BY tbl)
+        """
+
+    /// Gathers the query planner's statistics again (`ANALYZE`, in the writer's transaction) once the rows
+    /// changed since the last time are as many as the rows it counted, and at least
+    /// ``minimumChangesBeforeAnalysis``. Without them SQLite guesses, and on a large library it guessed wrong:
+    /// the photos of a few places were counted by reading every visible row (60 ms at 100 000 photos, against
+    /// under 1 ms through the index of places), a city's map by reading them all again (43 ms against 3).
+    /// A library that grows from nothing is analysed at 1 000 changes, 2 000, 4 000…, so the work stays in
+    /// proportion to the writes; 100 000 photos take about 0.2 s.
+    private func analyzeIfGrown(_ db: Database) -> Bool {
+        let changes = db.totalChangesCount
+        let due = statistics.withLock { state in
+            changes - state.changesAtAnalysis >= max(Self.minimumChangesBeforeAnalysis, state.analyzedRows)
+        }
+        guard due else { return false }
+        // An optimisation: a failure leaves the change it follows as it was, and the old statistics.
+        do {
+            try db.inSavepoint {
+                try db.execute(sql: "ANALYZE")
+                return .commit
+            }
+            let rows = try Int.fetchOne(db, sql: Self.analyzedRowsSQL) ?? 0
+            statistics.withLock { $0 = Statistics(changesAtAnalysis: db.totalChangesCount, analyzedRows: rows) }
+            return true
+        } catch {
+            return false
+        }
     }
 
     package func engineProblems() throws -> [String] {
