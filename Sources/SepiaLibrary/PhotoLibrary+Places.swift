@@ -54,15 +54,34 @@ extension PhotoLibrary {
 
     /// What a map of `region` at `zoom` (0, the world in one 256-pixel tile, to 22) shows of the visible located
     /// photos and videos `predicate` matches: each of them when there are at most `itemLimit`, else counted in
-    /// cells about 64 pixels wide at that zoom, at their mean position. One pass over the region's rows, so a
-    /// request's cost is bounded by the library, not by the region a client asks for.
+    /// cells about 64 pixels wide at that zoom, at their mean position. A region holding many of the library's
+    /// photos at a zoom up to 10 reads the cells the library keeps (``MapCells``), so its cost depends on the
+    /// cells shown, not on the photos in them; a smaller region, or one filtered by `predicate`, is counted from
+    /// its rows, exactly within its edges.
     public func mapMarkers(
         in region: MapRegion, zoom: Int, matching predicate: AssetPredicate? = nil, itemLimit: Int = 500
     ) throws(LibraryError)
         -> MapMarkers
     {
-        let zoom = max(0, min(22, zoom))
-        let cell = 360 / Double(1 << zoom) / 4
-        return try store.mapMarkers(in: region, cellDegrees: cell, itemLimit: max(0, min(itemLimit, 5_000)), matching: predicate)
+        try mapMarkers(in: region, zoom: zoom, matching: predicate, itemLimit: itemLimit, liveRowLimit: MapCells.liveRowLimit)
+    }
+
+    /// Counts the map's kept cells (``MapCells``) anew from the photos' positions, for a library whose check
+    /// found them differing; returns how many cells there are. The database keeps them with every change.
+    @discardableResult
+    public func rebuildMapCells() throws(LibraryError) -> Int {
+        try store.rebuildMapCells()
+    }
+
+    /// ``mapMarkers(in:zoom:matching:itemLimit:)`` with the number of located assets up to which a region is
+    /// counted from its rows instead of the kept cells.
+    func mapMarkers(
+        in region: MapRegion, zoom: Int, matching predicate: AssetPredicate?, itemLimit: Int, liveRowLimit: Int
+    ) throws(LibraryError)
+        -> MapMarkers
+    {
+        try store.mapMarkers(
+            in: region, zoom: max(0, min(22, zoom)), itemLimit: max(0, min(itemLimit, 5_000)), matching: predicate,
+            liveRowLimit: liveRowLimit)
     }
 }

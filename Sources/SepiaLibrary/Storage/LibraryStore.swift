@@ -92,11 +92,14 @@ protocol LibraryStore: Sendable {
     /// How many assets are located, placed and waiting, and whether the tables could be read.
     func placesStatus() throws(LibraryError) -> PlacesStatus
     /// The visible located assets `predicate` matches in a region: each of them when there are at most
-    /// `itemLimit`, else counted in cells of `cellDegrees`.
+    /// `itemLimit`, else counted in cells of ``MapCells/degrees(zoom:)``, from the kept cells when there is no
+    /// predicate and the region holds more than `liveRowLimit`.
     func mapMarkers(
-        in region: MapRegion, cellDegrees: Double, itemLimit: Int, matching predicate: AssetPredicate?
+        in region: MapRegion, zoom: Int, itemLimit: Int, matching predicate: AssetPredicate?, liveRowLimit: Int
     ) throws(LibraryError)
         -> MapMarkers
+    /// Counts the map's kept cells anew from the assets' rows; returns how many there are.
+    func rebuildMapCells() throws(LibraryError) -> Int
 
     // MARK: Search
 

@@ -82,17 +82,20 @@ struct PlacesCommand: AsyncParsableCommand {
     /// `sepia places update`.
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "update", abstract: "Place the photos located before places could be found.")
+            commandName: "update",
+            abstract: "Place the photos located before places could be found, and count the map's cells anew.")
 
         @OptionGroup var library: LibraryOptions
 
         func run() async throws {
             try await reportingErrors {
                 try await library.withLibrary { photos in
+                    let cells = try photos.rebuildMapCells()
                     let looked = try photos.updatePlaces()
                     let status = try photos.placesStatus()
                     if let problem = status.problem { throw ValidationError("places cannot be found: \(problem)") }
                     Terminal.print("Looked at \(counted(looked)); \(status.placedAssets) of \(status.locatedAssets) located ones have a place.")
+                    Terminal.print("The map's kept cells counted anew: \(cells).")
                 }
             }
         }

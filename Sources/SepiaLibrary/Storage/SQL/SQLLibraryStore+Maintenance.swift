@@ -148,6 +148,10 @@ extension SQLLibraryStore {
             if assets != documents {
                 problems.append("search index: \(documents) documents for \(assets) assets; rebuild it with: sepia search --rebuild-index")
             }
+            let cells = try Self.differingMapCells(db)
+            if cells > 0 {
+                problems.append("map: \(cells) of the kept map cells differ from the photos' positions; rebuild them with: sepia places update")
+            }
             return problems
         }
     }

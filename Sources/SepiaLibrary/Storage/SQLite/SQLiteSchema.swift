@@ -353,6 +353,64 @@ extension SQLiteDatabase {
                     );
                     """)
         }
+        migrator.registerMigration("v14: map cells") { db in
+            // The map's cells kept by the database (MapCells): for each of the zooms 0 to 10, the visible located
+            // assets counted in cells of 90 / 2^zoom degrees, with their positions' sums and the newest asset
+            // added, so that a large region's markers read a few hundred rows instead of every located one.
+            // Triggers keep them in the transaction of the change, whichever code makes it.
+            try db.execute(sql: "CREATE TABLE mapZoom (zoom INTEGER PRIMARY KEY, degrees DOUBLE NOT NULL)")
+            for zoom in 0...10 {
+                try db.execute(sql: "INSERT INTO mapZoom (zoom, degrees) VALUES (?, ?)", arguments: [zoom, MapCells.degrees(zoom: zoom)])
+            }
+            let visible = { (row: String) in
+                "\(row).latitude IS NOT NULL AND \(row).longitude IS NOT NULL AND \(row).trashedDate IS NULL AND NOT \(row).isHidden"
+            }
+            let cell = { (row: String) in
+                "CAST((\(row).latitude + 90) / z.degrees AS INTEGER), CAST((\(row).longitude + 180) / z.degrees AS INTEGER)"
+            }
+            let add = """
+                INSERT INTO mapCell (zoom, cellRow, cellColumn, assetCount, latitudeSum, longitudeSum, keyRowID)
+                  SELECT z.zoom, \(cell("NEW")), 1, NEW.latitude, NEW.longitude, NEW.rowID FROM mapZoom z WHERE \(visible("NEW"))
+                  ON CONFLICT (zoom, cellRow, cellColumn) DO UPDATE SET assetCount = assetCount + 1,
+                    latitudeSum = latitudeSum + excluded.latitudeSum, longitudeSum = longitudeSum + excluded.longitudeSum,
+                    keyRowID = max(keyRowID, excluded.keyRowID);
+                """
+            let remove = """
+                UPDATE mapCell SET assetCount = assetCount - 1, latitudeSum = latitudeSum - OLD.latitude,
+                    longitudeSum = longitudeSum - OLD.longitude
+                  WHERE (zoom, cellRow, cellColumn) IN (SELECT z.zoom, \(cell("OLD")) FROM mapZoom z WHERE \(visible("OLD")));
+                DELETE FROM mapCell
+                  WHERE assetCount <= 0 AND (zoom, cellRow, cellColumn) IN (SELECT z.zoom, \(cell("OLD")) FROM mapZoom z WHERE \(visible("OLD")));
+                """
+            try db.execute(
+                sql: """
+                    CREATE TABLE mapCell (
+                      zoom INTEGER NOT NULL,
+                      cellRow INTEGER NOT NULL,
+                      cellColumn INTEGER NOT NULL,
+                      assetCount INTEGER NOT NULL,
+                      latitudeSum DOUBLE NOT NULL,
+                      longitudeSum DOUBLE NOT NULL,
+                      keyRowID INTEGER NOT NULL,
+                      PRIMARY KEY (zoom, cellRow, cellColumn)
+                    ) WITHOUT ROWID;
+                    INSERT INTO mapCell (zoom, cellRow, cellColumn, assetCount, latitudeSum, longitudeSum, keyRowID)
+                      \(SQLLibraryStore.countedMapCells(dialect: .sqlite));
+                    CREATE TRIGGER asset_mapCellsInsert AFTER INSERT ON asset BEGIN
+                    \(add)
+                    END;
+                    CREATE TRIGGER asset_mapCellsDelete AFTER DELETE ON asset BEGIN
+                    \(remove)
+                    END;
+                    CREATE TRIGGER asset_mapCellsUpdate AFTER UPDATE OF latitude, longitude, trashedDate, isHidden ON asset
+                      WHEN OLD.latitude IS NOT NEW.latitude OR OLD.longitude IS NOT NEW.longitude
+                        OR OLD.trashedDate IS NOT NEW.trashedDate OR OLD.isHidden IS NOT NEW.isHidden
+                    BEGIN
+                    \(remove)
+                    \(add)
+                    END;
+                    """)
+        }
         return migrator
     }
 }
