@@ -321,6 +321,78 @@ extension PostgresDatabase {
             );
             """
         ),
+        (
+            // As SQLite's: the map's cells at zooms 0 to 10, kept by a trigger in the transaction of each change.
+            // The function's search_path is the library's schema, whichever session's change fires it.
+            "v14: map cells",
+            """
+            CREATE TABLE mapZoom (zoom BIGINT PRIMARY KEY, degrees DOUBLE PRECISION NOT NULL);
+            INSERT INTO mapZoom (zoom, degrees) SELECT z, 90 / power(2, z) FROM generate_series(0, 10) z;
+            CREATE TABLE mapCell (
+              zoom BIGINT NOT NULL,
+              cellRow BIGINT NOT NULL,
+              cellColumn BIGINT NOT NULL,
+              assetCount BIGINT NOT NULL,
+              latitudeSum DOUBLE PRECISION NOT NULL,
+              longitudeSum DOUBLE PRECISION NOT NULL,
+              keyRowID BIGINT NOT NULL,
+              PRIMARY KEY (zoom, cellRow, cellColumn)
+            );
+            INSERT INTO mapCell (zoom, cellRow, cellColumn, assetCount, latitudeSum, longitudeSum, keyRowID)
+              \(SQLLibraryStore.countedMapCells(dialect: .postgreSQL));
+            CREATE FUNCTION asset_mapCells() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+            BEGIN
+              IF TG_OP <> 'INSERT' THEN
+                IF OLD.latitude IS NOT NULL AND OLD.longitude IS NOT NULL AND OLD.trashedDate IS NULL AND NOT OLD.isHidden THEN
+                  UPDATE mapCell m SET assetCount = m.assetCount - 1, latitudeSum = m.latitudeSum - OLD.latitude,
+                      longitudeSum = m.longitudeSum - OLD.longitude
+                    FROM mapZoom z WHERE m.zoom = z.zoom AND m.cellRow = floor((OLD.latitude + 90) / z.degrees)::bigint
+                      AND m.cellColumn = floor((OLD.longitude + 180) / z.degrees)::bigint;
+                  DELETE FROM mapCell m USING mapZoom z WHERE m.assetCount <= 0 AND m.zoom = z.zoom
+                    AND m.cellRow = floor((OLD.latitude + 90) / z.degrees)::bigint
+                    AND m.cellColumn = floor((OLD.longitude + 180) / z.degrees)::bigint;
+                END IF;
+              END IF;
+              IF TG_OP <> 'DELETE' THEN
+                IF NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NEW.trashedDate IS NULL AND NOT NEW.isHidden THEN
+                  INSERT INTO mapCell AS m (zoom, cellRow, cellColumn, assetCount, latitudeSum, longitudeSum, keyRowID)
+                    SELECT z.zoom, floor((NEW.latitude + 90) / z.degrees)::bigint, floor((NEW.longitude + 180) / z.degrees)::bigint,
+                      1, NEW.latitude, NEW.longitude, NEW.rowID
+                    FROM mapZoom z
+                    ON CONFLICT (zoom, cellRow, cellColumn) DO UPDATE SET assetCount = m.assetCount + 1,
+                      latitudeSum = m.latitudeSum + excluded.latitudeSum, longitudeSum = m.longitudeSum + excluded.longitudeSum,
+                      keyRowID = greatest(m.keyRowID, excluded.keyRowID);
+                END IF;
+              END IF;
+              RETURN NULL;
+            END
+            $$;
+            CREATE TRIGGER asset_mapCells AFTER INSERT OR DELETE ON asset FOR EACH ROW EXECUTE FUNCTION asset_mapCells();
+            CREATE TRIGGER asset_mapCellsUpdate AFTER UPDATE OF latitude, longitude, trashedDate, isHidden ON asset FOR EACH ROW
+              WHEN (OLD.latitude IS DISTINCT FROM NEW.latitude OR OLD.longitude IS DISTINCT FROM NEW.longitude
+                OR OLD.trashedDate IS DISTINCT FROM NEW.trashedDate OR OLD.isHidden IS DISTINCT FROM NEW.isHidden)
+              EXECUTE FUNCTION asset_mapCells();
+            """
+        ),
+        (
+            // The search documents as their words alone: the text beside them and the words' positions were
+            // never read (no ranking by proximity), and made the index a fifth of a library's database. A table
+            // written anew, so that the space of the old rows goes with it, and analysed at once: until then the
+            // planner guesses, and a rare word's page walked every photo (0.6 s).
+            "v15: search words without positions",
+            """
+            CREATE TABLE assetSearchWords (
+              assetRowID BIGINT PRIMARY KEY REFERENCES asset(rowID) ON DELETE CASCADE,
+              vector tsvector NOT NULL
+            );
+            INSERT INTO assetSearchWords (assetRowID, vector) SELECT assetRowID, strip(vector) FROM assetSearch;
+            DROP TABLE assetSearch;
+            ALTER TABLE assetSearchWords RENAME TO assetSearch;
+            ALTER INDEX assetSearchWords_pkey RENAME TO assetSearch_pkey;
+            CREATE INDEX assetSearch_vector ON assetSearch USING GIN (vector);
+            ANALYZE assetSearch;
+            """
+        ),
     ]
 
     /// Creates the schema if needed and applies the migrations it lacks; refuses a schema written by a newer
@@ -343,10 +415,7 @@ extension PostgresDatabase {
                 }
                 for migration in migrations where !applied.contains(migration.identifier) {
                     // One statement at a time: the extended query protocol takes one per message.
-                    for statement in migration.sql.components(separatedBy: ";\n") {
-                        let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
-                        if !trimmed.isEmpty { try session.execute(trimmed) }
-                    }
+                    for statement in Self.statements(of: migration.sql) { try session.execute(statement) }
                     try session.execute(
                         "INSERT INTO sepiaMigration (identifier, appliedAt) VALUES (?, ?)", [migration.identifier, Date().timeIntervalSince1970])
                 }
@@ -358,5 +427,23 @@ extension PostgresDatabase {
                 throw error
             }
         }
+    }
+
+    /// The statements of a migration, each ending with ";" at the end of a line, but for those inside a
+    /// function's body (between "$$" quotes), which are its own.
+    static func statements(of sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        for piece in sql.components(separatedBy: ";\n") {
+            current += current.isEmpty ? piece : ";\n" + piece
+            // Inside a dollar-quoted body while its quotes are unbalanced.
+            if current.components(separatedBy: "$$").count % 2 == 0 { continue }
+            let trimmed = current.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty { statements.append(trimmed) }
+            current = ""
+        }
+        let rest = current.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !rest.isEmpty { statements.append(rest) }
+        return statements
     }
 }

@@ -1,20 +1,24 @@
 import Foundation
+import Synchronization
 
 extension SQLLibraryStore {
     /// Assets whose search document has a word starting with `word` (already folded by ``SearchText``): FTS5's
     /// prefix query on SQLite, a `tsquery` prefix on PostgreSQL's GIN index.
     static func searchCondition(_ word: String, dialect: SQLDialect, into arguments: inout [any SQLBindable]) -> String {
-        // The word is letters and digits only (SearchText.words), so neither query syntax sees an operator.
-        let word = SearchText.words(word).joined()
-        guard !word.isEmpty else { return "FALSE" }
+        guard let query = prefixQuery(word, dialect: dialect) else { return "FALSE" }
+        arguments.append(query)
         switch dialect {
-        case .sqlite:
-            arguments.append("\"" + word + "\"*")
-            return "a.rowID IN (SELECT rowid FROM assetSearch WHERE assetSearch MATCH ?)"
-        case .postgreSQL:
-            arguments.append(word + ":*")
-            return "a.rowID IN (SELECT s.assetRowID FROM assetSearch s WHERE s.vector @@ to_tsquery('simple', ?))"
+        case .sqlite: return "a.rowID IN (SELECT rowid FROM assetSearch WHERE assetSearch MATCH ?)"
+        case .postgreSQL: return "a.rowID IN (SELECT s.assetRowID FROM assetSearch s WHERE s.vector @@ to_tsquery('simple', ?))"
         }
+    }
+
+    /// The index's query for the words starting with `word`, or nil when it has no letter or digit. The word is
+    /// then letters and digits only (SearchText.words), so neither query syntax sees an operator.
+    static func prefixQuery(_ word: String, dialect: SQLDialect) -> String? {
+        let word = SearchText.words(word).joined()
+        guard !word.isEmpty else { return nil }
+        return dialect == .sqlite ? "\"" + word + "\"*" : word + ":*"
     }
 
     /// The search documents of these assets, from their row and their place's names.
@@ -49,7 +53,10 @@ extension SQLLibraryStore {
                 // A deleted asset's document went with it (ON DELETE CASCADE).
                 if let document = documents[rowID] {
                     try db.execute(
-                        "INSERT INTO assetSearch (assetRowID, body) VALUES (?, ?) ON CONFLICT (assetRowID) DO UPDATE SET body = excluded.body",
+                        """
+                        INSERT INTO assetSearch (assetRowID, vector) VALUES (?, strip(to_tsvector('simple', ?)))
+                        ON CONFLICT (assetRowID) DO UPDATE SET vector = excluded.vector
+                        """,
                         [rowID, document])
                 }
             }
@@ -121,12 +128,21 @@ extension SQLLibraryStore {
         try read { db in
             var cities: [PlaceSuggestion] = []
             var countries: [String: (name: String, places: [Int64])] = [:]
-            for row in try db.fetch("SELECT id, city, country, countryCode FROM place") {
-                let (id, city, country, code): (Int64, String, String, String) = (row[0], row[1], row[2], row[3])
-                if Self.matches(word, city) {
-                    cities.append(PlaceSuggestion(name: city, country: country, placeID: Int(id), countryCode: code, assetCount: 0))
+            let rows = try db.fetch("SELECT id, city, country, countryCode FROM place")
+            foldedPlaceNames.withLock { folded in
+                func matches(_ name: String) -> Bool {
+                    if let words = folded[name] { return words.contains { $0.hasPrefix(word) } }
+                    let words = SearchText.words(name)
+                    folded[name] = words
+                    return words.contains { $0.hasPrefix(word) }
                 }
-                if Self.matches(word, country) { countries[code, default: (country, [])].places.append(id) }
+                for row in rows {
+                    let (id, city, country, code): (Int64, String, String, String) = (row[0], row[1], row[2], row[3])
+                    if matches(city) {
+                        cities.append(PlaceSuggestion(name: city, country: country, placeID: Int(id), countryCode: code, assetCount: 0))
+                    }
+                    if matches(country) { countries[code, default: (country, [])].places.append(id) }
+                }
             }
             let visible = "a.trashedDate IS NULL AND a.isHidden = FALSE"
             for index in cities.indices {
@@ -148,20 +164,37 @@ extension SQLLibraryStore {
 
     func keywords(matchingWord word: String, limit: Int) throws(LibraryError) -> [String] {
         // The search index finds the assets with a word starting with this one (their keywords' words among
-        // them); their keywords are then folded and matched here.
+        // them); their keywords are then folded and matched here. The first 4 000 the index gives are a sample
+        // that bounds the work of a one-letter word: PostgreSQL, left to plan the whole match, read every asset
+        // instead (70 ms on 100 000, against 12).
+        guard let query = Self.prefixQuery(word, dialect: dialect) else { return [] }
         let rows = try readStatement { db in
-            var arguments: [any SQLBindable] = []
-            let indexed = Self.searchCondition(word, dialect: db.dialect, into: &arguments)
+            let sample =
+                switch db.dialect {
+                case .sqlite: "a.rowID IN (SELECT rowid FROM assetSearch WHERE assetSearch MATCH ? LIMIT 4000)"
+                case .postgreSQL:
+                    "a.rowID = ANY(ARRAY(SELECT s.assetRowID FROM assetSearch s WHERE s.vector @@ to_tsquery('simple', ?) LIMIT 4000))"
+                }
             return try db.fetch(
-                "SELECT a.keywords FROM asset a WHERE a.keywords <> '' AND a.trashedDate IS NULL AND \(indexed) LIMIT 2000", arguments)
+                "SELECT a.keywords FROM asset a WHERE a.keywords <> '' AND a.trashedDate IS NULL AND \(sample) LIMIT 2000", [query])
         }
+        // Rows share their keywords: each is folded once.
+        var foldedKeywords: [Substring: (words: [String], matches: Bool)] = [:]
         var counts: [String: (keyword: String, count: Int)] = [:]
         for row in rows {
             let keywords: String = row[0]
             for keyword in keywords.split(separator: "\n") {
-                let leaf = String(keyword.split(separator: "|").last ?? keyword)
-                guard Self.matches(word, leaf) else { continue }
-                counts[SearchText.words(leaf).joined(separator: " "), default: (leaf, 0)].count += 1
+                let leaf = keyword.split(separator: "|").last ?? keyword
+                let entry: (words: [String], matches: Bool)
+                if let known = foldedKeywords[leaf] {
+                    entry = known
+                } else {
+                    let words = SearchText.words(String(leaf))
+                    entry = (words, words.contains { $0.hasPrefix(word) })
+                    foldedKeywords[leaf] = entry
+                }
+                guard entry.matches else { continue }
+                counts[entry.words.joined(separator: " "), default: (String(leaf), 0)].count += 1
             }
         }
         return counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.keyword < $1.keyword }.prefix(limit).map(\.keyword)

@@ -14,6 +14,9 @@ final class SQLLibraryStore: LibraryStore {
     let places: PlaceFinder
     /// The rows of `place` this process has read: a place's names change only with GeoNames' tables.
     let placeNames = Mutex<[Int: Place]>([:])
+    /// The folded words of the place names suggestions have matched (``SearchText/words(_:)``): a few hundred
+    /// names asked on every keystroke, folded once.
+    let foldedPlaceNames = Mutex<[String: [String]]>([:])
 
     init(database: any SQLDatabase, places: PlaceFinder = PlaceFinder(directory: nil)) {
         self.database = database
