@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SepiaCodecs
 import Testing
 
@@ -99,5 +100,73 @@ import Testing
         // Past the row limit, the same region reads the kept cell it lies in
         let kept = try library.mapMarkers(in: lisbon, zoom: 2, matching: nil, itemLimit: 500, liveRowLimit: 0)
         #expect(kept.items.isEmpty && kept.clusters.map(\.count) == [2] && kept.total == 2)
+    }
+
+    @Test("a library written before the kept cells has its located photos counted when opened, and its search words kept")
+    func olderLibrary() async throws {
+        let folder = TestLibrary.temporaryFolder()
+        // Three photos of a library at v13: two located and one of them in Recently Deleted, one without a
+        // place; each with its search document as v13 wrote it (on PostgreSQL, its text and its words with
+        // their positions)
+        func asset(_ id: String, _ title: String, latitude: Double?, longitude: Double?, trashed: Bool) -> String {
+            let position = latitude.map { "\($0), \(longitude ?? 0)" } ?? "NULL, NULL"
+            return """
+                INSERT INTO asset (localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, creationDateOffset,
+                  creationDateSource, localYear, localMonth, modificationDate, addedDate, isFavorite, isHidden, originalFilename,
+                  contentHash, originalFormat, originalByteCount, originalOrientation, originalWidth, originalHeight, title,
+                  latitude, longitude, trashedDate)
+                VALUES ('\(id)', 1, 4, 3, 1500000000, 3600, 'capture', 2017, 7, 1500000000, 1500000000, FALSE, FALSE,
+                  '\(id).jpg', '\(id)-hash', 'jpeg', 10, 1, 4, 3, '\(title)', \(position), \(trashed ? "1500000100" : "NULL"))
+                """
+        }
+        let inserts = [
+            asset("tram", "Tram in Lisbon", latitude: 38.7139, longitude: -9.1394, trashed: false),
+            asset("beer", "Beer garden", latitude: 48.1374, longitude: 11.5755, trashed: true),
+            asset("shelf", "Grandmother''s shelf", latitude: nil, longitude: nil, trashed: false),
+        ]
+        let documents = ["tram": "tram in lisbon", "beer": "beer garden", "shelf": "grandmother s shelf"]
+        if case .postgreSQL(let location) = TestLibrary.database(for: folder) {
+            let old = try PostgresDatabase(
+                location: location, migrations: Array(PostgresDatabase.libraryMigrations.prefix(13)), announcesChanges: false)
+            try old.write { db in
+                for insert in inserts { _ = try db.execute(insert, []) }
+                for (id, document) in documents {
+                    _ = try db.execute(
+                        "INSERT INTO assetSearch (assetRowID, body) SELECT rowID, ? FROM asset WHERE localIdentifier = ?",
+                        [document, id])
+                }
+                _ = try db.execute("INSERT INTO libraryInfo (key, value) VALUES ('searchIndex', ?)", [SQLLibraryStore.searchIndexVersion])
+            }
+        } else {
+            let queue = try DatabaseQueue(path: folder + "/library.sqlite")
+            try SQLiteDatabase.migrator.migrate(queue, upTo: "v13: saved searches")
+            try queue.inDatabase { db in
+                for insert in inserts { try db.execute(sql: insert) }
+                for (id, document) in documents {
+                    try db.execute(
+                        sql: "INSERT INTO assetSearch (rowid, body) SELECT rowID, ? FROM asset WHERE localIdentifier = ?", arguments: [document, id])
+                }
+                try db.execute(sql: "INSERT INTO libraryInfo (key, value) VALUES ('searchIndex', ?)", arguments: [SQLLibraryStore.searchIndexVersion])
+            }
+            try queue.close()
+        }
+        let library = try TestLibrary.open(at: folder)
+        defer { library.close() }
+        // Only the visible located photo is on the map, at every kept zoom as its rows say
+        #expect(try library.mapMarkers(in: .world, zoom: 2, matching: nil, itemLimit: 0, liveRowLimit: 0).total == 1)
+        try Self.expectKeptCellsMatchRows(library)
+        // The documents written before are still searched (the library was not indexed again)
+        let store = try #require(library.store as? SQLLibraryStore)
+        #expect(try store.read { db in try SQLLibraryStore.info(db, "searchIndex") } == SQLLibraryStore.searchIndexVersion)
+        for (word, expected) in [("grandm", ["shelf"]), ("lisb", ["tram"]), ("garden", [])] {
+            #expect(try SearchTests.found(library, word) == Set(expected), "\(word)")
+        }
+        if store.dialect == .postgreSQL {
+            // v15 kept the words and dropped their positions
+            let vectors: [String] = try store.read { db in try db.fetch("SELECT vector::text FROM assetSearch ORDER BY 1").map { $0[0] } }
+            #expect(vectors.count == 3 && vectors.allSatisfy { !$0.contains(":") }, "\(vectors)")
+        }
+        // (The rows written here have no files, which the check names as well.)
+        #expect(try store.integrityProblems().filter { $0.hasPrefix("map:") || $0.hasPrefix("search index:") }.isEmpty)
     }
 }

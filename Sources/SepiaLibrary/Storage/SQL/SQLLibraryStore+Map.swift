@@ -16,15 +16,15 @@ extension SQLLibraryStore {
         }
     }
 
-    /// The visible located assets, in the SQL both reads of the map use.
-    private static let visibleLocated = "a.latitude IS NOT NULL AND a.longitude IS NOT NULL AND a.trashedDate IS NULL AND a.isHidden = FALSE"
+    /// The visible located assets, in the SQL the map's reads and its kept cells use.
+    static let visibleLocated = "a.latitude IS NOT NULL AND a.longitude IS NOT NULL AND a.trashedDate IS NULL AND a.isHidden = FALSE"
 
-    /// The cell of a position column (`latitude` shifted by 90, `longitude` by 180) for a cell size bound as an
-    /// argument, as the kept cells' triggers compute it on each database.
-    private static func cell(_ column: String, shift: Int, dialect: SQLDialect) -> String {
+    /// The cell of a position column (`latitude` shifted by 90, `longitude` by 180) for a cell size in degrees (an
+    /// argument bound in its place unless given), as the kept cells' triggers compute it on each database.
+    static func cell(_ column: String, shift: Int, size: String = "?", dialect: SQLDialect) -> String {
         switch dialect {
-        case .sqlite: "CAST((\(column) + \(shift)) / ? AS INTEGER)"
-        case .postgreSQL: "floor((\(column) + \(shift)) / ?)::bigint"
+        case .sqlite: "CAST((\(column) + \(shift)) / \(size) AS INTEGER)"
+        case .postgreSQL: "floor((\(column) + \(shift)) / \(size))::bigint"
         }
     }
 

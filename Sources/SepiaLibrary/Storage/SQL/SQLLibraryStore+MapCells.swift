@@ -2,14 +2,13 @@ extension SQLLibraryStore {
     /// The visible located assets counted per kept cell at every kept zoom, as `mapCell`'s columns (zoom, cellRow,
     /// cellColumn, assetCount, latitudeSum, longitudeSum, keyRowID): what the triggers keep, computed anew.
     static func countedMapCells(dialect: SQLDialect) -> String {
-        let cell = { (column: String, shift: Int) in
-            dialect == .sqlite ? "CAST((a.\(column) + \(shift)) / z.degrees AS INTEGER)" : "floor((a.\(column) + \(shift)) / z.degrees)::bigint"
-        }
+        let cellRow = cell("a.latitude", shift: 90, size: "z.degrees", dialect: dialect)
+        let cellColumn = cell("a.longitude", shift: 180, size: "z.degrees", dialect: dialect)
         return """
-            SELECT z.zoom AS zoom, \(cell("latitude", 90)) AS cellRow, \(cell("longitude", 180)) AS cellColumn, count(*) AS assetCount,
+            SELECT z.zoom AS zoom, \(cellRow) AS cellRow, \(cellColumn) AS cellColumn, count(*) AS assetCount,
               sum(a.latitude) AS latitudeSum, sum(a.longitude) AS longitudeSum, max(a.rowID) AS keyRowID
             FROM asset a, mapZoom z
-            WHERE a.latitude IS NOT NULL AND a.longitude IS NOT NULL AND a.trashedDate IS NULL AND a.isHidden = FALSE
+            WHERE \(visibleLocated)
             GROUP BY 1, 2, 3
             """
     }
