@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import json
 import os
@@ -157,6 +158,20 @@ def stop_server(s: Server) -> int | None:
     if code not in (0, None):
         print(f"\nwarning: sepia serve ({s.name}) exited with status {code} after SIGTERM; its log: {s.log_path}")
     return code
+
+
+@contextlib.contextmanager
+def own_site(tmp_path_factory, name: str):
+    """A server of its own, its owner's API client and a desktop window signed in to it, as (server, api,
+    browser); the window and the server are stopped afterwards, also when what the caller sets up fails."""
+    s = Server(tmp_path_factory.mktemp(name), name=name).start()
+    try:
+        api = s.create_owner()
+        b = Browser(s.base, width=1440, height=900, label=name)
+        b.sign_in()
+        yield s, api, b
+    finally:
+        stop_server(s)
 
 
 def import_photos(library: Path, folder: Path, jobs: int = 2) -> str:
@@ -646,6 +661,18 @@ class Browser:
     def wait_cell_thumbnail(self, asset_id: str, timeout: float | None = None):
         css = self.cell_css(asset_id) + " img"
         self.wait(lambda: self.image_loaded(css), f"the thumbnail of {asset_id}", timeout)
+
+    def press(self, *keys):
+        """Keys pressed on whatever has the focus, as a person presses them."""
+        chain = ActionChains(self.driver)
+        for k in keys:
+            chain.send_keys(k)
+        chain.perform()
+
+    def assert_no_sideways_overflow(self):
+        """Nothing on the page is wider than the window: a person at this size never scrolls sideways."""
+        width = self.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
 
     # ----- script
     def js(self, script: str, *args):

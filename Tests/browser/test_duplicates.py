@@ -18,10 +18,9 @@ import re
 
 import pytest
 from PIL import Image, ImageDraw
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from sepia_browser import Browser, Server, photo_bytes, stop_server, tid
+from sepia_browser import Browser, photo_bytes, tid, own_site
 from test_accessibility import audit
 
 # How long the server may take to hash and compare the photos (debug build, two cores).
@@ -74,14 +73,9 @@ def unrelated_photo() -> bytes:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A server and a desktop window of their own; the photos are added by the first test that needs them."""
-    s = Server(tmp_path_factory.mktemp("duplicates"), name="duplicates").start()
-    api = s.create_owner()
-    b = Browser(s.base, width=1440, height=900, label="duplicates")
-    b.sign_in()
-    state = {"server": s, "api": api, "browser": b}
-    yield state
-    b.quit()
-    stop_server(s)
+    with own_site(tmp_path_factory, "duplicates") as (s, api, b):
+        state = {"server": s, "api": api, "browser": b}
+        yield state
 
 
 @pytest.fixture
@@ -146,13 +140,6 @@ def member_sets(b) -> list[set[str]]:
     return [{i["id"] for i in g["items"]} for g in groups_on_screen(b)]
 
 
-def press(b, *keys):
-    chain = ActionChains(b.driver)
-    for k in keys:
-        chain.send_keys(k)
-    chain.perform()
-
-
 def focused(b) -> dict | None:
     return b.js("""const e = document.activeElement; return e && e !== document.body ? {testid: e.dataset.testid || null,
         asset: e.closest('[data-asset-id]')?.dataset.assetId || null, checked: e.checked ?? null} : null;""")
@@ -164,7 +151,7 @@ def tab_to(b, testid: str, limit: int = 40) -> dict:
         f = focused(b)
         if f and f["testid"] == testid:
             return f
-        press(b, Keys.TAB)
+        b.press(Keys.TAB)
     raise AssertionError(f"{testid} never got the focus with Tab; last: {focused(b)}")
 
 
@@ -179,11 +166,6 @@ def click_undo(b, pattern: str):
                 return next(iter(b.find_all(".toast-action", t)), None)
         return None
     b.wait(button, f"Undo on the message {pattern!r}").click()
-
-
-def no_sideways_overflow(b):
-    width = b.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
 
 
 def trashed(api, asset_id: str) -> bool:
@@ -242,24 +224,24 @@ def test_the_copies_are_grouped_the_largest_kept_and_the_others_deleted_then_und
     f = tab_to(b, "duplicate-keep")
     assert f["asset"] == ids["original"] and f["checked"], f
     second = group["items"][1]["id"]
-    press(b, Keys.ARROW_RIGHT)
+    b.press(Keys.ARROW_RIGHT)
     b.wait(lambda: [i["keep"] for i in groups_on_screen(b)[0]["items"]] == [False, True, False], "the second photo chosen to keep")
     assert focused(b)["asset"] == second
     assert groups_on_screen(b)[0]["items"][0]["suggested"], "the server's proposal stays marked"
-    press(b, Keys.ARROW_LEFT)
+    b.press(Keys.ARROW_LEFT)
     b.wait(lambda: [i["keep"] for i in groups_on_screen(b)[0]["items"]] == [True, False, False], "the largest chosen again")
     # Its View link opens it large; Escape comes back to the link.
     f = tab_to(b, "duplicate-view")
     assert f["asset"] == ids["original"], f
-    press(b, Keys.ENTER)
+    b.press(Keys.ENTER)
     b.wait_image(tid("detail-image"))
     assert b.driver.current_url.endswith(f"#/photo/{ids['original']}")
-    press(b, Keys.ESCAPE)
+    b.press(Keys.ESCAPE)
     b.wait_gone(tid("detail"))
     b.wait(lambda: (focused(b) or {}).get("testid") == "duplicate-view" and focused(b)["asset"] == ids["original"], "the focus back on View")
     assert [i["keep"] for i in groups_on_screen(b)[0]["items"]] == [True, False, False], "the choice stays"
     tab_to(b, "duplicate-resolve")
-    press(b, Keys.ENTER)
+    b.press(Keys.ENTER)
 
     # The two others are in Recently Deleted, the one kept is not; the group has gone, and with it the list.
     b.wait_toast(r"Kept harbour\.jpg\. 2 photos moved to Recently Deleted\.")
@@ -292,7 +274,7 @@ def test_a_group_on_a_phone_and_in_dark_mode(site, grouped, b, screenshot):
         b.click(tid("nav-duplicates"))
         b.wait(lambda: member_sets(b) == [copies(grouped)], "the group on the phone", COMPARING)
         b.wait(lambda: all(i["picture"] for g in groups_on_screen(b) for i in g["items"]), "the pictures")
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
         assert b.js("const p = document.querySelector('.duplicates-page'); return p.scrollWidth <= p.clientWidth")
         # Two photos a row, side by side.
         tops = b.js("""return [...document.querySelectorAll('[data-testid="duplicate-item"]')].map((li) => Math.round(li.getBoundingClientRect().top))""")

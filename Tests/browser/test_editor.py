@@ -254,7 +254,7 @@ def test_intensity_drag_keeps_one_preview_in_flight_and_ends_on_the_last_value(a
     (asset_id,) = photos.upload(1)
     app.open_app("#/library")
     open_editor(app, asset_id)
-    src = choose(app, "Sepia", app.find(tid("editor-preview")).get_attribute("src"))
+    choose(app, "Sepia", app.find(tid("editor-preview")).get_attribute("src"))
     slider = app.find(tid("intensity"))
     assert slider.is_enabled()
     assert app.text(".slider-row .slider-value") == "100%"  # LetsEat's Sepia starts at its own intensity

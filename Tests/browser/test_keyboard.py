@@ -9,13 +9,6 @@ from selenium.webdriver.common.keys import Keys
 from sepia_browser import tid
 
 
-def press(b, *keys):
-    chain = ActionChains(b.driver)
-    for k in keys:
-        chain.send_keys(k)
-    chain.perform()
-
-
 def chord(b, modifier, key):
     ActionChains(b.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
 
@@ -33,7 +26,7 @@ def tab_until(b, predicate, what, limit=60, shift=False):
         if shift:
             chord(b, Keys.SHIFT, Keys.TAB)
         else:
-            press(b, Keys.TAB)
+            b.press(Keys.TAB)
     raise AssertionError(f"{what} never got the focus with {'Shift+' if shift else ''}Tab; last: {focused(b)}")
 
 
@@ -52,60 +45,60 @@ def test_grid_arrows_enter_escape_then_edit_with_keys(app, photos, browser_api):
 
     # The first Tab reaches "Skip to content", which goes to the screen's heading; the photos follow the
     # toolbar's buttons.
-    press(app, Keys.TAB)
+    app.press(Keys.TAB)
     assert focused(app)["text"] == "Skip to content", focused(app)
-    press(app, Keys.ENTER)
+    app.press(Keys.ENTER)
     assert focused(app)["testid"] == "screen-title", focused(app)
     start = tab_until(app, lambda f: f and f["g"] is not None, "a photo in the grid", limit=12)
     g = int(start["g"])
     cols = columns(app)
-    press(app, Keys.ARROW_RIGHT)
+    app.press(Keys.ARROW_RIGHT)
     app.wait(lambda: focused(app)["g"] == str(g + 1), "the next photo")
-    press(app, Keys.ARROW_DOWN)
+    app.press(Keys.ARROW_DOWN)
     app.wait(lambda: focused(app)["g"] == str(g + 1 + cols), "the photo below")
-    press(app, Keys.ARROW_LEFT)
+    app.press(Keys.ARROW_LEFT)
     app.wait(lambda: focused(app)["g"] == str(g + cols), "the photo to the left")
-    press(app, Keys.ARROW_UP)
+    app.press(Keys.ARROW_UP)
     app.wait(lambda: focused(app)["g"] == str(g), "the photo above")
-    press(app, Keys.ARROW_RIGHT)
+    app.press(Keys.ARROW_RIGHT)
     target = focused(app)["asset"]
 
-    press(app, Keys.ENTER)
+    app.press(Keys.ENTER)
     app.wait_visible(tid("detail"))
     app.wait(lambda: app.driver.current_url.endswith(f"#/photo/{target}"), "the focused photo to open")
-    press(app, Keys.ESCAPE)
+    app.press(Keys.ESCAPE)
     app.wait_gone(tid("detail"))
     app.wait(lambda: focused(app)["asset"] == target, "the focus back on the photo that was opened")
 
     # Open it again and edit it with keys only.
-    press(app, Keys.ENTER)
+    app.press(Keys.ENTER)
     app.wait_visible(tid("detail"))
     app.wait_image(tid("detail-image"))
-    press(app, "e")
+    app.press("e")
     app.wait_visible(tid("editor"))
     app.wait(lambda: app.js("return !!document.querySelector('[data-testid=\"filter-strip\"].loaded')"), "the filter strip")
     tab_until(app, lambda f: f and f["testid"] == "filter-tile", "the filter strip")
     assert app.find(tid("filter-tile", **{"data-name": focused(app)["name"]})).get_attribute("aria-pressed") == "true", \
         "Tab does not land on the chosen filter"
-    press(app, Keys.HOME)
+    app.press(Keys.HOME)
     assert focused(app)["name"] == "None"
-    press(app, Keys.ARROW_RIGHT)
+    app.press(Keys.ARROW_RIGHT)
     assert focused(app)["name"] == "Mono"
-    press(app, Keys.ENTER)
+    app.press(Keys.ENTER)
     app.wait(lambda: app.find(tid("filter-tile", **{"data-name": "Mono"})).get_attribute("aria-pressed") == "true", "Mono chosen")
     # End reaches the strip's last tile: Save as Preset, after the looks (Manage Presets shows once there are presets).
-    press(app, Keys.END)
+    app.press(Keys.END)
     assert focused(app)["testid"] == "save-preset", focused(app)
-    press(app, Keys.ARROW_LEFT)
+    app.press(Keys.ARROW_LEFT)
     assert focused(app)["name"] == "Vignette"
-    press(app, Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    app.press(Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
     assert focused(app)["name"] == "Sepia"
-    press(app, Keys.ENTER)
+    app.press(Keys.ENTER)
     app.wait(lambda: app.find(tid("filter-tile", **{"data-name": "Sepia"})).get_attribute("aria-pressed") == "true", "Sepia chosen")
     assert app.find(tid("filter-tile", **{"data-name": "Mono"})).get_attribute("aria-pressed") == "false"
     tab_until(app, lambda f: f and f["testid"] == "intensity", "the Intensity slider", shift=True)
     start_value = float(app.find(tid("intensity")).get_attribute("value"))
-    press(app, *[Keys.ARROW_LEFT] * 5)  # Sepia starts at full intensity
+    app.press(*[Keys.ARROW_LEFT] * 5)  # Sepia starts at full intensity
     value = float(app.find(tid("intensity")).get_attribute("value"))
     assert math.isclose(value, start_value - 0.05, abs_tol=1e-9), (start_value, value)
     app.wait(lambda: app.find(tid("save-edit")).is_enabled(), "Save to be possible")

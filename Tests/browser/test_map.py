@@ -21,7 +21,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from sepia_browser import Browser, Server, photo_bytes, stop_server, tid
+from sepia_browser import Browser, Server, photo_bytes, stop_server, tid, own_site
 from test_accessibility import audit
 from test_places import LISBON, MUNICH, located_photo
 
@@ -73,23 +73,18 @@ window.fetch = function (input, init) {
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A server and a desktop window of their own, with the five photos uploaded."""
-    s = Server(tmp_path_factory.mktemp("map"), name="map").start()
-    api = s.create_owner()
-    b = Browser(s.base, width=1440, height=900, label="map")
-    b.sign_in()
-    ids = {
-        "lisbon": [api.upload(located_photo(9201 + i, *LISBON), f"lisbon-{i}.jpg")["id"] for i in range(2)],
-        "munich": [api.upload(located_photo(9203, *MUNICH), "munich.jpg")["id"]],
-        "sydney": [api.upload(located_photo(9204, *SYDNEY), "sydney.jpg")["id"]],
-        "nowhere": [api.upload(photo_bytes(9205), "nowhere.jpg")["id"]],
-    }
-    settings = api.json("GET", "/api/v1/map")
-    assert settings == {"baseMap": True, "tiles": None} or settings == {"baseMap": True}, \
-        f"the base map is installed (scripts/map-data) and no tile server named: {settings}"
-    state = {"server": s, "api": api, "browser": b, "ids": ids}
-    yield state
-    b.quit()
-    stop_server(s)
+    with own_site(tmp_path_factory, "map") as (s, api, b):
+        ids = {
+            "lisbon": [api.upload(located_photo(9201 + i, *LISBON), f"lisbon-{i}.jpg")["id"] for i in range(2)],
+            "munich": [api.upload(located_photo(9203, *MUNICH), "munich.jpg")["id"]],
+            "sydney": [api.upload(located_photo(9204, *SYDNEY), "sydney.jpg")["id"]],
+            "nowhere": [api.upload(photo_bytes(9205), "nowhere.jpg")["id"]],
+        }
+        settings = api.json("GET", "/api/v1/map")
+        assert settings == {"baseMap": True, "tiles": None} or settings == {"baseMap": True}, \
+            f"the base map is installed (scripts/map-data) and no tile server named: {settings}"
+        state = {"server": s, "api": api, "browser": b, "ids": ids}
+        yield state
 
 
 @pytest.fixture
@@ -120,11 +115,6 @@ def area_ids(b: Browser) -> list[str]:
 
 def near(a, b, px=3.0) -> bool:
     return abs(a[0] - b[0]) <= px and abs(a[1] - b[1]) <= px
-
-
-def no_sideways_overflow(b: Browser):
-    width = b.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
 
 
 # ------------------------------------------------------------------------------------ desktop
@@ -264,7 +254,7 @@ def test_the_map_on_a_phone(site, b, screenshot):
         b.wait(lambda: b.seen(tid("nav-map")).get("inside"), "the Map in the menu")
         b.click(tid("nav-map"))
         settle(b)
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
         for css in (tid("map"), tid("map-area"), tid("screen-title")):
             seen = b.seen(css)
             assert seen["shown"] and seen["inside"], (css, seen)

@@ -18,10 +18,9 @@ import re
 from pathlib import Path
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from sepia_browser import REPO, Browser, Server, stop_server, tid
+from sepia_browser import REPO, Browser, tid, own_site
 
 FACES = REPO / ".build" / "testdata" / "faces"
 JOHNS = Path("/usr/share/doc/libdlib19.1/examples/johns")
@@ -42,15 +41,10 @@ def photo_files() -> dict[str, list[Path]]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A server and a desktop window of their own, with the photos uploaded and the people found."""
-    s = Server(tmp_path_factory.mktemp("people"), name="people").start()
-    api = s.create_owner()
-    b = Browser(s.base, width=1440, height=900, label="people")
-    b.sign_in()
-    ids = {who: [api.upload(p, f"{who}-{i}.jpg")["id"] for i, p in enumerate(paths)] for who, paths in photo_files().items()}
-    state = {"server": s, "api": api, "browser": b, "ids": ids}
-    yield state
-    b.quit()
-    stop_server(s)
+    with own_site(tmp_path_factory, "people") as (s, api, b):
+        ids = {who: [api.upload(p, f"{who}-{i}.jpg")["id"] for i, p in enumerate(paths)] for who, paths in photo_files().items()}
+        state = {"server": s, "api": api, "browser": b, "ids": ids}
+        yield state
 
 
 @pytest.fixture
@@ -126,19 +120,12 @@ def open_people(b):
     b.wait_visible(tid("people-list"))
 
 
-def press(b, *keys):
-    chain = ActionChains(b.driver)
-    for k in keys:
-        chain.send_keys(k)
-    chain.perform()
-
-
 def tab_to(b, testid: str, limit: int = 30):
     """Presses Tab until the element with this data-testid has the keyboard's focus."""
     for _ in range(limit):
         if (b.focused() or {}).get("testid") == testid:
             return
-        press(b, Keys.TAB)
+        b.press(Keys.TAB)
     raise AssertionError(f"{testid} never got the focus with Tab; last: {b.focused()}")
 
 
@@ -171,7 +158,7 @@ def open_photo_with_faces(b, asset_id: str):
     b.open_app(f"#/photo/{asset_id}")
     b.wait_image(tid("detail-image"))
     if b.find(tid("detail-faces")).get_attribute("aria-pressed") != "true":
-        press(b, "f")
+        b.press("f")
     b.wait(lambda: b.find(tid("detail-faces")).get_attribute("aria-pressed") == "true", "Faces to be on")
     b.wait(lambda: len(face_boxes(b)) == 1, "the photo's face outlined")
 
@@ -324,13 +311,13 @@ def test_name_an_unassigned_face_by_typing_a_new_name(site, found, b):
     # Escape closes it and the focus goes back to the face.
     b.js("document.querySelector('[data-testid=\"detail-faces\"]').focus()")
     tab_to(b, "face-box")
-    press(b, Keys.ENTER)
+    b.press(Keys.ENTER)
     b.wait_visible(tid("face-popover"))
     assert b.focused()["testid"] == "face-name-input"
-    press(b, Keys.ESCAPE)
+    b.press(Keys.ESCAPE)
     b.wait_gone(tid("face-popover"))
     assert b.focused()["testid"] == "face-box" and b.visible(tid("detail")), "Escape left the photo instead of the panel"
-    press(b, Keys.ENTER)
+    b.press(Keys.ENTER)
     field = b.wait_visible(tid("face-name-input"))
     field.send_keys("Joe Biden")
     new = b.wait_visible(tid("face-name-new"))

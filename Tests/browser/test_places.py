@@ -17,7 +17,7 @@ import os
 import pytest
 from PIL import Image
 
-from sepia_browser import Browser, Server, photo_bytes, stop_server, tid
+from sepia_browser import Browser, Server, photo_bytes, stop_server, tid, own_site
 from test_accessibility import audit
 
 LISBON = (38.7139, -9.1394)
@@ -51,19 +51,14 @@ def located_photo(seed: int, latitude: float, longitude: float) -> bytes:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A server and a desktop window of their own, with the four photos uploaded."""
-    s = Server(tmp_path_factory.mktemp("places"), name="places").start()
-    api = s.create_owner()
-    b = Browser(s.base, width=1440, height=900, label="places")
-    b.sign_in()
-    ids = {
-        "lisbon": [api.upload(located_photo(9101 + i, *LISBON), f"lisbon-{i}.jpg")["id"] for i in range(2)],
-        "munich": [api.upload(located_photo(9103, *MUNICH), "munich.jpg")["id"]],
-        "nowhere": [api.upload(photo_bytes(9104), "nowhere.jpg")["id"]],
-    }
-    state = {"server": s, "api": api, "browser": b, "ids": ids}
-    yield state
-    b.quit()
-    stop_server(s)
+    with own_site(tmp_path_factory, "places") as (s, api, b):
+        ids = {
+            "lisbon": [api.upload(located_photo(9101 + i, *LISBON), f"lisbon-{i}.jpg")["id"] for i in range(2)],
+            "munich": [api.upload(located_photo(9103, *MUNICH), "munich.jpg")["id"]],
+            "nowhere": [api.upload(photo_bytes(9104), "nowhere.jpg")["id"]],
+        }
+        state = {"server": s, "api": api, "browser": b, "ids": ids}
+        yield state
 
 
 @pytest.fixture
@@ -105,11 +100,6 @@ def open_info(b):
     if b.find(tid("detail-info")).get_attribute("aria-pressed") != "true":
         b.click(tid("detail-info"))
     b.wait_visible(tid("info-panel"))
-
-
-def no_sideways_overflow(b):
-    width = b.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
 
 
 # ------------------------------------------------------------------------------------ desktop
@@ -189,7 +179,7 @@ def test_places_and_a_city_on_a_phone(site, cities, b, screenshot):
         b.wait(lambda: b.seen(tid("nav-places")).get("inside"), "Places in the menu")
         b.click(tid("nav-places"))
         b.wait(lambda: places_on_screen(b) == expected_places(cities), "the places on the phone")
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
         assert b.js("const p = document.querySelector('.places-page'); return p.scrollWidth <= p.clientWidth")
         for css in (tid("place-card", **{"data-place-id": str(cities["lisbon"])}), tid("place-card", **{"data-place-id": str(cities["munich"])})):
             seen = b.seen(css)
@@ -200,7 +190,7 @@ def test_places_and_a_city_on_a_phone(site, cities, b, screenshot):
         b.click(tid("place-card", **{"data-place-id": str(cities["lisbon"])}))
         b.wait(lambda: b.text(tid("screen-title")) == "Lisbon, Portugal", "Lisbon's page on the phone")
         b.wait(lambda: sorted(b.grid_cell_ids()) == sorted(site["ids"]["lisbon"]), "Lisbon's photos on the phone")
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
         for css in (tid("screen-title"), tid("place-back")):
             seen = b.seen(css)
             assert seen["shown"] and seen["inside"] and seen["onTop"], (css, seen)

@@ -15,33 +15,27 @@ from __future__ import annotations
 import re
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from sepia_browser import Browser, Server, photo_bytes, stop_server, tid
+from sepia_browser import Browser, photo_bytes, tid, own_site
 from test_accessibility import audit
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A server and a desktop window of their own, with the four photos."""
-    s = Server(tmp_path_factory.mktemp("saved-searches"), name="saved-searches").start()
-    api = s.create_owner()
-    b = Browser(s.base, width=1440, height=900, label="saved-searches")
-    b.sign_in()
-    ids = {name: api.upload(photo_bytes(9300 + i), f"IMG_{9300 + i}.jpg")["id"]
-           for i, name in enumerate(["beach_day", "beach_sunset", "city", "forest"])}
-    for name, changes in {
-        "beach_day": {"title": "Beach day", "creationDate": "2024-07-02T11:00:00+01:00"},
-        "beach_sunset": {"title": "Sunset", "keywords": ["Beach"], "creationDate": "2024-08-15T20:30:00+01:00"},
-        "city": {"title": "City lights", "creationDate": "2024-03-09T22:00:00+01:00"},
-        "forest": {"title": "Forest walk", "creationDate": "2024-10-20T10:00:00+02:00"},
-    }.items():
-        api.json("PATCH", f"/api/v1/assets/{ids[name]}", changes)
-    state = {"server": s, "api": api, "browser": b, "ids": ids, "seed": 9400}
-    yield state
-    b.quit()
-    stop_server(s)
+    with own_site(tmp_path_factory, "saved-searches") as (s, api, b):
+        ids = {name: api.upload(photo_bytes(9300 + i), f"IMG_{9300 + i}.jpg")["id"]
+               for i, name in enumerate(["beach_day", "beach_sunset", "city", "forest"])}
+        for name, changes in {
+            "beach_day": {"title": "Beach day", "creationDate": "2024-07-02T11:00:00+01:00"},
+            "beach_sunset": {"title": "Sunset", "keywords": ["Beach"], "creationDate": "2024-08-15T20:30:00+01:00"},
+            "city": {"title": "City lights", "creationDate": "2024-03-09T22:00:00+01:00"},
+            "forest": {"title": "Forest walk", "creationDate": "2024-10-20T10:00:00+02:00"},
+        }.items():
+            api.json("PATCH", f"/api/v1/assets/{ids[name]}", changes)
+        state = {"server": s, "api": api, "browser": b, "ids": ids, "seed": 9400}
+        yield state
 
 
 @pytest.fixture
@@ -51,14 +45,6 @@ def b(site) -> Browser:
 
 
 # ------------------------------------------------------------------------------------ helpers
-
-
-def press(b: Browser, *sent):
-    """Keys pressed on whatever has the focus, as a person presses them."""
-    chain = ActionChains(b.driver)
-    for k in sent:
-        chain.send_keys(k)
-    chain.perform()
 
 
 def saved_searches(api) -> list[dict]:
@@ -117,11 +103,6 @@ def add_beach_photo(site, title: str, keywords: list[str]) -> str:
     return asset
 
 
-def no_sideways_overflow(b: Browser):
-    width = b.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
-
-
 # ------------------------------------------------------------------------------------ saving
 
 
@@ -133,15 +114,15 @@ def test_a_search_saved_as_a_smart_album_by_the_keyboard(site, b):
     assert not b.visible(tid("search-save")), "nothing to save before there are words"
     b.wait(lambda: [x["title"] for x in in_sidebar(b)] == [] and "No smart albums yet" in b.text(tid("sidebar-smart-albums")), "no smart albums yet")
 
-    press(b, "beach")
+    b.press("beach")
     b.wait(lambda: b.grid_cell_ids() == [ids["beach_sunset"], ids["beach_day"]], "the beach photos, newest first")
     b.wait_visible(tid("search-save"))
     audit(b, "the search screen with Save as Smart Album")
 
     # Tab goes from the field to Save as Smart Album; Enter asks for a title, the words given as the title.
-    press(b, Keys.TAB)
+    b.press(Keys.TAB)
     assert (focused(b) or {}).get("testid") == "search-save", focused(b)
-    press(b, Keys.ENTER)
+    b.press(Keys.ENTER)
     b.wait_visible(tid("smart-album-save-dialog"))
     b.wait(lambda: focused(b) == {"testid": "prompt-input", "tag": "INPUT", "value": "beach"}, "the words as the title")
     assert "“beach”" in b.text(tid("smart-album-save-dialog"))
@@ -194,7 +175,7 @@ def test_a_smart_album_shows_what_its_search_finds_now(site, b, screenshot):
     b.wait_image(tid("detail-image"))
     assert b.driver.current_url.endswith(f"#/photo/{ids['beach_sunset']}?savedSearch={saved['id']}")
     b.wait(lambda: b.visible(tid("detail-prev")) and b.visible(tid("detail-next")), "previous and next in the smart album")
-    press(b, Keys.ESCAPE)
+    b.press(Keys.ESCAPE)
     b.wait_gone(tid("detail"))
     assert b.driver.current_url.endswith(f"#/searches/{saved['id']}")
     assert b.text(tid("screen-title")) == "Beach days"
@@ -261,7 +242,7 @@ def test_rename_edit_query_delete_and_undo(site, b):
 
 
 def test_smart_albums_on_a_phone(site, b, screenshot):
-    api, ids = site["api"], site["ids"]
+    api = site["api"]
     delete_all(api)
     saved = save_search(api, "Beach days", "beach")
     b.set_viewport(375, 812, mobile=True)
@@ -271,7 +252,7 @@ def test_smart_albums_on_a_phone(site, b, screenshot):
         b.wait(lambda: len(b.grid_cell_ids()) >= 2, "what “beach” finds on the phone")
         seen = b.seen(tid("search-save"))
         assert seen["shown"] and seen["inside"] and seen["onTop"], seen
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
 
         # The smart album is in the menu.
         b.open_app("#/library")
@@ -282,7 +263,7 @@ def test_smart_albums_on_a_phone(site, b, screenshot):
         b.wait(lambda: b.text(tid("screen-title")) == "Beach days", "its title on the phone")
         b.wait(lambda: len(b.grid_cell_ids()) >= 2, "its photos on the phone")
         b.wait_grid_still()
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
         # Its actions are in a menu; the title keeps its room, and ends before the buttons after it.
         assert not b.visible(tid("smart-album-rename"))
         for css in (tid("screen-title"), tid("smart-album-more"), tid("smart-album-back")):
@@ -298,7 +279,7 @@ def test_smart_albums_on_a_phone(site, b, screenshot):
         b.find(tid("smart-album-more")).send_keys(Keys.ARROW_DOWN)
         b.wait_visible(tid("smart-album-menu-rename"))
         b.wait(lambda: (focused(b) or {}).get("testid") == "smart-album-menu-rename", "Rename chosen")
-        press(b, Keys.ENTER)
+        b.press(Keys.ENTER)
         answer_prompt(b, "smart-album-rename-dialog", "Sea")
         b.wait(lambda: b.text(tid("screen-title")) == "Sea", "the new title on the phone")
         assert saved_searches(api)[0]["title"] == "Sea"

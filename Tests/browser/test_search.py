@@ -12,13 +12,11 @@ nothing overflows sideways while they are open.
 
 from __future__ import annotations
 
-import re
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from sepia_browser import Browser, Server, photo_bytes, stop_server, tid
+from sepia_browser import Browser, photo_bytes, tid, own_site
 from test_accessibility import audit
 from test_places import LISBON, MUNICH, located_photo
 
@@ -26,43 +24,30 @@ from test_places import LISBON, MUNICH, located_photo
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A server and a desktop window of their own, with the four photos and the album."""
-    s = Server(tmp_path_factory.mktemp("search"), name="search").start()
-    api = s.create_owner()
-    b = Browser(s.base, width=1440, height=900, label="search")
-    b.sign_in()
-    ids = {
-        "dinner": api.upload(photo_bytes(9201), "IMG_0001.jpg")["id"],
-        "lisbon": api.upload(located_photo(9202, *LISBON), "IMG_0002.jpg")["id"],
-        "munich": api.upload(located_photo(9203, *MUNICH), "IMG_0003.jpg")["id"],
-        "blossoms": api.upload(photo_bytes(9204), "IMG_0004.jpg")["id"],
-    }
-    for name, changes in {
-        "dinner": {"title": "Dinner with Julià", "keywords": ["Lisbon trip"], "creationDate": "2023-07-02T20:00:00+01:00", "isFavorite": True},
-        "lisbon": {"title": "Tram 28", "creationDate": "2023-08-10T11:00:00+01:00"},
-        "munich": {"title": "Christmas market", "creationDate": "2022-12-24T18:00:00+01:00"},
-        "blossoms": {"title": "Cherry blossoms", "creationDate": "2023-04-01T09:00:00+02:00", "isFavorite": True},
-    }.items():
-        api.json("PATCH", f"/api/v1/assets/{ids[name]}", changes)
-    album = api.create_album("Lisbon weekend", [ids["lisbon"]])
-    lisbon = next(x["id"] for c in api.json("GET", "/api/v1/places")["countries"] for x in c["cities"] if x["city"] == "Lisbon")
-    state = {"server": s, "api": api, "browser": b, "ids": ids, "album": album["id"], "lisbon": lisbon}
-    yield state
-    b.quit()
-    stop_server(s)
+    with own_site(tmp_path_factory, "search") as (s, api, b):
+        ids = {
+            "dinner": api.upload(photo_bytes(9201), "IMG_0001.jpg")["id"],
+            "lisbon": api.upload(located_photo(9202, *LISBON), "IMG_0002.jpg")["id"],
+            "munich": api.upload(located_photo(9203, *MUNICH), "IMG_0003.jpg")["id"],
+            "blossoms": api.upload(photo_bytes(9204), "IMG_0004.jpg")["id"],
+        }
+        for name, changes in {
+            "dinner": {"title": "Dinner with Julià", "keywords": ["Lisbon trip"], "creationDate": "2023-07-02T20:00:00+01:00", "isFavorite": True},
+            "lisbon": {"title": "Tram 28", "creationDate": "2023-08-10T11:00:00+01:00"},
+            "munich": {"title": "Christmas market", "creationDate": "2022-12-24T18:00:00+01:00"},
+            "blossoms": {"title": "Cherry blossoms", "creationDate": "2023-04-01T09:00:00+02:00", "isFavorite": True},
+        }.items():
+            api.json("PATCH", f"/api/v1/assets/{ids[name]}", changes)
+        album = api.create_album("Lisbon weekend", [ids["lisbon"]])
+        lisbon = next(x["id"] for c in api.json("GET", "/api/v1/places")["countries"] for x in c["cities"] if x["city"] == "Lisbon")
+        state = {"server": s, "api": api, "browser": b, "ids": ids, "album": album["id"], "lisbon": lisbon}
+        yield state
 
 
 @pytest.fixture
 def b(site) -> Browser:
     site["browser"].set_viewport(1440, 900)
     return site["browser"]
-
-
-def keys(b: Browser, *sent):
-    """Keys pressed on whatever has the focus, as a person presses them."""
-    chain = ActionChains(b.driver)
-    for k in sent:
-        chain.send_keys(k)
-    chain.perform()
 
 
 def search_for(b: Browser, text: str):
@@ -96,11 +81,6 @@ def terms(b: Browser) -> list[str]:
         .map((t) => [...t.querySelectorAll('span')].map((s) => s.textContent).join(' | '));""")
 
 
-def no_sideways_overflow(b: Browser):
-    width = b.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
-
-
 # ------------------------------------------------------------------------------------ results
 
 
@@ -114,7 +94,7 @@ def test_the_photos_follow_the_typing_and_say_how_the_words_were_read(site, b):
 
     # "juli" finds "Dinner with Julià" (accents folded, the start of a word) as it is typed, without Enter.
     b.record_requests()
-    keys(b, "juli")
+    b.press("juli")
     b.wait(lambda: b.grid_cell_ids() == [ids["dinner"]], "Julià's dinner while typing")
     b.wait(lambda: b.text(tid("photo-count")) == "1 photo", "the count")
     assert b.driver.current_url.endswith("#/search/juli")
@@ -157,7 +137,7 @@ def test_the_photos_follow_the_typing_and_say_how_the_words_were_read(site, b):
 def test_suggestions_by_keyboard_and_by_pointer(site, b, screenshot):
     b.open_app("#/search/")
     b.wait(lambda: (b.focused() or {}).get("testid") == "search-input", "the focus in the field")
-    keys(b, "lis")
+    b.press("lis")
     b.wait(lambda: [(s["section"], s["kind"], s["text"]) for s in suggestions(b)] == [
         ("Places", "place", "Lisbon | Portugal · 1 photo"), ("Keywords", "keyword", "Lisbon trip"), ("Albums", "album", "Lisbon weekend"),
     ], "Lisbon, the keyword and the album offered")
@@ -167,23 +147,23 @@ def test_suggestions_by_keyboard_and_by_pointer(site, b, screenshot):
     screenshot(b, "web-search-desktop")
 
     # ↓ ↓ ↑: the place is chosen again; the field keeps the focus and what is typed.
-    keys(b, Keys.ARROW_DOWN)
+    b.press(Keys.ARROW_DOWN)
     b.wait(lambda: combobox(b)["active"] == "Lisbon", "Lisbon chosen")
-    keys(b, Keys.ARROW_DOWN)
+    b.press(Keys.ARROW_DOWN)
     assert combobox(b)["active"] == "Lisbon trip"
     assert [s["chosen"] for s in suggestions(b)] == [False, True, False]
-    keys(b, Keys.ARROW_UP)
+    b.press(Keys.ARROW_UP)
     assert combobox(b)["active"] == "Lisbon"
     assert b.focused() == {"testid": "search-input", "tag": "INPUT", "value": "lis"}
     audit(b, "the search box's suggestions")
 
     # Escape closes them (the words stay); ↓ opens them again with the first chosen; Enter takes it: Lisbon's page.
-    keys(b, Keys.ESCAPE)
+    b.press(Keys.ESCAPE)
     b.wait(lambda: combobox(b)["expanded"] == "false" and not combobox(b)["listShown"], "the suggestions closed")
     assert b.find(tid("search-input")).get_attribute("value") == "lis"
-    keys(b, Keys.ARROW_DOWN)
+    b.press(Keys.ARROW_DOWN)
     b.wait(lambda: combobox(b)["active"] == "Lisbon", "the suggestions again, Lisbon chosen")
-    keys(b, Keys.ENTER)
+    b.press(Keys.ENTER)
     b.wait(lambda: b.driver.current_url.endswith(f"#/places/{site['lisbon']}"), "Lisbon's page")
     b.wait(lambda: b.text(tid("screen-title")) == "Lisbon, Portugal", "the city's name")
 
@@ -193,7 +173,7 @@ def test_suggestions_by_keyboard_and_by_pointer(site, b, screenshot):
 
     # A keyword, by the pointer: its words take the typed word's place, and the search goes out at once.
     b.click(tid("search-input"))
-    keys(b, Keys.END, "b")
+    b.press(Keys.END, "b")
     b.wait(lambda: any(s["kind"] == "keyword" for s in suggestions(b)), "the keyword offered for “lisb”")
     b.click(tid("search-suggestion", **{"data-kind": "keyword"}))
     b.wait(lambda: b.find(tid("search-input")).get_attribute("value") == "Lisbon trip ", "the keyword in the field")
@@ -203,7 +183,7 @@ def test_suggestions_by_keyboard_and_by_pointer(site, b, screenshot):
     assert (b.focused() or {}).get("testid") == "search-input"
 
     # An album opens its page.
-    keys(b, "week")
+    b.press("week")
     b.click(tid("search-suggestion", **{"data-kind": "album"}))
     b.wait(lambda: b.driver.current_url.endswith(f"#/album/{site['album']}"), "the album's page")
     b.wait(lambda: b.text(tid("screen-title")) == "Lisbon weekend", "the album's title")
@@ -218,21 +198,21 @@ def test_search_and_its_suggestions_on_a_phone(site, b, screenshot):
         b.open_app("#/library")
         b.click(tid("search-open"))
         b.wait(lambda: (b.focused() or {}).get("testid") == "search-input", "the search field")
-        keys(b, "lis")
+        b.press("lis")
         b.wait(lambda: len(suggestions(b)) == 3, "the suggestions on the phone")
         b.wait(lambda: len(b.grid_cell_ids()) == 2, "what “lis” finds on the phone")
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
         for css in (tid("search-input"), tid("search-suggestions"), tid("search-suggestion", **{"data-kind": "album"})):
             seen = b.seen(css)
             assert seen["shown"] and seen["inside"] and seen["onTop"], (css, seen)
         audit(b, "the search box's suggestions on a phone")
         screenshot(b, "web-search-phone")
         # Enter with nothing chosen closes them and searches at once; a long search nothing has wraps, not widens.
-        keys(b, Keys.ENTER)
+        b.press(Keys.ENTER)
         b.wait(lambda: not combobox(b)["listShown"], "the suggestions closed")
         search_for(b, "verylongwordthatnothinghas" * 4)
         b.wait(lambda: b.visible(tid("empty-state")) and "No results" in b.text(tid("empty-state")), "no results on the phone")
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
         assert b.js("const s = document.querySelector('[data-testid=\"grid-scroller\"]'); return s.scrollWidth <= s.clientWidth")
     finally:
         b.set_viewport(1440, 900)

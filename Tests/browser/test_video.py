@@ -419,7 +419,7 @@ def test_a_shared_video_and_live_photo_play_for_someone_without_an_account(app, 
         stranger.wait(lambda: (video_state(stranger, css) or {}).get("src"), "the shared video's source")
         s = video_state(stranger, css)
         assert s["controls"] and s["playsinline"] and s["preload"] == "metadata", s
-        assert f"/shared/" in s["src"] and s["src"].endswith(f"/assets/{video_id}/video"), s
+        assert "/shared/" in s["src"] and s["src"].endswith(f"/assets/{video_id}/video"), s
         assert f"/assets/{video_id}/image?" in s["poster"], s
         assert stranger.text("h1") == "Shared video"
         assert stranger.driver.title == "Shared video — Sepia"

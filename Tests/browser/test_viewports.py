@@ -38,11 +38,6 @@ def view(request, gallery):
     b.set_viewport(1440, 900)
 
 
-def no_sideways_overflow(b):
-    width = b.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
-
-
 def on_screen(b, css):
     r = b.js("const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight];", css)
     left, top, right, bottom, w, h = r
@@ -62,7 +57,7 @@ def test_library(view, gallery, screenshot):
     b.open_app("#/library")
     wait_visible_thumbnails(b, 6)
     assert b.text(tid("photo-count")) == f"{len(gallery['assets'])} photos"
-    no_sideways_overflow(b)
+    b.assert_no_sideways_overflow()
     on_screen(b, tid("add-photos"))
     cells = b.find_all(tid("grid-cell"))
     sizes = {(round(c.size["width"]), round(c.size["height"])) for c in cells[:6]}
@@ -98,7 +93,7 @@ def test_photo(view, gallery):
     b.click(tid("grid-cell"))
     b.wait_visible(tid("detail"))
     b.wait(lambda: b.image_loaded(tid("detail-image")) and b.find(tid("detail-image")).is_displayed(), "the photo")
-    no_sideways_overflow(b)
+    b.assert_no_sideways_overflow()
     on_screen(b, tid("detail-image"))
     for control in ("detail-close", "detail-favorite", "detail-edit", "detail-more"):
         on_screen(b, tid(control))
@@ -119,7 +114,7 @@ def test_editor(view, gallery, screenshot):
     b.click(tid("filter-tile", **{"data-name": "Chrome"}))
     b.wait(lambda: (b.find(tid("editor-preview")).get_attribute("src") or "").startswith("blob:")
            and not b.find(tid("preview-busy")).is_displayed() and b.image_loaded(tid("editor-preview")), "the preview")
-    no_sideways_overflow(b)
+    b.assert_no_sideways_overflow()
     for control in ("save-edit", "cancel-edit", "editor-preview", "crop-mode", "filters-mode"):
         on_screen(b, tid(control))
     tiles = b.find_all(tid("filter-tile"))
@@ -153,7 +148,7 @@ def test_editor_adjust(view, gallery, screenshot):
     b.wait(lambda: b.find(tid("undo")).is_enabled(), "Auto's answer")
     b.wait(lambda: not b.find(tid("preview-busy")).is_displayed() and b.image_loaded(tid("editor-preview"))
            and b.find(tid("histogram")).get_attribute("data-mean"), "the preview and its histogram")
-    no_sideways_overflow(b)
+    b.assert_no_sideways_overflow()
     for control in ("save-edit", "cancel-edit", "undo", "redo", "adjust-mode", "adjust-auto", "histogram"):
         on_screen(b, tid(control))
     if name == "desktop":
@@ -174,14 +169,14 @@ def test_camera_prompt_then_live(view, gallery):
     b.open_app("#/library")
     b.click(tid("take-photo"))
     b.wait_visible(tid("camera-prompt"))
-    no_sideways_overflow(b)
+    b.assert_no_sideways_overflow()
     on_screen(b, tid("camera-allow"))
     b.set_camera_permission("granted")
     b.wait(lambda: b.js("const v = document.querySelector('[data-testid=\"camera-video\"]'); return !!v && v.videoWidth > 0;"), "the live view")
     b.wait_visible(tid("camera-crosshair"))
     on_screen(b, tid("camera-shutter"))
     on_screen(b, tid("camera-close"))
-    no_sideways_overflow(b)
+    b.assert_no_sideways_overflow()
     b.click(tid("camera-close"))
     b.wait_gone(tid("camera"))
     b.set_camera_permission("prompt")
@@ -223,7 +218,7 @@ def test_selection_bar_fits_with_delete_in_view(gallery, size):
         b.wait_visible(tid(dialogs[action]))
         b.click(f'{tid(dialogs[action])} .dialog-x')
         b.wait_gone(tid(dialogs[action]))
-        no_sideways_overflow(b)
+        b.assert_no_sideways_overflow()
         b.click(tid("selection-done"))
         b.wait_gone(tid("selection-bar"))
     finally:
