@@ -154,6 +154,38 @@ import Testing
         #expect(try library.searchSuggestions(for: "   ").word == "")
     }
 
+    @Test("a search most photos match pages through the dates: the same photos, in the same order, as its fetch")
+    func commonWordPages() async throws {
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        let ids = try await PlacesTests.addPhotos(at: Array(repeating: nil, count: 30), to: library, seed: 700)
+        // 26 harbours, one hidden and one in Recently Deleted; two share a date, which the row key then orders
+        try await library.performChanges { changes in
+            changes.setTitle("Harbour at dawn", for: Array(ids.prefix(26)))
+            changes.setHidden(true, for: ids[0])
+            changes.deleteAssets([ids[1]])
+            changes.setCreationDate(Self.date("2021-05-01T10:00:00Z"), offset: 0, for: [ids[4], ids[9]])
+        }
+        for ascending in [false, true] {
+            var options = FetchOptions()
+            options.predicate = try library.predicate(for: SearchQuery("harb dawn"))
+            options.sortDescriptors = [AssetSortDescriptor(.creationDate, ascending: ascending)]
+            let fetched = try library.fetchAssets(options)
+            let expected = try fetched.objects(in: 0..<fetched.count).map(\.id)
+            #expect(expected.count == 24)
+            // Pages of 4: 24 matches of 28 visible photos (24² > 5 × 28) walk the dates' index on SQLite
+            var paged: [String] = []
+            var cursor: AssetCursor?
+            repeat {
+                let page = try library.fetchAssetPage(options: options, after: cursor, limit: 4)
+                #expect(page.total == 24)
+                paged += page.assets.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil && paged.count <= 24
+            #expect(paged == expected, "ascending: \(ascending)")
+        }
+    }
+
     @Test("a library written before search is indexed when it is opened")
     func olderLibrary() async throws {
         let folder = TestLibrary.temporaryFolder()

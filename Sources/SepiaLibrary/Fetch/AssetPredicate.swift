@@ -114,3 +114,22 @@ public indirect enum AssetPredicate: Sendable, Hashable {
     /// The negation.
     public static prefix func ! (a: AssetPredicate) -> AssetPredicate { .not(a) }
 }
+
+extension AssetPredicate {
+    /// The terms of a chain of `&&`, in order; the predicate itself when it is not one.
+    var conjuncts: [AssetPredicate] {
+        if case .and(let a, let b) = self { return a.conjuncts + b.conjuncts }
+        return [self]
+    }
+
+    /// Whether a search's words are among the terms that must all hold.
+    var searchesText: Bool {
+        conjuncts.contains { term in
+            switch term {
+            case .text: true
+            case .or(let a, let b): a.searchesText || b.searchesText
+            default: false
+            }
+        }
+    }
+}

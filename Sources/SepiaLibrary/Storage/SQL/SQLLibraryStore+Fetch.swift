@@ -264,8 +264,17 @@ extension SQLLibraryStore {
             arguments.append(year)
             arguments.append(month)
             return "(a.localYear = ? AND a.localMonth = ?)"
-        case .and(let a, let b):
-            return "(" + compile(a, dialect: dialect, into: &arguments) + " AND " + compile(b, dialect: dialect, into: &arguments) + ")"
+        case .and:
+            // The words among the terms are one condition on the search index, the other terms one each.
+            let terms = predicate.conjuncts
+            let words = terms.compactMap { term -> String? in if case .text(let word) = term { word } else { nil } }
+            var conditions: [String] = []
+            if words.count > 1 { conditions.append(searchCondition(allOf: words, dialect: dialect, into: &arguments)) }
+            for term in terms {
+                if case .text = term, words.count > 1 { continue }
+                conditions.append(compile(term, dialect: dialect, into: &arguments))
+            }
+            return "(" + conditions.joined(separator: " AND ") + ")"
         case .or(let a, let b):
             if let months = compileMonths(predicate, into: &arguments) { return months }
             return "(" + compile(a, dialect: dialect, into: &arguments) + " OR " + compile(b, dialect: dialect, into: &arguments) + ")"

@@ -24,7 +24,11 @@ extension SQLLibraryStore {
         }
         let orderColumns = parts.order.map(\.expression).joined(separator: ", ")
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(Self.assetColumns), \(orderColumns) FROM \(parts.from)" + whereClause + parts.orderClause + " LIMIT ?"
+        let select = "SELECT \(Self.assetColumns), \(orderColumns) FROM "
+        let sql = select + parts.from + whereClause + parts.orderClause + " LIMIT ?"
+        let byDate =
+            dialect == .sqlite && Self.walksDates(query, parts)
+            ? select + "asset a INDEXED BY asset_byCreationDate" + whereClause + parts.orderClause + " LIMIT ?" : nil
         arguments.append(limit + 1)
         let countSQL = "SELECT count(*) FROM \(parts.from)" + parts.whereClause
         let countArguments = parts.arguments
@@ -38,8 +42,17 @@ extension SQLLibraryStore {
                 : "SELECT CAST(value AS BIGINT) FROM libraryInfo WHERE key = 'visibleAssets'")
             : nil
         return try read { db in
-            let rows = try db.fetch(sql, arguments)
             let total = try db.value(keptCount ?? countSQL, keptCount == nil ? countArguments : [], as: Int.self) ?? 0
+            // A search's page on SQLite: the planner lists the index's matches and sorts their rows, reading every
+            // one (a common word's 13 000 on 100 000 photos: 22 ms). Walking the dates' index from the newest
+            // reads about limit × visible ÷ matches rows until the page is full (3 ms), fewer when the matches
+            // are many: the count, known first, says which reads fewer.
+            var pageSQL = sql
+            if let byDate, total > 0 {
+                let visible = try db.value("SELECT CAST(value AS BIGINT) FROM libraryInfo WHERE key = 'visibleAssets'", as: Int.self) ?? 0
+                if total * total > (limit + 1) * visible { pageSQL = byDate }
+            }
+            let rows = try db.fetch(pageSQL, arguments)
             let kept = rows.prefix(limit)
             var next: AssetCursor?
             if rows.count > limit, let last = kept.last {
@@ -49,6 +62,18 @@ extension SQLLibraryStore {
             }
             return AssetPage(assets: kept.map(Self.asset(from:)), nextCursor: next, total: total)
         }
+    }
+}
+
+extension SQLLibraryStore {
+    /// Whether a page of `query` may walk `asset_byCreationDate` (SQLite's index of the visible assets by date)
+    /// in place of the plan SQLite chooses: a search of the library's visible assets, newest or oldest first.
+    fileprivate static func walksDates(_ query: AssetQuery, _ parts: CompiledQuery) -> Bool {
+        guard parts.from == "asset a", query.options.predicate?.searchesText == true, !query.options.includeHiddenAssets,
+            query.scope == .library || query.scope == .smartAlbum(.recents),
+            parts.order.map(\.expression) == ["a.creationDate", "a.rowID"], parts.order[0].ascending == parts.order[1].ascending
+        else { return false }
+        return true
     }
 }
 
