@@ -47,4 +47,26 @@ struct PlannerStatisticsTests {
         }
         #expect(plan.contains("asset_byPlace"), "\(plan)", sourceLocation: sourceLocation)
     }
+
+    @Test("a migration's new index is analysed when the library it migrates opens")
+    func migrationsAreAnalysed() throws {
+        let path = TestLibrary.temporaryFolder()
+        let first = try TestLibrary.open(at: path)
+        _ = try first.insertVariedRowsWithoutFiles(count: 200, seed: 2, places: [(38.7139, -9.1394)], batch: 200)
+        first.close()
+        // As a library written before v16, analysed then
+        let queue = try DatabaseQueue(path: path + "/library.sqlite")
+        try queue.write { db in
+            try db.execute(sql: "DROP INDEX asset_visibleByKey")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v16: visible assets by key'")
+            try db.execute(sql: "ANALYZE")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_stat1 WHERE idx = 'asset_visibleByKey'") == 0)
+        }
+        try queue.close()
+        let library = try TestLibrary.open(at: path)
+        defer { library.close() }
+        let check = try DatabaseQueue(path: path + "/library.sqlite")
+        defer { try? check.close() }
+        #expect(try check.read { db in try String.fetchOne(db, sql: "SELECT stat FROM sqlite_stat1 WHERE idx = 'asset_visibleByKey'") } != nil)
+    }
 }

@@ -26,11 +26,13 @@ extension SQLLibraryStore {
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let select = "SELECT \(Self.assetColumns), \(orderColumns) FROM "
         let sql = select + parts.from + whereClause + parts.orderClause + " LIMIT ?"
+        let search = dialect == .sqlite && Self.searchesVisibleAssets(query, parts)
         let byDate =
-            dialect == .sqlite && Self.walksDates(query, parts)
+            search && Self.ordersByDate(parts)
             ? select + "asset a INDEXED BY asset_byCreationDate" + whereClause + parts.orderClause + " LIMIT ?" : nil
         arguments.append(limit + 1)
-        let countSQL = "SELECT count(*) FROM \(parts.from)" + parts.whereClause
+        // A search's matches are counted in the visible assets' keys (SQLite's v16), not in their rows.
+        let countSQL = "SELECT count(*) FROM " + (search ? "asset a INDEXED BY asset_visibleByKey" : parts.from) + parts.whereClause
         let countArguments = parts.arguments
         let columnCount = parts.order.count
         // The whole library's count is kept by every commit; counting a million rows takes longer than the
@@ -66,14 +68,17 @@ extension SQLLibraryStore {
 }
 
 extension SQLLibraryStore {
-    /// Whether a page of `query` may walk `asset_byCreationDate` (SQLite's index of the visible assets by date)
-    /// in place of the plan SQLite chooses: a search of the library's visible assets, newest or oldest first.
-    fileprivate static func walksDates(_ query: AssetQuery, _ parts: CompiledQuery) -> Bool {
-        guard parts.from == "asset a", query.options.predicate?.searchesText == true, !query.options.includeHiddenAssets,
-            query.scope == .library || query.scope == .smartAlbum(.recents),
-            parts.order.map(\.expression) == ["a.creationDate", "a.rowID"], parts.order[0].ascending == parts.order[1].ascending
-        else { return false }
-        return true
+    /// Whether `query` searches the library's visible assets: SQLite's indexes of them (`asset_byCreationDate`,
+    /// `asset_visibleByKey`) hold every asset it may find, and it may be told to read them in place of the plan
+    /// SQLite would choose.
+    fileprivate static func searchesVisibleAssets(_ query: AssetQuery, _ parts: CompiledQuery) -> Bool {
+        parts.from == "asset a" && query.options.predicate?.searchesText == true && !query.options.includeHiddenAssets
+            && (query.scope == .library || query.scope == .smartAlbum(.recents))
+    }
+
+    /// Whether the order is `asset_byCreationDate`'s, forwards or backwards.
+    fileprivate static func ordersByDate(_ parts: CompiledQuery) -> Bool {
+        parts.order.map(\.expression) == ["a.creationDate", "a.rowID"] && parts.order[0].ascending == parts.order[1].ascending
     }
 }
 
