@@ -154,7 +154,7 @@ import Testing
         #expect(try library.searchSuggestions(for: "   ").word == "")
     }
 
-    @Test("a search most photos match pages through the dates: the same photos, in the same order, as its fetch")
+    @Test("a search pages through the dates or through its matches, whichever reads fewer: the same photos, in the same order, as its fetch")
     func commonWordPages() async throws {
         let library = try TestLibrary.open()
         defer { library.close() }
@@ -183,6 +183,24 @@ import Testing
                 cursor = page.nextCursor
             } while cursor != nil && paged.count <= 24
             #expect(paged == expected, "ascending: \(ascending)")
+        }
+        // Three lighthouses in pages of one: 3² ≤ 2 × 28, the matches are listed (kept from walking on PostgreSQL)
+        try await library.performChanges { changes in changes.setTitle("Lighthouse", for: [ids[27], ids[28], ids[29]]) }
+        for ascending in [false, true] {
+            var options = FetchOptions()
+            options.predicate = try library.predicate(for: SearchQuery("lighth"))
+            options.sortDescriptors = [AssetSortDescriptor(.creationDate, ascending: ascending)]
+            let fetched = try library.fetchAssets(options)
+            let expected = try fetched.objects(in: 0..<fetched.count).map(\.id)
+            var paged: [String] = []
+            var cursor: AssetCursor?
+            repeat {
+                let page = try library.fetchAssetPage(options: options, after: cursor, limit: 1)
+                #expect(page.total == 3)
+                paged += page.assets.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil && paged.count <= 3
+            #expect(expected.count == 3 && paged == expected, "ascending: \(ascending)")
         }
     }
 
