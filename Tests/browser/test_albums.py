@@ -75,3 +75,49 @@ def test_create_album_add_photos_from_a_selection_and_reorder_by_drag(app, photo
     # The order survives a reload.
     app.open_app(f"#/album/{album_id}")
     app.wait(lambda: app.grid_cell_ids() == order, "the saved order after a reload")
+
+
+def test_an_album_on_a_phone_keeps_its_title_and_has_its_tools_in_a_menu(app, photos, browser_api, screenshot):
+    title = "Summer by the sea with the whole family"
+    album = browser_api.create_album(title, photos.upload(3))
+    try:
+        # On a desktop: the title beside the tools, each its own button.
+        app.open_app(f"#/album/{album['id']}")
+        app.wait(lambda: app.text(tid("screen-title")) == title, "the album's title")
+        app.wait_grid_still()
+        assert app.visible(tid("album-rename")) and not app.visible(tid("album-more"))
+        screenshot(app, "web-album-desktop")
+
+        app.set_viewport(375, 812, mobile=True)
+        app.open_app(f"#/album/{album['id']}")
+        app.wait(lambda: app.text(tid("screen-title")) == title, "the album's title")
+        app.wait_grid_still()
+        app.assert_no_sideways_overflow()
+        # The four tools are one menu, and the title has a row of its own under the buttons, none of them squeezed.
+        assert not app.visible(tid("album-rename"))
+        for css in (tid("screen-title"), tid("album-more"), tid("add-photos"), tid("selection-toggle")):
+            seen = app.seen(css)
+            assert seen["shown"] and seen["inside"] and seen["onTop"], (css, seen)
+        box = app.js("""const r = (css) => document.querySelector(css).getBoundingClientRect();
+            const title = r('[data-testid="screen-title"]');
+            const buttons = [...document.querySelectorAll('.topbar .btn')].filter((b) => b.offsetParent).map((b) => b.getBoundingClientRect());
+            return {width: title.width, top: title.top, buttonsBottom: Math.max(...buttons.map((b) => b.bottom)),
+                    narrowest: Math.min(...buttons.map((b) => b.width))};""")
+        screenshot(app, "web-album-phone")
+        assert box["top"] >= box["buttonsBottom"] - 1, f"the title is beside the buttons, not under them: {box}"
+        assert box["width"] >= 300, f"the title has {box['width']:.0f} px of a 375 px screen"
+        assert box["narrowest"] >= 34, f"a button is squeezed: {box}"
+
+        # Rename from the menu.
+        app.click(tid("album-more"))
+        app.wait_visible(tid("album-menu-rename"))
+        assert [e.text for e in app.find_all('[role="menuitem"]')] == ["Download", "Share Link", "Rename", "Delete"]
+        app.click(tid("album-menu-rename"))
+        app.wait_visible(tid("album-rename-dialog"))
+        app.type(f'{tid("album-rename-dialog")} {tid("prompt-input")}', "Sea")
+        app.click(tid("prompt-ok"))
+        app.wait(lambda: app.text(tid("screen-title")) == "Sea", "the new title on the phone")
+        assert browser_api.json("GET", f"/api/v1/albums/{album['id']}")["title"] == "Sea"
+    finally:
+        app.set_viewport(1440, 900)
+        browser_api.json("DELETE", f"/api/v1/albums/{album['id']}", expect=(200, 204))

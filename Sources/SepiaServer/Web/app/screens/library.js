@@ -20,6 +20,7 @@ import * as actions from '../actions.js';
 import { adjustDateDialog } from '../components/metadata.js';
 import { searchBox, searchTerms, SEARCH_MAX, SEARCH_MAX_TERMS } from '../components/search-box.js';
 import { saveAsSmartAlbum } from '../smart-albums.js';
+import { menuButton } from '../components/menu.js';
 
 /** What one can search for, said under the field when nothing is typed and when nothing is found. */
 const SEARCH_FINDS = 'Search finds the start of words in titles, captions, keywords, file names, cameras, places, albums and '
@@ -140,11 +141,19 @@ export function mountLibrary(container, params, ctx) {
   addBtn.hidden = addsNothing;
   offs.push(store.on('camera', (ok) => { cameraBtn.hidden = !ok || addsNothing; if (source.loaded && !source.total) afterLayout(); }));
 
-  const albumTools = isAlbum ? h('div', { class: 'topbar-group' },
-    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-download', aria: { label: 'Download album' }, title: 'Download the album as a ZIP file', onclick: downloadAlbum }, icon('download')),
-    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-share-link', aria: { label: 'Share album link' }, title: 'Share a link to this album', onclick: () => shareLinkDialog({ albumID: params.albumId }, `“${album?.title || 'album'}”`) }, icon('link')),
-    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-rename', aria: { label: 'Rename album' }, title: 'Rename album', onclick: renameAlbum }, icon('pencil')),
-    h('button', { type: 'button', class: 'btn icon ghost', 'data-testid': 'album-delete', aria: { label: 'Delete album' }, title: 'Delete album', onclick: deleteAlbum }, icon('trash'))) : null;
+  // An album's tools: icons on a wide screen; on a phone, one menu, so that the album's title keeps its room.
+  const albumActions = [
+    { testid: 'album-download', text: 'Download', label: 'Download album', title: 'Download the album as a ZIP file', glyph: 'download', run: () => downloadAlbum() },
+    { testid: 'album-share-link', text: 'Share Link', label: 'Share album link', title: 'Share a link to this album', glyph: 'link', run: () => shareLinkDialog({ albumID: params.albumId }, `“${album?.title || 'album'}”`) },
+    { testid: 'album-rename', text: 'Rename', label: 'Rename album', title: 'Rename album', glyph: 'pencil', run: () => renameAlbum() },
+    { testid: 'album-delete', text: 'Delete', label: 'Delete album', title: 'Delete album', glyph: 'trash', run: () => deleteAlbum(), danger: true },
+  ];
+  const albumTools = isAlbum ? h('div', { class: 'topbar-group album-tools' },
+    ...albumActions.map((a) => h('button', { type: 'button', class: 'btn icon ghost album-tool', 'data-testid': a.testid, aria: { label: a.label }, title: a.title, onclick: a.run }, icon(a.glyph))),
+    menuButton({
+      label: 'Album actions', testid: 'album-more', cls: 'btn icon ghost album-more',
+      items: albumActions.map((a) => ({ label: a.text, icon: a.glyph, testid: a.testid.replace('album-', 'album-menu-'), danger: a.danger, run: a.run })),
+    })) : null;
 
   const zoomOut = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-out', aria: { label: 'Smaller thumbnails' }, title: 'Smaller thumbnails (−)', onclick: () => zoom(-1) }, icon('zoomOut'));
   const zoomIn = h('button', { type: 'button', class: 'btn icon ghost wide-only', 'data-testid': 'zoom-in', aria: { label: 'Larger thumbnails' }, title: 'Larger thumbnails (+)', onclick: () => zoom(1) }, icon('zoomIn'));
@@ -240,7 +249,7 @@ export function mountLibrary(container, params, ctx) {
   dropOverlay.hidden = true;
 
   const wrap = h('div', { class: ['scroll-wrap', scrubber && 'has-scrubber'] }, scroller, scrubber?.el);
-  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen', isPerson && 'person-screen', isPlace && 'place-screen', isSaved && 'smart-album-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
+  const el = h('section', { class: ['screen', 'library-screen', isSearch && 'search-screen', isPerson && 'person-screen', isPlace && 'place-screen', isSaved && 'smart-album-screen', isAlbum && 'album-screen'], aria: { labelledby: 'screen-title-' + params.view } }, topbar, wrap, bar, dropOverlay);
   titleEl.id = 'screen-title-' + params.view;
   container.append(el);
 
