@@ -166,41 +166,32 @@ import Testing
             changes.deleteAssets([ids[1]])
             changes.setCreationDate(Self.date("2021-05-01T10:00:00Z"), offset: 0, for: [ids[4], ids[9]])
         }
-        for ascending in [false, true] {
-            var options = FetchOptions()
-            options.predicate = try library.predicate(for: SearchQuery("harb dawn"))
-            options.sortDescriptors = [AssetSortDescriptor(.creationDate, ascending: ascending)]
-            let fetched = try library.fetchAssets(options)
-            let expected = try fetched.objects(in: 0..<fetched.count).map(\.id)
-            #expect(expected.count == 24)
-            // Pages of 4: 24 matches of 28 visible photos (24² > 5 × 28) walk the dates' index on SQLite
-            var paged: [String] = []
-            var cursor: AssetCursor?
-            repeat {
-                let page = try library.fetchAssetPage(options: options, after: cursor, limit: 4)
-                #expect(page.total == 24)
-                paged += page.assets.map(\.id)
-                cursor = page.nextCursor
-            } while cursor != nil && paged.count <= 24
-            #expect(paged == expected, "ascending: \(ascending)")
-        }
+        // Pages of 4: 24 matches of 28 visible photos (24² > 5 × 28) walk the dates' index on SQLite
+        try Self.expectPagesMatchFetch(library, "harb dawn", count: 24, limit: 4)
         // Three lighthouses in pages of one: 3² ≤ 2 × 28, the matches are listed (kept from walking on PostgreSQL)
         try await library.performChanges { changes in changes.setTitle("Lighthouse", for: [ids[27], ids[28], ids[29]]) }
+        try Self.expectPagesMatchFetch(library, "lighth", count: 3, limit: 1)
+    }
+
+    /// Whether the pages of a search, newest first and oldest first, give its `count` photos as its fetch does.
+    static func expectPagesMatchFetch(
+        _ library: PhotoLibrary, _ text: String, count: Int, limit: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for ascending in [false, true] {
             var options = FetchOptions()
-            options.predicate = try library.predicate(for: SearchQuery("lighth"))
+            options.predicate = try library.predicate(for: SearchQuery(text))
             options.sortDescriptors = [AssetSortDescriptor(.creationDate, ascending: ascending)]
             let fetched = try library.fetchAssets(options)
             let expected = try fetched.objects(in: 0..<fetched.count).map(\.id)
             var paged: [String] = []
             var cursor: AssetCursor?
             repeat {
-                let page = try library.fetchAssetPage(options: options, after: cursor, limit: 1)
-                #expect(page.total == 3)
+                let page = try library.fetchAssetPage(options: options, after: cursor, limit: limit)
+                #expect(page.total == count, sourceLocation: sourceLocation)
                 paged += page.assets.map(\.id)
                 cursor = page.nextCursor
-            } while cursor != nil && paged.count <= 3
-            #expect(expected.count == 3 && paged == expected, "ascending: \(ascending)")
+            } while cursor != nil && paged.count <= count
+            #expect(expected.count == count && paged == expected, "ascending: \(ascending)", sourceLocation: sourceLocation)
         }
     }
 
