@@ -108,8 +108,9 @@ final class EventStreamClient: Sendable {
         return nil
     }
 
-    /// The response's status, once its head has arrived (nil after `timeout`).
-    func responseStatus(timeout: Duration = .seconds(5)) async -> Int? {
+    /// The response's status, once its head has arrived (nil after `timeout`). The deadline is for a server that
+    /// never answers: a loaded machine (the test run's stages run beside each other) took more than 5 s to answer.
+    func responseStatus(timeout: Duration = .seconds(30)) async -> Int? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let status = status.withLock({ $0 }) { return status }
