@@ -31,10 +31,12 @@ extension SQLLibraryStore {
         // The two ways of reading a search's page, which the databases do not tell apart by themselves: walking the
         // index of dates from the newest (SQLite is told to), or listing the matches and sorting them (PostgreSQL
         // is kept from walking by an order on expressions no index holds).
-        let walkingDates = select + "asset a INDEXED BY asset_byCreationDate" + whereClause + parts.orderClause + " LIMIT ?"
-        let listingMatches =
+        // (Written only for the pages that may use them.)
+        let walkingDates = { select + "asset a INDEXED BY asset_byCreationDate" + whereClause + parts.orderClause + " LIMIT ?" }
+        let listingMatches = {
             select + parts.from + whereClause + " ORDER BY "
-            + parts.order.map { "\($0.expression) + 0 \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ") + " LIMIT ?"
+                + parts.order.map { "\($0.expression) + 0 \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ") + " LIMIT ?"
+        }
         arguments.append(limit + 1)
         // On SQLite, a search's matches are counted in the visible assets' keys (v16), not in their rows.
         let countSQL =
@@ -61,8 +63,8 @@ extension SQLLibraryStore {
                 let visible = try db.value("SELECT CAST(value AS BIGINT) FROM libraryInfo WHERE key = 'visibleAssets'", as: Int.self) ?? 0
                 let walks = total * total > (limit + 1) * visible
                 switch db.dialect {
-                case .sqlite: if walks { pageSQL = walkingDates }
-                case .postgreSQL: if !walks { pageSQL = listingMatches }
+                case .sqlite: if walks { pageSQL = walkingDates() }
+                case .postgreSQL: if !walks { pageSQL = listingMatches() }
                 }
             }
             let rows = try db.fetch(pageSQL, arguments)
