@@ -100,6 +100,13 @@ extension PhotoLibrary {
         return ids
     }
 
+    /// Forgets the keywords suggestions counted (``SQLLibraryStore/keywordCounts()``), so that the next suggestions
+    /// count them again, as after a change: for the benchmark of that count.
+    @_spi(Benchmarks)
+    public func forgetCountedKeywords() {
+        (store as? SQLLibraryStore)?.forgetKeywordCounts()
+    }
+
     /// Gives every asset without a perceptual hash a random one, and one in `copyShare` of them a copy of an
     /// earlier asset's hash a few bits away (0 to 6), as a library's near-duplicates are; returns the hashes
     /// recorded. For the duplicates benchmark, on rows without files.

@@ -154,6 +154,40 @@ import Testing
         #expect(try library.searchSuggestions(for: "   ").word == "")
     }
 
+    @Test("suggested keywords follow the library: counted, accents folded into one, most carried first; added, hidden, deleted")
+    func keywordSuggestionsFollowChanges() async throws {
+        let library = try TestLibrary.open()
+        defer { library.close() }
+        let ids = try await TestLibrary.addPhotos(4, to: library)
+        try await library.performChanges { changes in
+            changes.setKeywords(["Café", "Places|Cascais"], for: ids[0])
+            changes.setKeywords(["Cafe"], for: ids[1])
+            changes.setKeywords(["Cafe", "Cat"], for: ids[2])
+        }
+        // Café twice as Cafe, once as Café: one keyword, as most write it; then Cascais and Cat once each.
+        #expect(try library.searchSuggestions(for: "ca").keywords == ["Cafe", "Cascais", "Cat"])
+        try await library.performChanges { $0.setKeywords(["Cat", "Castle"], for: ids[3]) }
+        #expect(try library.searchSuggestions(for: "ca").keywords == ["Cafe", "Cat", "Cascais", "Castle"])
+        // A hidden photo's keywords are not offered, nor those of a photo in Recently Deleted.
+        try await library.performChanges { $0.setHidden(true, for: ids[3]) }
+        #expect(try library.searchSuggestions(for: "cas").keywords == ["Cascais"])
+        try await library.performChanges { $0.deleteAssets([ids[0]]) }
+        #expect(try library.searchSuggestions(for: "cas").keywords.isEmpty)
+        #expect(try library.searchSuggestions(for: "ca").keywords == ["Cafe", "Cat"])
+    }
+
+    @Test("counted keywords answer until the library changes; in a large library a while longer, twenty times their count's time, 30 s at most")
+    func keywordCountsFreshness() {
+        let now = ContinuousClock.now
+        let small = KeywordCounts(generation: 7, entries: [], photos: 9_999, counted: now, duration: .seconds(1))
+        #expect(small.isFresh(at: 7, now: now + .seconds(3_600)))
+        #expect(!small.isFresh(at: 8, now: now + .milliseconds(1)))
+        let large = KeywordCounts(generation: 7, entries: [], photos: 10_000, counted: now, duration: .milliseconds(200))
+        #expect(large.isFresh(at: 8, now: now + .seconds(3)) && !large.isFresh(at: 8, now: now + .seconds(5)))
+        let slowest = KeywordCounts(generation: 7, entries: [], photos: 50_000, counted: now, duration: .seconds(10))
+        #expect(slowest.isFresh(at: 9, now: now + .seconds(29)) && !slowest.isFresh(at: 9, now: now + .seconds(31)))
+    }
+
     @Test("a search pages through the dates or through its matches, whichever reads fewer: the same photos, in the same order, as its fetch")
     func commonWordPages() async throws {
         let library = try TestLibrary.open()

@@ -1,7 +1,7 @@
 // Not a Benchmark-framework benchmark: scripts/bench-search runs it. Fills a library with N assets' rows (varied
 // metadata, seven in ten located near one of 40 cities), then times what the search box and the map ask of it
-// through the library's API, as the server asks it: the first page of a search, suggestions, the world's and a
-// city's markers, and the Duplicates view's groups (random perceptual hashes, one in twenty a near copy). Prints
+// through the library's API, as the server asks it: the first page of a search, suggestions (and suggestions just
+// after a change, when the keywords are counted again), the world's and a city's markers, and the Duplicates view's groups (random perceptual hashes, one in twenty a near copy). Prints
 // JSON, with the five slowest searches and prefixes by their own p95.
 //
 //     SearchBenchmark LIBRARY [--count N] [--database postgres://…] [--rounds R]
@@ -92,6 +92,11 @@ struct SearchBenchmark {
             suggestions += times
             slowest["suggest " + prefix] = summary(times)["p95"]
         }
+        // Suggestions after a change: the keywords counted again (a one-letter word, the most places to count).
+        let recounted = try measure {
+            library.forgetCountedKeywords()
+            _ = try library.searchSuggestions(for: "l")
+        }
         let world = try measure { _ = try library.mapMarkers(in: .world, zoom: 2) }
         let city = try measure {
             _ = try library.mapMarkers(in: MapRegion(south: 38.6, west: -9.3, north: 38.85, east: -9.0), zoom: 12)
@@ -103,6 +108,7 @@ struct SearchBenchmark {
         report["duplicatesMilliseconds"] = summary(duplicates)
         report["searchMilliseconds"] = summary(search)
         report["suggestionsMilliseconds"] = summary(suggestions)
+        report["suggestionsAfterChangeMilliseconds"] = summary(recounted)
         report["mapWorldMilliseconds"] = summary(world)
         report["mapCityMilliseconds"] = summary(city)
         report["found"] = found

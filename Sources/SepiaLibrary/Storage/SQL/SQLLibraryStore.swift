@@ -17,6 +17,8 @@ final class SQLLibraryStore: LibraryStore {
     /// The folded words of the place names suggestions have matched (``SearchText/words(_:)``): a few hundred
     /// names asked on every keystroke, folded once.
     let foldedPlaceNames = Mutex<[String: [String]]>([:])
+    /// The keywords suggestions offer, with their counts, as last counted (see ``keywordCounts()``).
+    let keywordCountsCache = Mutex<KeywordCounts?>(nil)
 
     init(database: any SQLDatabase, places: PlaceFinder = PlaceFinder(directory: nil)) {
         self.database = database
