@@ -116,9 +116,12 @@ extension SQLLibraryStore {
         if let known, known.isFresh(at: generation, now: .now) { return known }
         let started = ContinuousClock.now
         let rows = try readStatement { db in
-            try db.fetch(
+            // Every visible row is read: SQLite is told to read the table through, which it does in a third of the
+            // time it took through the index of visible months, looking each row up (100 000 photos: 77 ms, 233).
+            let asset = db.dialect == .sqlite ? "asset a NOT INDEXED" : "asset a"
+            return try db.fetch(
                 """
-                SELECT a.keywords, count(*) FROM asset a WHERE a.keywords <> '' AND a.trashedDate IS NULL AND a.isHidden = FALSE
+                SELECT a.keywords, count(*) FROM \(asset) WHERE a.keywords <> '' AND a.trashedDate IS NULL AND a.isHidden = FALSE
                 GROUP BY a.keywords ORDER BY count(*) DESC LIMIT ?
                 """, [KeywordCounts.maximumKeywordSets])
         }
