@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension SQLLibraryStore {
     /// Assets whose search document has a word starting with `word` (already folded by ``SearchText``): FTS5's

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// The keywords the library's visible photos and videos carry, each with how many carry it: what suggestions offer
