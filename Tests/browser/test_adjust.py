@@ -40,7 +40,9 @@ def dark_photo(seed=4242, factor=0.3):
 
 
 def brightness(b, css=None):
-    p = b.js(PIXELS, css or tid("editor-preview"))
+    css = css or tid("editor-preview")
+    b.wait_image(css)
+    p = b.js(PIXELS, css)
     return (p["r"] + p["g"] + p["b"]) / 3, p
 
 
@@ -116,6 +118,8 @@ def open_adjust(b, asset_id):
     b.wait_visible(tid("adjust-panel"))
     assert b.find(tid("adjust-mode")).get_attribute("aria-pressed") == "true"
     assert b.find(tid("filters-mode")).get_attribute("aria-pressed") == "false"
+    # The panel narrowed the stage: the preview of the new size.
+    wait_preview_settled(b)
 
 
 @pytest.mark.parametrize("size", ["1440x900", "375x812"])

@@ -12,6 +12,7 @@ from sepia_browser import tid
 
 PIXELS = """
 const img = document.querySelector(arguments[0]);
+if (!img.complete || !img.naturalWidth) throw new Error(`${arguments[0]} is still loading: its pixels cannot be read yet`);
 const c = document.createElement('canvas');
 c.width = 48; c.height = 48;
 const g = c.getContext('2d');
@@ -60,7 +61,13 @@ def open_editor_from_photo(b, asset_id):
 
 
 def wait_preview_settled(b, previous_src=None):
+    # Two frames first: a layout the last action changed (a panel opened) has then told the stage it was resized,
+    # and the new preview that asks for is announced (data-resizing, then the busy badge).
+    b.js_async("await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));")
+
     def settled():
+        if b.js("return document.querySelector(arguments[0]).hasAttribute('data-resizing')", tid("editor-stage")):
+            return False
         busy = b.find(tid("preview-busy"))
         if busy.is_displayed():
             return False

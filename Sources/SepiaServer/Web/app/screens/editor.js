@@ -782,7 +782,13 @@ export function mountEditor(container, params, ctx) {
   window.addEventListener('blur', onBlur);
   const ro = new ResizeObserver(() => { placeCropBox(); requestPreviewDebounced(); });
   let resizeTimer = null;
-  function requestPreviewDebounced() { clearTimeout(resizeTimer); resizeTimer = setTimeout(requestPreview, 200); }
+  // A resized stage's preview waits 200 ms for the size to settle; meanwhile the stage says one is coming
+  // (data-resizing), as the busy badge does once it is requested.
+  function requestPreviewDebounced() {
+    clearTimeout(resizeTimer);
+    stage.dataset.resizing = '';
+    resizeTimer = setTimeout(() => { delete stage.dataset.resizing; requestPreview(); }, 200);
+  }
   ro.observe(stage);
   const beforeUnload = (e) => { if (isDirty()) { e.preventDefault(); e.returnValue = ''; } };
   window.addEventListener('beforeunload', beforeUnload);
