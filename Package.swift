@@ -60,6 +60,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libqrencode from Debian, reached only from SepiaServer: the QR code an authenticator app scans.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // FFmpeg's libraries from Debian, reached only from SepiaVideo, with a C layer for the demuxer's bounded
         // input, its deadline and its log. They are loaded with dlopen when the first video is opened, not linked:
         // they bring about 130 shared libraries, which every command would otherwise load at start.
@@ -140,6 +142,7 @@ let package = Package(
             name: "SepiaServer",
             dependencies: [
                 "SepiaImage", "SepiaCodecs", "SepiaVideo", "SepiaRAW", "SepiaMedia", "SepiaLibrary", "SepiaObjectStore", "SepiaPlaces",
+                "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
