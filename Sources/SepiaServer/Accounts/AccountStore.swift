@@ -77,11 +77,11 @@ final class AccountStore: Sendable {
         }
     }
 
-    private func read<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+    func read<T>(_ body: (any SQLSession) throws -> T) throws -> T {
         try database.read(body)
     }
 
-    private func write<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+    func write<T>(_ body: (any SQLSession) throws -> T) throws -> T {
         try database.write(body)
     }
 
@@ -157,6 +157,9 @@ final class AccountStore: Sendable {
         migrator.registerMigration("v6") { db in
             try db.execute(sql: JobQueue.sqliteLaneColumn)
         }
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: Self.twoFactorSQLite)
+        }
         return migrator
     }
 
@@ -223,6 +226,7 @@ final class AccountStore: Sendable {
         ("v4", downloadsPostgreSQL),
         ("v5", serverSecretTable),
         ("v6", JobQueue.postgresLaneColumn),
+        ("v7", twoFactorPostgreSQL),
     ]
 
     /// Secrets the servers of a deployment share and no client ever sees, by name: made at random by the first

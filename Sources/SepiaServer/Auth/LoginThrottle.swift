@@ -22,6 +22,8 @@ final class LoginThrottle: Sendable {
         static func address(_ address: String, limit: Int) -> Key { Key(text: "address:" + address, limit: limit) }
         /// Checks of the current password of a signed-in user (changing the password).
         static func passwordChange(userID: String, limit: Int) -> Key { Key(text: "password:" + userID, limit: limit) }
+        /// Second factors (codes from an authenticator app, recovery codes) for one account.
+        static func secondFactor(userID: String, limit: Int) -> Key { Key(text: "second-factor:" + userID, limit: limit) }
     }
 
     /// An attempt counted against its keys, until it is known to have succeeded.

@@ -108,7 +108,24 @@ struct AuthController {
             throw APIError.unauthorized("the name or the password is wrong")
         }
         services.throttle.release(reservation, clearing: [keys[0]])
+        if try services.accounts.hasSecondFactor(userID: user.id) {
+            // The password was right; the session waits for the second factor.
+            let challenge = try services.accounts.createSignInChallenge(userID: user.id, lifetime: TwoFactorController.challengeLifetime)
+            var response = try SecondFactorRequired(challenge: challenge, methods: ["totp", "recovery-code"]).response(
+                from: request, context: context)
+            response.status = .accepted
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
         return try signIn(user, status: .ok, request: request, context: context)
+    }
+
+    /// The answer to a right password when the account has two-factor sign-in on: send `challenge` to
+    /// `POST /session/second-factor` with a code, within five minutes.
+    struct SecondFactorRequired: ResponseEncodable {
+        var secondFactorRequired = true
+        var challenge: String
+        var methods: [String]
     }
 
     /// `GET /session`: who is calling, with which credential.
@@ -160,7 +177,7 @@ struct AuthController {
 
     // MARK: - Helpers
 
-    private func signIn(_ user: UserRecord, status: HTTPResponse.Status, request: Request, context: AppRequestContext) throws -> Response {
+    func signIn(_ user: UserRecord, status: HTTPResponse.Status, request: Request, context: AppRequestContext) throws -> Response {
         let (secret, session) = try services.accounts.createSession(userID: user.id, lifetime: services.configuration.sessionLifetime)
         let body = SessionResponse(
             user: UserResponse(user), csrfToken: session.csrfToken, credential: .init(kind: "session", accessLevel: .readWrite, albumIDs: nil))

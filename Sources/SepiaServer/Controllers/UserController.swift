@@ -29,7 +29,8 @@ struct UserController {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> UserList {
-        UserList(users: try services.accounts.users().map(UserResponse.init))
+        let withSecondFactor = try services.accounts.usersWithSecondFactor()
+        return UserList(users: try services.accounts.users().map { UserResponse($0, twoFactorEnabled: withSecondFactor.contains($0.id)) })
     }
 
     @Sendable func invite(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Invitation> {

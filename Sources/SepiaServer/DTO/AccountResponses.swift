@@ -7,12 +7,15 @@ struct UserResponse: ResponseEncodable {
     var username: String
     var isOwner: Bool
     var createdAt: Date
+    /// Whether the account signs in with a second factor: in the owner's list of users only.
+    var twoFactorEnabled: Bool?
 
-    init(_ user: UserRecord) {
+    init(_ user: UserRecord, twoFactorEnabled: Bool? = nil) {
         id = user.id
         username = user.username
         isOwner = user.isOwner
         createdAt = user.createdAt
+        self.twoFactorEnabled = twoFactorEnabled
     }
 }
 

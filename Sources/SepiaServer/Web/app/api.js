@@ -207,6 +207,14 @@ export const api = {
     post(`${BASE}/setup`, { token, username, password }, { quiet401: true }),
   session: () => get(`${BASE}/session`, { quiet401: true }),
   login: (username, password) => post(`${BASE}/session`, { username, password }, { quiet401: true }),
+  /** The sign-in's second step: {challenge, code} or {challenge, recoveryCode}. */
+  secondFactor: (body) => post(`${BASE}/session/second-factor`, body, { quiet401: true }),
+  twoFactorStatus: () => get(`${BASE}/account/two-factor`),
+  twoFactorSetup: (password) => post(`${BASE}/account/two-factor/setup`, { password }),
+  twoFactorConfirm: (code) => post(`${BASE}/account/two-factor/confirm`, { code }),
+  twoFactorRecoveryCodes: (password) => post(`${BASE}/account/two-factor/recovery-codes`, { password }),
+  twoFactorOff: (password) => post(`${BASE}/account/two-factor/off`, { password }),
+  resetTwoFactor: (userID) => del(`${BASE}/users/${encodeURIComponent(userID)}/two-factor`),
   logout: () => del(`${BASE}/session`, { quiet401: true }),
   changePassword: (currentPassword, newPassword) =>
     put(`${BASE}/account/password`, { currentPassword, newPassword }),

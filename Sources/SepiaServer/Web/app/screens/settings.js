@@ -1,4 +1,4 @@
-// Settings: account (change password, sign out), Faces (the switch that turns finding faces and People on or
+// Settings: account (change password, sign out), two-factor sign-in (components/two-factor-card.js), Faces (the switch that turns finding faces and People on or
 // off: off deletes every face and name, after a confirmation that says so), API tokens (create with access level
 // and optional album limit; the secret shown once; list; revoke), share links (list; revoke), users (owner only:
 // invite, list, remove).
@@ -9,6 +9,7 @@ import { store } from '../store.js';
 import { toast } from '../components/toast.js';
 import { confirmDialog, openDialog } from '../components/dialog.js';
 import { people } from '../people.js';
+import { twoFactorCard } from '../components/two-factor-card.js';
 
 const ACCESS = {
   read: 'Read — list, view, download, watch changes',
@@ -48,6 +49,8 @@ export function mountSettings(container, params, ctx) {
     h('div', {}, h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'password-save' }, 'Change Password')));
   const signOut = h('button', { type: 'button', class: 'btn', 'data-testid': 'sign-out', onclick: () => ctx.signOut() }, icon('logout'), 'Sign Out');
   scroller.append(card('Account', 'acc-' + uid(), who, pwForm, h('div', { class: 'card-foot' }, signOut)));
+  const twoFactor = twoFactorCard(card, uid);
+  scroller.append(twoFactor.el);
 
   // ----- Faces
   const facesLabel = 'faces-label-' + uid();
@@ -238,6 +241,7 @@ export function mountSettings(container, params, ctx) {
         const me = u.id === store.user?.id;
         userList.append(h('li', { class: 'row', 'data-testid': 'user-row' },
           h('div', { class: 'row-main' }, h('strong', {}, u.username || u.name), h('span', { class: 'hint' }, [u.role === 'owner' || u.isOwner ? 'owner' : 'member', me ? 'you' : null, u.createdAt || u.creationDate ? `joined ${formatShortDate(u.createdAt || u.creationDate)}` : null].filter(Boolean).join(' · '))),
+          u.twoFactorEnabled && !me ? h('button', { type: 'button', class: 'btn small', 'data-testid': 'user-reset-two-factor', aria: { label: `Reset two-factor sign-in of ${u.username}` }, onclick: () => resetTwoFactor(u) }, 'Reset Two-Factor') : null,
           me || u.role === 'owner' || u.isOwner ? null : h('button', { type: 'button', class: 'btn small danger-text', 'data-testid': 'user-remove', aria: { label: `Remove ${u.username}` }, onclick: () => removeUser(u) }, 'Remove')));
       }
     } catch (e) {
@@ -264,6 +268,11 @@ export function mountSettings(container, params, ctx) {
     } catch (e) { toast.error(e, 'The invitation could not be created.'); }
   }
 
+  async function resetTwoFactor(u) {
+    if (!await confirmDialog({ title: `Reset ${u.username}’s two-factor sign-in?`, message: `For someone who lost both their phone and their recovery codes: ${u.username} then signs in with their password alone, until they turn two-factor sign-in on again in Settings.`, confirmLabel: 'Reset', destructive: true, testid: 'user-reset-two-factor-dialog' })) return;
+    try { await api.resetTwoFactor(u.id); toast(`${u.username} signs in with their password alone now.`); loadUsers(); } catch (e) { toast.error(e, 'Two-factor sign-in could not be reset.'); }
+  }
+
   async function removeUser(u) {
     if (!await confirmDialog({ title: `Remove ${u.username}?`, message: 'Their account, sessions, tokens and share links are removed. Their photos stay on the server’s disk but are no longer reachable from Sepia.', confirmLabel: 'Remove User', destructive: true, testid: 'user-remove-dialog' })) return;
     try { await api.removeUser(u.id); toast(`${u.username} removed.`); loadUsers(); } catch (e) { toast.error(e, 'The user could not be removed.'); }
@@ -276,5 +285,5 @@ export function mountSettings(container, params, ctx) {
   if (store.isOwner) loadUsers();
   if (!store.albumsLoaded) store.loadAlbums().catch(() => {});
 
-  return { el, unmount() { offAlbums(); offFaces(); el.remove(); }, show() { el.inert = false; }, hide() { el.inert = true; } };
+  return { el, unmount() { offAlbums(); offFaces(); twoFactor.unmount(); el.remove(); }, show() { el.inert = false; }, hide() { el.inert = true; } };
 }
