@@ -147,8 +147,19 @@ struct AuthController {
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let body = try await services.json.decode(PasswordRequest.self, from: request)
-        // A stolen session must not be a way to guess the password: the checks of the current password are
-        // throttled like sign-ins to the account.
+        let user = try await checkCurrentPassword(body.currentPassword, of: identity, context: context)
+        try Self.checkNewPassword(body.newPassword)
+        let hash = await services.hasher.hash(body.newPassword)
+        try services.accounts.setPassword(userID: user.id, hash: hash, keepingSession: identity.session?.tokenHash)
+        return Response(status: .noContent)
+    }
+
+    // MARK: - Helpers
+
+    /// The signed-in user's account, once `password` is its password: what changing the password, and two-factor
+    /// sign-in's settings, ask for again. A stolen session must not be a way to guess the password: the checks are
+    /// throttled like sign-ins to the account (`403` when wrong, `429` past the limit).
+    func checkCurrentPassword(_ password: String, of identity: Identity, context: AppRequestContext) async throws -> UserRecord {
         let key = LoginThrottle.Key.passwordChange(userID: identity.user.id, limit: services.throttle.accountLimit)
         let reservation: LoginThrottle.Reservation
         switch services.throttle.reserve([key]) {
@@ -164,18 +175,13 @@ struct AuthController {
             services.throttle.release(reservation)
             throw error
         }
-        guard let user = found, await services.hasher.verify(body.currentPassword, hash: user.passwordHash) else {
+        guard let user = found, password.utf8.count <= 4096, await services.hasher.verify(password, hash: user.passwordHash) else {
             context.logger.notice("wrong current password", metadata: ["sepia.user": "\(identity.user.username)"])
             throw APIError.forbidden("the current password is wrong")
         }
         services.throttle.release(reservation, clearing: [key])
-        try Self.checkNewPassword(body.newPassword)
-        let hash = await services.hasher.hash(body.newPassword)
-        try services.accounts.setPassword(userID: user.id, hash: hash, keepingSession: identity.session?.tokenHash)
-        return Response(status: .noContent)
+        return user
     }
-
-    // MARK: - Helpers
 
     func signIn(_ user: UserRecord, status: HTTPResponse.Status, request: Request, context: AppRequestContext) throws -> Response {
         let (secret, session) = try services.accounts.createSession(userID: user.id, lifetime: services.configuration.sessionLifetime)

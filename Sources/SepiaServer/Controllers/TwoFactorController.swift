@@ -192,25 +192,6 @@ struct TwoFactorController {
     private func checkPassword(_ request: Request, context: AppRequestContext) async throws -> UserRecord {
         let identity = try context.requireIdentity()
         let body = try await services.json.decode(PasswordRequest.self, from: request)
-        let key = LoginThrottle.Key.passwordChange(userID: identity.user.id, limit: services.throttle.accountLimit)
-        let reservation: LoginThrottle.Reservation
-        switch services.throttle.reserve([key]) {
-        case .success(let granted): reservation = granted
-        case .failure(let refusal):
-            throw APIError.tooManyRequests(
-                "too many wrong passwords; try again in \(AuthController.describe(seconds: refusal.seconds))", retryAfter: refusal.seconds)
-        }
-        let found: UserRecord?
-        do {
-            found = try services.accounts.user(id: identity.user.id)
-        } catch {
-            services.throttle.release(reservation)
-            throw error
-        }
-        guard let user = found, body.password.utf8.count <= 4096, await services.hasher.verify(body.password, hash: user.passwordHash) else {
-            throw APIError.forbidden("the password is wrong")
-        }
-        services.throttle.release(reservation, clearing: [key])
-        return user
+        return try await AuthController(services: services).checkCurrentPassword(body.password, of: identity, context: context)
     }
 }
