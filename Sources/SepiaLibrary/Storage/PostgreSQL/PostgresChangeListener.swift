@@ -108,7 +108,9 @@ package final class PostgresChangeListener: @unchecked Sendable {
                 connection.addListener(channel: PostgresDatabase.changeChannel) { [weak self] _, notification in
                     self?.deliver(notification.payload)
                 }
-                _ = try connection.query(PostgresQuery(unsafeSQL: "LISTEN \(PostgresDatabase.changeChannel)"), logger: pool.logger).wait()
+                _ = try connection.queryEndingWithConnection(
+                    PostgresQuery(unsafeSQL: "LISTEN \(PostgresDatabase.changeChannel)"), logger: pool.logger
+                ).wait()
                 deliverToAll()
                 try connection.closeFuture.wait()
             } catch {

@@ -19,6 +19,9 @@ final class PostgresConnectionPool: @unchecked Sendable {
         init(connection: PostgresConnection) {
             self.connection = connection
         }
+
+        /// Whether the connection is closed (by either side): the pool replaces it.
+        var isClosed: Bool { connection.isClosed }
     }
 
     let location: PostgresLocation
@@ -74,7 +77,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
             }
         }
         while let lease = idle.popLast() {
-            if !lease.connection.isClosed {
+            if !lease.isClosed {
                 condition.unlock()
                 return lease
             }
@@ -97,7 +100,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
 
     private func checkIn(_ lease: Lease) {
         condition.lock()
-        if lease.connection.isClosed {
+        if lease.isClosed {
             open -= 1
         } else {
             idle.append(lease)
