@@ -144,6 +144,7 @@ func buildRouter(services: ServerServices, logger: Logger) -> Router<AppRequestC
     let api = "/api/v1"
     router.addRoutes(AuthController(services: services).endpoints, atPath: RouterPath(api))
     router.addRoutes(TwoFactorController(services: services).endpoints, atPath: RouterPath(api))
+    router.addRoutes(SessionListController(services: services).endpoints, atPath: RouterPath(api))
     router.addRoutes(TokenController(services: services).endpoints, atPath: RouterPath(api + "/tokens"))
     router.addRoutes(ShareController(services: services).endpoints, atPath: RouterPath(api + "/shares"))
     router.addRoutes(SharedController(services: services).endpoints, atPath: RouterPath(api + "/shared"))

@@ -250,6 +250,24 @@ struct AccessMatrixTests {
         Row(.post, "/api/v1/account/two-factor/off", "401 401 401 204 403 403 403 403 403 204 403") { _, _ in
             ("/api/v1/account/two-factor/off", #"{"password": "correct horse battery"}"#, nil)
         },
+        Row(.get, "/api/v1/account/sessions", "401 401 401 200 403 403 403 403 403 200 403") { _, _ in
+            ("/api/v1/account/sessions", nil, nil)
+        },
+        // Aimed at a spare session of the owner's: another user gets 404, as for a session that is not there.
+        Row(.delete, "/api/v1/account/sessions/{id}", "401 401 401 204 403 403 403 403 403 404 403") { w, _ in
+            struct Listed: Decodable {
+                struct Session: Decodable {
+                    var id: String
+                    var current: Bool
+                }
+                var sessions: [Session]
+            }
+            let spare = try await w.session().json(Listed.self, .get, "/api/v1/account/sessions")
+            return ("/api/v1/account/sessions/" + (spare.sessions.first { $0.current }?.id ?? ""), nil, nil)
+        },
+        Row(.post, "/api/v1/account/sessions/sign-out-others", "401 401 401 200 403 403 403 403 403 200 403") { _, _ in
+            ("/api/v1/account/sessions/sign-out-others", nil, nil)
+        },
         Row(.get, "/api/v1/tokens", "      401 401 401 200 403 403 403 403 403 200 403") { _, _ in ("/api/v1/tokens", nil, nil) },
         Row(.post, "/api/v1/tokens", "     401 401 401 201 403 403 403 403 403 201 403") { _, _ in
             ("/api/v1/tokens", #"{"name": "spare", "accessLevel": "read"}"#, nil)

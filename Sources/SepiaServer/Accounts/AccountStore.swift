@@ -62,7 +62,7 @@ final class AccountStore: Sendable {
     }
 
     /// Tells the other servers to forget a credential (`*`: all), when the transaction commits.
-    private func announceForgetting(_ key: String, in db: any SQLSession) throws {
+    func announceForgetting(_ key: String, in db: any SQLSession) throws {
         guard let schema = announcementSchema else { return }
         try PostgresChangeListener.announce("forget " + key, schema: schema, in: db)
     }
@@ -160,6 +160,9 @@ final class AccountStore: Sendable {
         migrator.registerMigration("v7") { db in
             try db.execute(sql: Self.twoFactorSQLite)
         }
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: Self.signedInDevicesSQL)
+        }
         return migrator
     }
 
@@ -227,6 +230,7 @@ final class AccountStore: Sendable {
         ("v5", serverSecretTable),
         ("v6", JobQueue.postgresLaneColumn),
         ("v7", twoFactorPostgreSQL),
+        ("v8", signedInDevicesSQL),
     ]
 
     /// Secrets the servers of a deployment share and no client ever sees, by name: made at random by the first
@@ -398,12 +402,14 @@ final class AccountStore: Sendable {
 
     // MARK: - Sessions
 
-    func createSession(userID: String, lifetime: TimeInterval) throws -> (secret: String, session: SessionRecord) {
+    /// A new session for `userID`, signed in from a browser that says `userAgent`, at `address`.
+    func createSession(userID: String, lifetime: TimeInterval, userAgent: String, address: String) throws -> (String, SessionRecord) {
         let secret = Secret.generate()
         let now = Date()
         let session = SessionRecord(
             tokenHash: Secret.hash(secret), userID: userID, csrfToken: Secret.generate(), createdAt: now,
-            expiresAt: now.addingTimeInterval(lifetime), lastSeenAt: now)
+            expiresAt: now.addingTimeInterval(lifetime), lastSeenAt: now, userAgent: Self.clipped(userAgent, to: 512),
+            address: Self.clipped(address, to: 64))
         try write { db in
             try db.execute("DELETE FROM session WHERE expiresAt < ?", [db.dialect.date(now)])
             try db.insert(into: "session", columns: SessionRecord.columns, session.values(db.dialect))
@@ -425,14 +431,16 @@ final class AccountStore: Sendable {
         return (session, user)
     }
 
-    /// Extends a session that is in use (at most once an hour).
-    func touch(_ session: SessionRecord, lifetime: TimeInterval) {
+    /// Records that a session is in use from `address` and extends it: at most once a minute, and at once when the
+    /// address changed.
+    func touch(_ session: SessionRecord, lifetime: TimeInterval, address: String?) {
         let now = Date()
-        guard now.timeIntervalSince(session.lastSeenAt) > 3600 else { return }
+        let address = Self.clipped(address ?? "", to: 64)
+        guard now.timeIntervalSince(session.lastSeenAt) > 60 || address != session.address else { return }
         _ = try? write { db in
             try db.execute(
-                "UPDATE session SET lastSeenAt = ?, expiresAt = ? WHERE tokenHash = ?",
-                [db.dialect.date(now), db.dialect.date(now.addingTimeInterval(lifetime)), session.tokenHash])
+                "UPDATE session SET lastSeenAt = ?, expiresAt = ?, address = ? WHERE tokenHash = ?",
+                [db.dialect.date(now), db.dialect.date(now.addingTimeInterval(lifetime)), address, session.tokenHash])
         }
         forget(session.tokenHash)
     }
@@ -518,11 +526,14 @@ final class AccountStore: Sendable {
         return nil
     }
 
-    /// Records that a token was used (at most once a minute).
-    func touch(_ token: APITokenRecord) {
+    /// Records that a token was used from `address`: at most once a minute, and at once when the address changed.
+    func touch(_ token: APITokenRecord, address: String?) {
         let now = Date()
-        if let last = token.lastUsedAt, now.timeIntervalSince(last) < 60 { return }
-        _ = try? write { db in try db.execute("UPDATE apiToken SET lastUsedAt = ? WHERE id = ?", [db.dialect.date(now), token.id]) }
+        let address = Self.clipped(address ?? "", to: 64)
+        if let last = token.lastUsedAt, now.timeIntervalSince(last) < 60, address == token.lastAddress { return }
+        _ = try? write { db in
+            try db.execute("UPDATE apiToken SET lastUsedAt = ?, lastAddress = ? WHERE id = ?", [db.dialect.date(now), address, token.id])
+        }
         forget(token.tokenHash)
     }
 
@@ -610,7 +621,7 @@ final class AccountStore: Sendable {
         return value
     }
 
-    private func forget(_ key: String) {
+    func forget(_ key: String) {
         credentialCache.withLock { cache in
             cache.removeValue(forKey: key)
             forgetting.add(1, ordering: .releasing)

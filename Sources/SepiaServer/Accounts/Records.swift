@@ -21,7 +21,17 @@ struct SessionRecord: Codable, Sendable, Hashable {
     var csrfToken: String
     var createdAt: Date
     var expiresAt: Date
+    /// When the session was last used, to the minute.
     var lastSeenAt: Date
+    /// The browser's `User-Agent` when it signed in (at most 512 bytes), for the list of signed-in devices.
+    var userAgent: String = ""
+    /// The client's address when the session was last used.
+    var address: String = ""
+
+    /// The identifier the list of signed-in devices names a session by: the start of its secret's hash, so
+    /// neither the secret nor the whole key it is looked up by is ever shown.
+    var publicID: String { String(tokenHash.prefix(Self.publicIDLength)) }
+    static let publicIDLength = 16
 }
 
 /// An API token: its secret is stored as its SHA-256 only and shown once.
@@ -36,6 +46,8 @@ struct APITokenRecord: Codable, Sendable, Hashable {
     var createdAt: Date
     var expiresAt: Date?
     var lastUsedAt: Date?
+    /// The client's address when the token was last used.
+    var lastAddress: String?
 
     func isExpired(at now: Date = Date()) -> Bool { expiresAt.map { $0 <= now } ?? false }
 }
@@ -88,33 +100,35 @@ extension UserRecord {
 }
 
 extension SessionRecord {
-    static let columns = "tokenHash, userID, csrfToken, createdAt, expiresAt, lastSeenAt"
+    static let columns = "tokenHash, userID, csrfToken, createdAt, expiresAt, lastSeenAt, userAgent, address"
 
     init(_ row: SQLRow) {
-        self.init(tokenHash: row[0], userID: row[1], csrfToken: row[2], createdAt: row[3], expiresAt: row[4], lastSeenAt: row[5])
+        self.init(
+            tokenHash: row[0], userID: row[1], csrfToken: row[2], createdAt: row[3], expiresAt: row[4], lastSeenAt: row[5],
+            userAgent: row[6], address: row[7])
     }
 
     func values(_ dialect: SQLDialect) -> [any SQLBindable] {
-        [tokenHash, userID, csrfToken, dialect.date(createdAt), dialect.date(expiresAt), dialect.date(lastSeenAt)]
+        [tokenHash, userID, csrfToken, dialect.date(createdAt), dialect.date(expiresAt), dialect.date(lastSeenAt), userAgent, address]
     }
 }
 
 extension APITokenRecord {
-    static let columns = "id, userID, name, tokenHash, accessLevel, albumIDs, createdAt, expiresAt, lastUsedAt"
+    static let columns = "id, userID, name, tokenHash, accessLevel, albumIDs, createdAt, expiresAt, lastUsedAt, lastAddress"
 
     init(_ row: SQLRow) {
         let albums: String = row[5]
         self.init(
             id: row[0], userID: row[1], name: row[2], tokenHash: row[3], accessLevel: AccessLevel(rawValue: row[4]) ?? .read,
             albumIDs: (try? JSONDecoder().decode([String].self, from: Data(albums.utf8))) ?? [], createdAt: row[6], expiresAt: row[7],
-            lastUsedAt: row[8])
+            lastUsedAt: row[8], lastAddress: row[9])
     }
 
     func values(_ dialect: SQLDialect) -> [any SQLBindable] {
         let albums = String(decoding: (try? JSONEncoder().encode(albumIDs)) ?? Data("[]".utf8), as: UTF8.self)
         return [
             id, userID, name, tokenHash, accessLevel.rawValue, albums, dialect.date(createdAt), expiresAt.map(dialect.date) ?? .null,
-            lastUsedAt.map(dialect.date) ?? .null,
+            lastUsedAt.map(dialect.date) ?? .null, lastAddress.map { SQLValue.text($0) } ?? .null,
         ]
     }
 }

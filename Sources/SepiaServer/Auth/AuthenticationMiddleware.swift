@@ -22,7 +22,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 let secret = String(parts[1].drop { $0 == " " })
                 if let (token, user) = try accounts.token(secret: secret) {
                     context.identity = Identity(user: user, credential: .token(token), library: try libraries.library(for: user))
-                    accounts.touch(token)
+                    accounts.touch(token, address: context.clientAddress)
                 } else {
                     context.credentialProblem = "the API token is unknown, revoked or expired; create a new one in Settings"
                 }
@@ -32,7 +32,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         } else if let secret = Self.sessionCookie(in: request) {
             if let (session, user) = try accounts.session(secret: secret) {
                 context.identity = Identity(user: user, credential: .session(session), library: try libraries.library(for: user))
-                accounts.touch(session, lifetime: sessionLifetime)
+                accounts.touch(session, lifetime: sessionLifetime, address: context.clientAddress)
             } else {
                 context.credentialProblem = "your session has ended; sign in again"
             }

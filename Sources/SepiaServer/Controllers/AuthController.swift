@@ -184,7 +184,9 @@ struct AuthController {
     }
 
     func signIn(_ user: UserRecord, status: HTTPResponse.Status, request: Request, context: AppRequestContext) throws -> Response {
-        let (secret, session) = try services.accounts.createSession(userID: user.id, lifetime: services.configuration.sessionLifetime)
+        let (secret, session) = try services.accounts.createSession(
+            userID: user.id, lifetime: services.configuration.sessionLifetime, userAgent: request.headers[.userAgent] ?? "",
+            address: context.clientAddress ?? "")
         let body = SessionResponse(
             user: UserResponse(user), csrfToken: session.csrfToken, credential: .init(kind: "session", accessLevel: .readWrite, albumIDs: nil))
         var response = try body.response(from: request, context: context)

@@ -41,6 +41,9 @@ struct TokenResponse: ResponseEncodable {
     var createdAt: Date
     var expiresAt: Date?
     var lastUsedAt: Date?
+    /// The address the token was last used from, and where that is in words (``NetworkPlace``).
+    var lastAddress: String?
+    var lastPlace: String?
 
     init(_ token: APITokenRecord) {
         id = token.id
@@ -50,6 +53,8 @@ struct TokenResponse: ResponseEncodable {
         createdAt = token.createdAt
         expiresAt = token.expiresAt
         lastUsedAt = token.lastUsedAt
+        lastAddress = token.lastAddress.flatMap { $0.isEmpty ? nil : $0 }
+        lastPlace = lastAddress.map(NetworkPlace.of)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -61,10 +66,40 @@ struct TokenResponse: ResponseEncodable {
         try c.encode(createdAt, forKey: .createdAt)
         try c.encode(expiresAt, forKey: .expiresAt)
         try c.encode(lastUsedAt, forKey: .lastUsedAt)
+        try c.encode(lastAddress, forKey: .lastAddress)
+        try c.encode(lastPlace, forKey: .lastPlace)
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, accessLevel, albumIDs, createdAt, expiresAt, lastUsedAt
+        case id, name, accessLevel, albumIDs, createdAt, expiresAt, lastUsedAt, lastAddress, lastPlace
+    }
+}
+
+/// A signed-in browser in the list of one's sessions.
+struct SignedInSessionResponse: Encodable {
+    var id: String
+    /// What the browser said it was, in words ("Firefox on Linux"), and what it said exactly.
+    var device: String
+    var userAgent: String
+    /// The address it was last used from ("" when not known yet), and where that is in words (``NetworkPlace``).
+    var address: String
+    var place: String
+    var createdAt: Date
+    var lastUsedAt: Date
+    var expiresAt: Date
+    /// Whether this is the session the request was made with.
+    var current: Bool
+
+    init(_ session: SessionRecord, current: Bool) {
+        id = session.publicID
+        device = DeviceDescription.of(userAgent: session.userAgent)
+        userAgent = session.userAgent
+        address = session.address
+        place = NetworkPlace.of(session.address)
+        createdAt = session.createdAt
+        lastUsedAt = session.lastSeenAt
+        expiresAt = session.expiresAt
+        self.current = current
     }
 }
 
