@@ -5,7 +5,8 @@ import SepiaLibrary
 /// one or all of them out.
 extension AccountStore {
     /// A session's browser (its `User-Agent`) and last address; a token's last address. Sessions and tokens made
-    /// before have none, and show as an unknown browser until they are used again.
+    /// before have neither: their address appears once they are used, and such a session's browser stays unknown
+    /// (it is recorded when signing in).
     static let signedInDevicesSQL = """
         ALTER TABLE session ADD COLUMN userAgent TEXT NOT NULL DEFAULT '';
         ALTER TABLE session ADD COLUMN address TEXT NOT NULL DEFAULT '';

@@ -215,6 +215,10 @@ export const api = {
   twoFactorRecoveryCodes: (password) => post(`${BASE}/account/two-factor/recovery-codes`, { password }),
   twoFactorOff: (password) => post(`${BASE}/account/two-factor/off`, { password }),
   resetTwoFactor: (userID) => del(`${BASE}/users/${encodeURIComponent(userID)}/two-factor`),
+  /** The browsers the account is signed in on; signing one out, or every other. */
+  sessions: () => get(`${BASE}/account/sessions`),
+  signOutSession: (id) => del(`${BASE}/account/sessions/${enc(id)}`),
+  signOutOtherSessions: () => post(`${BASE}/account/sessions/sign-out-others`),
   logout: () => del(`${BASE}/session`, { quiet401: true }),
   changePassword: (currentPassword, newPassword) =>
     put(`${BASE}/account/password`, { currentPassword, newPassword }),

@@ -1,4 +1,5 @@
-// Settings: account (change password, sign out), two-factor sign-in (components/two-factor-card.js), Faces (the switch that turns finding faces and People on or
+// Settings: account (change password, sign out), two-factor sign-in (components/two-factor-card.js), signed-in
+// browsers (components/sessions-card.js), Faces (the switch that turns finding faces and People on or
 // off: off deletes every face and name, after a confirmation that says so), API tokens (create with access level
 // and optional album limit; the secret shown once; list; revoke), share links (list; revoke), users (owner only:
 // invite, list, remove).
@@ -10,6 +11,7 @@ import { toast } from '../components/toast.js';
 import { confirmDialog, openDialog } from '../components/dialog.js';
 import { people } from '../people.js';
 import { twoFactorCard } from '../components/two-factor-card.js';
+import { sessionsCard } from '../components/sessions-card.js';
 
 const ACCESS = {
   read: 'Read — list, view, download, watch changes',
@@ -51,6 +53,7 @@ export function mountSettings(container, params, ctx) {
   scroller.append(card('Account', 'acc-' + uid(), who, pwForm, h('div', { class: 'card-foot' }, signOut)));
   const twoFactor = twoFactorCard(card, uid);
   scroller.append(twoFactor.el);
+  scroller.append(sessionsCard(card, uid).el);
 
   // ----- Faces
   const facesLabel = 'faces-label-' + uid();
@@ -153,7 +156,7 @@ export function mountSettings(container, params, ctx) {
       for (const t of tokens || []) {
         const albums = (t.albumIDs || []).map((id) => store.albums.find((a) => a.id === id)?.title || 'an album').join(', ');
         tokenList.append(h('li', { class: 'row', 'data-testid': 'token-row', 'data-token-id': t.id },
-          h('div', { class: 'row-main' }, h('strong', {}, t.name), h('span', { class: 'hint' }, [ACCESS[t.accessLevel]?.split(' — ')[0] || t.accessLevel, albums ? `only ${albums}` : null, t.createdAt || t.creationDate ? `created ${formatShortDate(t.createdAt || t.creationDate)}` : null, t.lastUsedAt ? `last used ${formatShortDate(t.lastUsedAt)}` : null, t.expiresAt ? `expires ${formatShortDate(t.expiresAt)}` : null].filter(Boolean).join(' · '))),
+          h('div', { class: 'row-main' }, h('strong', {}, t.name), h('span', { class: 'hint' }, [ACCESS[t.accessLevel]?.split(' — ')[0] || t.accessLevel, albums ? `only ${albums}` : null, t.createdAt || t.creationDate ? `created ${formatShortDate(t.createdAt || t.creationDate)}` : null, t.lastUsedAt ? `last used ${formatShortDate(t.lastUsedAt)}${t.lastPlace ? ` from ${t.lastPlace.toLowerCase()}${t.lastPlace !== 'Unknown' && t.lastAddress ? ` (${t.lastAddress})` : ''}` : ''}` : null, t.expiresAt ? `expires ${formatShortDate(t.expiresAt)}` : null].filter(Boolean).join(' · '))),
           h('button', { type: 'button', class: 'btn small danger-text', 'data-testid': 'token-revoke', aria: { label: `Revoke token ${t.name}` }, onclick: () => revokeToken(t) }, 'Revoke')));
       }
     } catch (e) { tokenList.replaceChildren(h('li', { class: 'form-error', role: 'alert' }, e.message)); }
