@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SepiaLibrary
 import Testing
 
 @testable import SepiaServer
@@ -159,5 +160,37 @@ struct SessionListRoutesTests {
         }
         #expect(AccountStore.clipped("ab€cd", to: 4) == "ab")
         #expect(AccountStore.clipped(String(repeating: "x", count: 600), to: 512).utf8.count == 512)
+    }
+}
+
+@Suite("How many sign-ins an account keeps")
+struct SignInCapTests {
+    @Test("signing in past the cap signs out the session used least recently; waiting second factors are capped too")
+    func caps() async throws {
+        try await TestServer().withOwnerAndServices { owner, services in
+            let accounts = services.accounts
+            let user = try #require(try accounts.users().first)
+            let (firstSecret, _) = try accounts.createSession(userID: user.id, lifetime: 3600, userAgent: "first", address: "")
+            #expect(try accounts.session(secret: firstSecret) != nil)
+            for _ in 0..<AccountStore.maximumSessionsPerAccount {
+                _ = try accounts.createSession(userID: user.id, lifetime: 3600, userAgent: "", address: "")
+            }
+            #expect(try accounts.sessions(userID: user.id).count == AccountStore.maximumSessionsPerAccount)
+            // The first one (and the owner's set-up session before it) ended, at once.
+            #expect(try accounts.session(secret: firstSecret) == nil)
+            #expect(try await owner.request(.get, "/api/v1/session").status == .unauthorized)
+
+            let firstChallenge = try accounts.createSignInChallenge(userID: user.id, lifetime: 300)
+            var last = ""
+            for _ in 0..<AccountStore.maximumChallengesPerAccount {
+                last = try accounts.createSignInChallenge(userID: user.id, lifetime: 300)
+            }
+            #expect(try accounts.signInChallenge(secret: firstChallenge) == nil)
+            #expect(try accounts.signInChallenge(secret: last)?.id == user.id)
+            let waiting = try accounts.read { db in
+                try db.values("SELECT count(*) FROM signInChallenge WHERE userID = ?", [user.id], as: Int.self).first ?? 0
+            }
+            #expect(waiting == AccountStore.maximumChallengesPerAccount)
+        }
     }
 }

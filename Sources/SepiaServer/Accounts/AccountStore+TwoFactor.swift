@@ -165,9 +165,18 @@ extension AccountStore {
             try db.execute(
                 "INSERT INTO signInChallenge (tokenHash, userID, expiresAt) VALUES (?, ?, ?)",
                 [Secret.hash(secret), userID, db.dialect.date(now.addingTimeInterval(lifetime))])
+            // A password repeated in a loop keeps only the newest few challenges, not a row per request.
+            try db.execute(
+                """
+                DELETE FROM signInChallenge WHERE userID = ? AND tokenHash NOT IN
+                  (SELECT tokenHash FROM signInChallenge WHERE userID = ? ORDER BY expiresAt DESC LIMIT \(Self.maximumChallengesPerAccount))
+                """, [userID, userID])
         }
         return secret
     }
+
+    /// How many sign-ins of one account may wait for their second factor at once; the oldest end first.
+    static let maximumChallengesPerAccount = 10
 
     /// The account a live challenge is for.
     func signInChallenge(secret: String) throws -> UserRecord? {

@@ -402,6 +402,9 @@ final class AccountStore: Sendable {
 
     // MARK: - Sessions
 
+    /// How many sessions one account keeps; signing in past it signs out the one used least recently.
+    static let maximumSessionsPerAccount = 100
+
     /// A new session for `userID`, signed in from a browser that says `userAgent`, at `address`.
     func createSession(userID: String, lifetime: TimeInterval, userAgent: String, address: String) throws -> (String, SessionRecord) {
         let secret = Secret.generate()
@@ -410,10 +413,20 @@ final class AccountStore: Sendable {
             tokenHash: Secret.hash(secret), userID: userID, csrfToken: Secret.generate(), createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime), lastSeenAt: now, userAgent: Self.clipped(userAgent, to: 512),
             address: Self.clipped(address, to: 64))
-        try write { db in
+        let ended = try write { db -> [String] in
             try db.execute("DELETE FROM session WHERE expiresAt < ?", [db.dialect.date(now)])
             try db.insert(into: "session", columns: SessionRecord.columns, session.values(db.dialect))
+            // Signing in in a loop keeps the newest sessions only: the least recently used end first.
+            let ended = try db.values(
+                "SELECT tokenHash FROM session WHERE userID = ? ORDER BY lastSeenAt DESC, createdAt DESC", [userID], as: String.self
+            ).dropFirst(Self.maximumSessionsPerAccount)
+            for hash in ended {
+                try db.execute("DELETE FROM session WHERE tokenHash = ?", [hash])
+                try announceForgetting(hash, in: db)
+            }
+            return Array(ended)
         }
+        ended.forEach(forget)
         return (secret, session)
     }
 
