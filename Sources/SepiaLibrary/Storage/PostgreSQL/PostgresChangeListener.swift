@@ -108,9 +108,8 @@ package final class PostgresChangeListener: @unchecked Sendable {
                 connection.addListener(channel: PostgresDatabase.changeChannel) { [weak self] _, notification in
                     self?.deliver(notification.payload)
                 }
-                _ = try connection.queryEndingWithConnection(
-                    PostgresQuery(unsafeSQL: "LISTEN \(PostgresDatabase.changeChannel)"), logger: pool.logger
-                ).wait()
+                let lease = PostgresConnectionPool.Lease(connection: connection)
+                _ = try lease.query(PostgresQuery(unsafeSQL: "LISTEN \(PostgresDatabase.changeChannel)"), logger: pool.logger).wait()
                 deliverToAll()
                 try connection.closeFuture.wait()
             } catch {

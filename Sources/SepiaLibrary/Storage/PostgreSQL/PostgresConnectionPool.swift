@@ -11,17 +11,56 @@ import PostgresNIO
 /// A connection that failed (the server restarted, the network dropped) is closed and replaced on the next
 /// use, so the pool recovers by itself once the server is back.
 final class PostgresConnectionPool: @unchecked Sendable {
-    /// A pooled connection and the schema its `search_path` is set to.
-    final class Lease {
+    /// A pooled connection and the schema its `search_path` is set to. One caller holds it at a time.
+    final class Lease: @unchecked Sendable {
         let connection: PostgresConnection
         var searchPath: String?
+        /// The statement waiting for its answer, failed if the connection closes first; guarded by `lock`.
+        private var waiting: EventLoopPromise<PostgresQueryResult>?
+        private let lock = NSLock()
 
         init(connection: PostgresConnection) {
             self.connection = connection
+            connection.closeFuture.whenComplete { [weak self] _ in self?.failWaiting() }
         }
 
         /// Whether the connection is closed (by either side): the pool replaces it.
         var isClosed: Bool { connection.isClosed }
+
+        /// Runs `query` and collects its rows, or fails once the connection is closed, whichever comes first.
+        ///
+        /// PostgresNIO fails the statements in flight when a connection breaks, but a statement *sent* after the
+        /// break (the next statement of a transaction whose connection the server just ended, or the `ROLLBACK`
+        /// after the failure) is written to the closed channel without a promise, and its future never completes:
+        /// a caller waiting on it would wait forever. Here the connection's close fails the statement instead
+        /// (one callback per connection, not per statement); a statement with an answer or an error of its own
+        /// keeps it.
+        func query(_ query: PostgresQuery, logger: Logger) -> EventLoopFuture<PostgresQueryResult> {
+            let promise = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+            lock.withLock { waiting = promise }
+            // Closed before `waiting` was set: the close's callback has run already (the channel is inactive
+            // before its close future completes).
+            if connection.isClosed { promise.fail(ClosedBeforeAnswer()) }
+            connection.query(query, logger: logger).cascade(to: promise)
+            promise.futureResult.whenComplete { [weak self] _ in
+                guard let self else { return }
+                lock.withLock { if waiting?.futureResult === promise.futureResult { waiting = nil } }
+            }
+            return promise.futureResult
+        }
+
+        private func failWaiting() {
+            let promise = lock.withLock { () -> EventLoopPromise<PostgresQueryResult>? in
+                defer { waiting = nil }
+                return waiting
+            }
+            promise?.fail(ClosedBeforeAnswer())
+        }
+    }
+
+    /// The connection closed before a statement's answer came.
+    struct ClosedBeforeAnswer: Error, CustomStringConvertible {
+        var description: String { "the connection was closed before the statement's answer came" }
     }
 
     let location: PostgresLocation

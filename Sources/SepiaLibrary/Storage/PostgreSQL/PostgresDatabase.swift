@@ -145,7 +145,7 @@ package final class PostgresDatabase: SQLDatabase {
                 return connecting ? SQLFailure.unavailable("\(server): \(error.underlying.map { "\($0)" } ?? "\(error.code)")") : error
             }
         }
-        if connecting || error is IOError || error is ChannelError || error is PostgresConnection.ClosedBeforeAnswer {
+        if connecting || error is IOError || error is ChannelError || error is PostgresConnectionPool.ClosedBeforeAnswer {
             return SQLFailure.unavailable("\(server): \(error)")
         }
         return error
@@ -184,7 +184,7 @@ struct PostgresSession: SQLSession {
         }
         let query = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: bindings)
         do {
-            return try lease.connection.queryEndingWithConnection(query, logger: logger).wait()
+            return try lease.query(query, logger: logger).wait()
         } catch {
             throw PostgresDatabase.failure(error, server: server)
         }
