@@ -42,7 +42,8 @@ struct SessionListRoutesTests {
             headers: [.userAgent: userAgent])
         #expect(response.status == .ok, "\(String(buffer: response.body))")
         let session = try JSONDecoder.api.decode(SessionBody.self, from: Data(buffer: response.body))
-        return Client(anonymous.client, cookie: try #require(Client.sessionCookie(response)), csrf: session.csrfToken)
+        let cookie: String = try #require(Client.sessionCookie(response))
+        return Client(anonymous.client, cookie: cookie, csrf: session.csrfToken)
     }
 
     @Test("each signed-in browser is listed with what it is; this one is marked; signing one out ends it at once")
